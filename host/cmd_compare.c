@@ -1,0 +1,12 @@
+/* bench compare: placeholder until its issue lands; replaced by the real command. */
+#include <stdio.h>
+
+#include "cmd.h"
+
+int cmd_compare(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "bench compare: not built yet\n");
+	return 6;
+}

@@ -1,0 +1,12 @@
+/* bench report: placeholder until its issue lands; replaced by the real command. */
+#include <stdio.h>
+
+#include "cmd.h"
+
+int cmd_report(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "bench report: not built yet\n");
+	return 6;
+}

@@ -1,0 +1,102 @@
+/* What a run measured, independent of how it is reported: the in-memory form of the JSON report
+ * (docs/report-schema.md). Filled by run.c (and regions.c), written by the reporters in report/,
+ * and read back from JSON by report/json_read.c for `bench compare` and `bench report`. */
+#ifndef HOST_RESULTS_H
+#define HOST_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BENCH_SCHEMA_VERSION 1
+#define BENCH_MAX_ARGS 8
+#define BENCH_NAME_MAX 64
+
+enum bench_status { BENCH_STATUS_OK = 0, BENCH_STATUS_INCOMPLETE, BENCH_STATUS_ERROR };
+
+struct bench_stats {
+	size_t n;
+	double min, max, mean, median, stddev;
+};
+
+struct bench_arg {
+	char name[BENCH_NAME_MAX];
+	int64_t value;
+};
+
+/* Per-sample flags. */
+#define BENCH_SAMPLE_WRAPPED 0x1u /* the interval may have wrapped the 32-bit counter */
+
+struct bench_result {
+	char name[BENCH_NAME_MAX];   /* the marker pair's name */
+	struct bench_arg args[BENCH_MAX_ARGS];
+	size_t n_args;
+	char unit[16];               /* "cycles" (or "instructions" where only an instruction count exists) */
+	int64_t *samples;            /* after overhead subtraction */
+	uint8_t *sample_flags;
+	size_t n_samples, cap_samples;
+	struct bench_stats stats;
+	char error[256];             /* this result's own error, "" if none */
+};
+
+/* PAPI-style event value recorded beside a region's cycles (issue: regions). */
+struct bench_event {
+	char name[32];               /* "PAPI_TOT_INS" */
+	uint64_t value;
+};
+
+#define BENCH_MAX_EVENTS 8
+
+struct bench_region_result {
+	char name[BENCH_NAME_MAX];
+	uint32_t id;
+	uint64_t count, total;
+	uint32_t min, max, last;
+	double mean, ema;
+	bool enabled;
+	uint32_t error_flags;
+	char error[128];
+	struct bench_event events[BENCH_MAX_EVENTS];
+	size_t n_events;
+};
+
+struct bench_context {
+	char tool_version[32];
+	char firmware[1024];
+	char firmware_sha256[65];
+	char board[64];
+	char probe[64];
+	char backend[32];            /* "openocd-tcl", "gdb-rsp" */
+	char server_version[128];    /* OpenOCD / gdbserver version string */
+	char counter[32];            /* "DWT_CYCCNT", "none" */
+	bool cycles_modelled;        /* true on the virtual board: cycles come from its model */
+	uint64_t core_clock_hz;
+	int64_t overhead_cycles;
+	char date[32];               /* ISO 8601 UTC */
+};
+
+struct bench_report {
+	int schema_version;
+	enum bench_status status;
+	char status_detail[32];      /* bench_err_name() of what ended the run, "ok" otherwise */
+	char error[1024];            /* "" when none */
+	struct bench_context context;
+	struct bench_result *results;
+	size_t n_results, cap_results;
+	struct bench_region_result *regions;
+	size_t n_regions, cap_regions;
+};
+
+void results_init(struct bench_report *r);
+void results_free(struct bench_report *r);
+/* Finds or adds the result for (name, args); NULL when out of memory. */
+struct bench_result *results_get(struct bench_report *r, const char *name, const struct bench_arg *args,
+				 size_t n_args);
+int results_add_sample(struct bench_result *res, int64_t cycles, uint8_t flags);
+struct bench_region_result *results_add_region(struct bench_report *r);
+/* Computes stats for every result (n, min, max, mean, median, sample stddev). */
+void results_finish(struct bench_report *r);
+void stats_compute(const int64_t *samples, size_t n, struct bench_stats *out);
+const char *results_status_name(enum bench_status s);
+
+#endif /* HOST_RESULTS_H */

@@ -1,0 +1,86 @@
+/* The seam between a measurement run and a debug server: one ops struct, one implementation file
+ * per backend (openocd_tcl.c, gdb_rsp.c). A NULL entry means "not supported"; the backend_*()
+ * wrappers in backend.c turn that into a clear BENCH_E_UNSUPPORTED error. Runs ask capabilities,
+ * never which backend it is (after pyOCD's probe capabilities). */
+#ifndef HOST_TRANSPORT_BACKEND_H
+#define HOST_TRANSPORT_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../error.h"
+
+enum backend_cap {
+	BK_CAP_HALT_ON_BKPT = 1u << 0, /* the target halts on a BKPT it executes (C_DEBUGEN) */
+	BK_CAP_CYCCNT = 1u << 1,       /* the target has a readable cycle counter */
+	BK_CAP_FLASH = 1u << 2,        /* load() can program flash */
+	BK_CAP_HW_BREAK = 1u << 3,     /* set_break() plants hardware breakpoints */
+	BK_CAP_RESET = 1u << 4,
+	BK_CAP_MONITOR = 1u << 5,      /* monitor() passes commands to the server */
+};
+
+enum backend_reset { BK_RESET_HALT, BK_RESET_RUN, BK_RESET_INIT };
+
+/* Why the target stopped. */
+enum backend_halt { BK_HALT_BREAKPOINT, BK_HALT_BKPT_INSN, BK_HALT_WATCHPOINT, BK_HALT_REQUEST, BK_HALT_FAULT,
+		    BK_HALT_EXITED, BK_HALT_OTHER };
+
+struct backend_halt_info {
+	enum backend_halt reason;
+	uint32_t pc;
+};
+
+/* Core register numbers as the Armv7-M DCRSR REGSEL field names them (C1.6.3). */
+enum backend_reg { BK_REG_R0 = 0, BK_REG_SP = 13, BK_REG_LR = 14, BK_REG_PC = 15, BK_REG_XPSR = 16,
+		   BK_REG_MSP = 17, BK_REG_PSP = 18 };
+
+struct backend;
+
+struct backend_ops {
+	const char *name; /* "openocd-tcl" */
+	void (*close)(struct backend *bk);
+	int (*halt)(struct backend *bk, struct bench_error *err);
+	/* Continue from the current PC; a BKPT instruction at the PC is stepped over. */
+	int (*resume)(struct backend *bk, struct bench_error *err);
+	int (*wait_halt)(struct backend *bk, unsigned timeout_ms, struct backend_halt_info *out,
+			 struct bench_error *err);
+	int (*read_mem)(struct backend *bk, uint32_t addr, void *buf, size_t len, struct bench_error *err);
+	int (*write_mem)(struct backend *bk, uint32_t addr, const void *buf, size_t len, struct bench_error *err);
+	int (*read_reg)(struct backend *bk, enum backend_reg reg, uint32_t *value, struct bench_error *err);
+	int (*write_reg)(struct backend *bk, enum backend_reg reg, uint32_t value, struct bench_error *err);
+	int (*reset)(struct backend *bk, enum backend_reset mode, struct bench_error *err);
+	/* Program the ELF (flash and RAM segments) and verify it. */
+	int (*load)(struct backend *bk, const char *elf_path, struct bench_error *err);
+	int (*set_break)(struct backend *bk, uint32_t addr, struct bench_error *err);
+	int (*clear_break)(struct backend *bk, uint32_t addr, struct bench_error *err);
+	int (*monitor)(struct backend *bk, const char *cmd, char *out, size_t outlen, struct bench_error *err);
+	/* Server name and version, for the report's context. */
+	int (*version)(struct backend *bk, char *out, size_t outlen, struct bench_error *err);
+};
+
+struct backend {
+	const struct backend_ops *ops;
+	uint32_t caps;
+	void *priv;
+};
+
+/* Checked wrappers: each returns BENCH_E_UNSUPPORTED (negated) with a clear message for a NULL op. */
+int backend_halt(struct backend *bk, struct bench_error *err);
+int backend_resume(struct backend *bk, struct bench_error *err);
+int backend_wait_halt(struct backend *bk, unsigned timeout_ms, struct backend_halt_info *out, struct bench_error *err);
+int backend_read_mem(struct backend *bk, uint32_t addr, void *buf, size_t len, struct bench_error *err);
+int backend_write_mem(struct backend *bk, uint32_t addr, const void *buf, size_t len, struct bench_error *err);
+int backend_read_u32(struct backend *bk, uint32_t addr, uint32_t *value, struct bench_error *err);
+int backend_write_u32(struct backend *bk, uint32_t addr, uint32_t value, struct bench_error *err);
+int backend_read_reg(struct backend *bk, enum backend_reg reg, uint32_t *value, struct bench_error *err);
+int backend_write_reg(struct backend *bk, enum backend_reg reg, uint32_t value, struct bench_error *err);
+int backend_reset(struct backend *bk, enum backend_reset mode, struct bench_error *err);
+int backend_load(struct backend *bk, const char *elf_path, struct bench_error *err);
+int backend_set_break(struct backend *bk, uint32_t addr, struct bench_error *err);
+int backend_clear_break(struct backend *bk, uint32_t addr, struct bench_error *err);
+int backend_monitor(struct backend *bk, const char *cmd, char *out, size_t outlen, struct bench_error *err);
+int backend_version(struct backend *bk, char *out, size_t outlen, struct bench_error *err);
+void backend_close(struct backend *bk);
+
+#endif /* HOST_TRANSPORT_BACKEND_H */
