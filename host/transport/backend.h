@@ -57,6 +57,12 @@ struct backend_ops {
 	int (*monitor)(struct backend *bk, const char *cmd, char *out, size_t outlen, struct bench_error *err);
 	/* Server name and version, for the report's context. */
 	int (*version)(struct backend *bk, char *out, size_t outlen, struct bench_error *err);
+	/* Optional fast path for marker halts: resume, wait up to timeout_ms for the next halt, then read
+	 * the PC and the 32-bit word at sample_addr (DWT_CYCCNT), all in one round trip. Returns
+	 * BENCH_E_TIMEOUT (negated) when the target is still running; the caller then waits with
+	 * wait_halt. NULL: backend_resume_sample() composes it from the ops above. */
+	int (*resume_sample)(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr,
+			     struct backend_halt_info *out, uint32_t *sample, struct bench_error *err);
 };
 
 struct backend {
@@ -81,6 +87,11 @@ int backend_set_break(struct backend *bk, uint32_t addr, struct bench_error *err
 int backend_clear_break(struct backend *bk, uint32_t addr, struct bench_error *err);
 int backend_monitor(struct backend *bk, const char *cmd, char *out, size_t outlen, struct bench_error *err);
 int backend_version(struct backend *bk, char *out, size_t outlen, struct bench_error *err);
+/* resume + wait_halt(timeout_ms) + read PC + read_u32(sample_addr); uses ops->resume_sample when set. */
+int backend_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr,
+			  struct backend_halt_info *out, uint32_t *sample, struct bench_error *err);
+/* Has every capability in caps. */
+bool backend_has(const struct backend *bk, uint32_t caps);
 void backend_close(struct backend *bk);
 
 #endif /* HOST_TRANSPORT_BACKEND_H */
