@@ -42,6 +42,7 @@ struct cyc_model;
 struct cyc_model *cyc_new(unsigned flash_wait_states);
 void cyc_free(struct cyc_model *m);
 void cyc_set_wait_states(struct cyc_model *m, unsigned flash_wait_states);
+unsigned cyc_wait_states(const struct cyc_model *m);
 
 /* Static costs of the block at addr; code points at its `size` bytes. Cached: decoded once. */
 const struct cyc_block *cyc_lookup(struct cyc_model *m, uint32_t addr, const uint8_t *code, uint32_t size);

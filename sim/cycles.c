@@ -1,0 +1,237 @@
+/* Cortex-M4 cycle model: block decoding with capstone and the block cache (cycles.h).
+ * The per-instruction rules live in cycles_rules.c; this file only decodes, sums and caches. */
+#include "cycles.h"
+#include "cycles_rules.h"
+
+#include <capstone/capstone.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One cache slot: the key inline so the hot lookup touches one cache line. */
+struct cyc_slot {
+	uint32_t addr;
+	uint32_t size;
+	struct cyc_block *block;
+};
+
+struct cyc_model {
+	csh cs;
+	cs_insn *insn; /* scratch for cs_disasm_iter */
+	unsigned wait_states;
+	struct cyc_slot *slots;
+	uint32_t mask; /* number of slots - 1 (power of two) */
+	uint32_t used;
+};
+
+#define CYC_INITIAL_SLOTS 1024u
+
+static uint32_t slot_hash(uint32_t addr, uint32_t size)
+{
+	/* Thumb code is halfword aligned; the murmur3 finaliser spreads neighbouring blocks over
+	 * the low bits the table uses. */
+	uint32_t h = (addr >> 1) ^ (size << 22);
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	return h;
+}
+
+struct cyc_model *cyc_new(unsigned flash_wait_states)
+{
+	struct cyc_model *m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	if (cs_open(CS_ARCH_ARM, CS_MODE_THUMB | CS_MODE_MCLASS, &m->cs) != CS_ERR_OK) {
+		free(m);
+		return NULL;
+	}
+	if (cs_option(m->cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK)
+		goto fail;
+	m->insn = cs_malloc(m->cs);
+	if (!m->insn)
+		goto fail;
+	m->slots = calloc(CYC_INITIAL_SLOTS, sizeof(*m->slots));
+	if (!m->slots)
+		goto fail;
+	m->mask = CYC_INITIAL_SLOTS - 1;
+	m->wait_states = flash_wait_states;
+	return m;
+fail:
+	if (m->insn)
+		cs_free(m->insn, 1);
+	cs_close(&m->cs);
+	free(m);
+	return NULL;
+}
+
+static void drop_all(struct cyc_model *m)
+{
+	for (uint32_t i = 0; i <= m->mask; i++) {
+		free(m->slots[i].block);
+		m->slots[i].block = NULL;
+	}
+	m->used = 0;
+}
+
+void cyc_free(struct cyc_model *m)
+{
+	if (!m)
+		return;
+	drop_all(m);
+	free(m->slots);
+	cs_free(m->insn, 1);
+	cs_close(&m->cs);
+	free(m);
+}
+
+void cyc_set_wait_states(struct cyc_model *m, unsigned flash_wait_states)
+{
+	if (m->wait_states == flash_wait_states)
+		return;
+	/* Costs of blocks in flash depend on the wait states: decode them again. */
+	m->wait_states = flash_wait_states;
+	drop_all(m);
+}
+
+unsigned cyc_wait_states(const struct cyc_model *m)
+{
+	return m->wait_states;
+}
+
+/* Decodes and costs one block. Returns NULL when out of memory. */
+static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const uint8_t *code, uint32_t size)
+{
+	uint32_t max = size / 2u + 1u;
+	if (max > CYC_MAX_BLOCK_INSN)
+		max = CYC_MAX_BLOCK_INSN;
+	/* One allocation: the block, then cost_before[max+1], insn_offset[max], dyn[max]. */
+	size_t bytes = sizeof(struct cyc_block) + (max + 1u) * sizeof(uint32_t) + max * sizeof(uint16_t) + max;
+	struct cyc_block *b = calloc(1, bytes);
+	if (!b)
+		return NULL;
+	b->cost_before = (uint32_t *)(b + 1);
+	b->insn_offset = (uint16_t *)(b->cost_before + max + 1u);
+	b->dyn = (uint8_t *)(b->insn_offset + max);
+	b->addr = addr;
+	b->size = size;
+
+	struct cyc_rules_state st;
+	cyc_rules_begin(&st, addr, m->wait_states);
+	const uint8_t *p = code;
+	size_t left = size;
+	uint64_t pc = addr;
+	uint32_t n = 0;
+	while (left > 0 && n < max) {
+		struct cyc_cost c;
+		uint32_t off = (uint32_t)(pc - addr);
+		if (cs_disasm_iter(m->cs, &p, &left, &pc, m->insn)) {
+			cyc_rules_cost(&st, m->insn, &c);
+		} else {
+			/* Undecodable (UDF space, data): 1 cycle; it faults at run time. Skip one halfword,
+			 * or two when the halfword announces a 32-bit encoding (Armv7-M ARM A5.1). */
+			uint16_t hw = (uint16_t)(p[0] | (left > 1 ? p[1] << 8 : 0));
+			uint32_t len = ((hw & 0xf800u) >= 0xe800u && left >= 4) ? 4u : (left >= 2 ? 2u : (uint32_t)left);
+			cyc_rules_unknown(&st, &c);
+			p += len;
+			left -= len;
+			pc += len;
+		}
+		b->insn_offset[n] = (uint16_t)off;
+		b->cost_before[n] = b->total;
+		b->dyn[n] = c.dyn;
+		b->total += c.cycles;
+		b->cpi_extra += c.cpi_extra;
+		b->lsu_extra += c.lsu_extra;
+		b->fold_count += c.folded;
+		if (c.dyn & CYC_DYN_BRANCH)
+			b->branch_taken_extra = c.taken_extra;
+		n++;
+	}
+	b->n_insn = (uint16_t)n;
+	b->cost_before[n] = b->total;
+	b->fallthrough = (uint32_t)pc;
+	return b;
+}
+
+static int grow(struct cyc_model *m)
+{
+	uint32_t old_n = m->mask + 1u;
+	struct cyc_slot *old = m->slots;
+	struct cyc_slot *s = calloc((size_t)old_n * 2u, sizeof(*s));
+	if (!s)
+		return -1;
+	m->slots = s;
+	m->mask = old_n * 2u - 1u;
+	for (uint32_t i = 0; i < old_n; i++) {
+		if (!old[i].block)
+			continue;
+		uint32_t h = slot_hash(old[i].addr, old[i].size) & m->mask;
+		while (s[h].block)
+			h = (h + 1u) & m->mask;
+		s[h] = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+const struct cyc_block *cyc_lookup(struct cyc_model *m, uint32_t addr, const uint8_t *code, uint32_t size)
+{
+	addr &= ~1u;
+	uint32_t h = slot_hash(addr, size) & m->mask;
+	for (;;) {
+		struct cyc_slot *s = &m->slots[h];
+		if (!s->block)
+			break;
+		if (s->addr == addr && s->size == size)
+			return s->block;
+		h = (h + 1u) & m->mask;
+	}
+	/* Miss: decode once. Keep the load factor under 1/2 so probes stay short. */
+	if ((m->used + 1u) * 2u > m->mask + 1u) {
+		if (grow(m) != 0)
+			return NULL;
+		h = slot_hash(addr, size) & m->mask;
+		while (m->slots[h].block)
+			h = (h + 1u) & m->mask;
+	}
+	struct cyc_block *b = decode_block(m, addr, code, size);
+	if (!b)
+		return NULL;
+	m->slots[h].addr = addr;
+	m->slots[h].size = size;
+	m->slots[h].block = b;
+	m->used++;
+	return b;
+}
+
+void cyc_invalidate(struct cyc_model *m, uint32_t addr, uint32_t size)
+{
+	/* Rare (flash programmed, code in RAM rewritten): rebuild the table without the overlapping
+	 * blocks rather than keeping tombstones on the hot path. */
+	uint64_t lo = addr, hi = (uint64_t)addr + size;
+	uint32_t n = m->mask + 1u;
+	struct cyc_slot *old = m->slots;
+	struct cyc_slot *s = calloc(n, sizeof(*s));
+	if (!s) {
+		/* Out of memory: dropping everything is always correct. */
+		drop_all(m);
+		return;
+	}
+	m->slots = s;
+	m->used = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct cyc_block *b = old[i].block;
+		if (!b)
+			continue;
+		if ((uint64_t)b->addr < hi && (uint64_t)b->addr + b->size > lo) {
+			free(b);
+			continue;
+		}
+		uint32_t h = slot_hash(old[i].addr, old[i].size) & m->mask;
+		while (s[h].block)
+			h = (h + 1u) & m->mask;
+		s[h] = old[i];
+		m->used++;
+	}
+	free(old);
+}

@@ -1,0 +1,33 @@
+/* Per-instruction cost rules of the Cortex-M4 cycle model (cycles_rules.c), used by the block
+ * decoder in cycles.c. Internal to the simulator: the core only sees cycles.h. */
+#ifndef SIM_CYCLES_RULES_H
+#define SIM_CYCLES_RULES_H
+
+#include <capstone/capstone.h>
+#include <stdint.h>
+
+/* What the rules remember about the previous instruction of the same block: load/store
+ * pipelining, the address-dependency stall and IT folding look one instruction back. */
+struct cyc_rules_state {
+	uint32_t block_addr;
+	unsigned wait_states;
+	unsigned prev_size;       /* bytes of the previous instruction, 0 at block start */
+	int prev_single_load;     /* previous instruction was a single load (LDR-class, VLDR) */
+	int prev_store;           /* previous instruction was a single store */
+	uint64_t prev_load_dest;  /* registers the previous load wrote, bit per capstone reg group */
+};
+
+struct cyc_cost {
+	uint32_t cycles;      /* static cycles, as if a branch falls through */
+	uint32_t taken_extra; /* refill cycles when the branch is taken */
+	uint32_t cpi_extra, lsu_extra, folded;
+	uint8_t dyn;          /* enum cyc_dyn */
+	uint8_t cond;         /* Armv7-M condition, A7.3: 0 EQ .. 13 LE, 14 always */
+	uint8_t aux;          /* CYC_DYN_DIVIDE: dividend register << 4 | divisor register */
+};
+
+void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr, unsigned wait_states);
+void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_cost *c);
+void cyc_rules_unknown(struct cyc_rules_state *st, struct cyc_cost *c);
+
+#endif /* SIM_CYCLES_RULES_H */
