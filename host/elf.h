@@ -2,6 +2,11 @@
  * symbols (for inputs, `bench_ctl`, --start/--stop and fault decoding), the `.bench_markers`
  * section (decoded by markers.c), the loadable segments, and the SHA-256 of the file for the
  * report's context. Nothing from the firmware is ever run on the host. */
+/* This header shadows the system <elf.h> for everything built with -I host/, libelf's own
+ * <libelf.h> included: pass the include on to the system header (a GCC/Clang extension). It sits
+ * outside the guard so that it also runs when this file was first found by a quoted include. */
+#include_next <elf.h>
+
 #ifndef HOST_ELF_H
 #define HOST_ELF_H
 
