@@ -104,14 +104,16 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 	uint32_t max = size / 2u + 1u;
 	if (max > CYC_MAX_BLOCK_INSN)
 		max = CYC_MAX_BLOCK_INSN;
-	/* One allocation: the block, then cost_before[max+1], insn_offset[max], dyn[max]. */
-	size_t bytes = sizeof(struct cyc_block) + (max + 1u) * sizeof(uint32_t) + max * sizeof(uint16_t) + max;
+	/* One allocation: the block, then cost_before[max+1], insn_offset[max], dyn, cond, aux[max]. */
+	size_t bytes = sizeof(struct cyc_block) + (max + 1u) * sizeof(uint32_t) + max * sizeof(uint16_t) + 3u * max;
 	struct cyc_block *b = calloc(1, bytes);
 	if (!b)
 		return NULL;
 	b->cost_before = (uint32_t *)(b + 1);
 	b->insn_offset = (uint16_t *)(b->cost_before + max + 1u);
 	b->dyn = (uint8_t *)(b->insn_offset + max);
+	b->cond = b->dyn + max;
+	b->aux = b->cond + max;
 	b->addr = addr;
 	b->size = size;
 
@@ -130,7 +132,8 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 			/* Undecodable (UDF space, data): 1 cycle; it faults at run time. Skip one halfword,
 			 * or two when the halfword announces a 32-bit encoding (Armv7-M ARM A5.1). */
 			uint16_t hw = (uint16_t)(p[0] | (left > 1 ? p[1] << 8 : 0));
-			uint32_t len = ((hw & 0xf800u) >= 0xe800u && left >= 4) ? 4u : (left >= 2 ? 2u : (uint32_t)left);
+			uint32_t len =
+			    ((hw & 0xf800u) >= 0xe800u && left >= 4) ? 4u : (left >= 2 ? 2u : (uint32_t)left);
 			cyc_rules_unknown(&st, &c);
 			p += len;
 			left -= len;
@@ -139,6 +142,8 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 		b->insn_offset[n] = (uint16_t)off;
 		b->cost_before[n] = b->total;
 		b->dyn[n] = c.dyn;
+		b->cond[n] = c.cond;
+		b->aux[n] = c.aux;
 		b->total += c.cycles;
 		b->cpi_extra += c.cpi_extra;
 		b->lsu_extra += c.lsu_extra;
@@ -234,4 +239,66 @@ void cyc_invalidate(struct cyc_model *m, uint32_t addr, uint32_t size)
 		m->used++;
 	}
 	free(old);
+}
+
+uint32_t cyc_skip_saving(const struct cyc_block *b, unsigned i)
+{
+	uint32_t cost = b->cost_before[i + 1u] - b->cost_before[i];
+	return cost > 1u ? cost - 1u : 0u;
+}
+
+bool cyc_cond_passed(uint8_t cond, uint32_t apsr)
+{
+	/* Armv7-M ARM A7.3.1 table A7-1 "Condition codes". */
+	bool n = (apsr >> 31) & 1u, z = (apsr >> 30) & 1u, c = (apsr >> 29) & 1u, v = (apsr >> 28) & 1u;
+	bool r;
+	switch (cond >> 1) {
+	case 0:
+		r = z;
+		break; /* EQ / NE */
+	case 1:
+		r = c;
+		break; /* CS / CC */
+	case 2:
+		r = n;
+		break; /* MI / PL */
+	case 3:
+		r = v;
+		break; /* VS / VC */
+	case 4:
+		r = c && !z;
+		break; /* HI / LS */
+	case 5:
+		r = n == v;
+		break; /* GE / LT */
+	case 6:
+		r = n == v && !z;
+		break; /* GT / LE */
+	default:
+		return true; /* AL (14) and 15 */
+	}
+	return (cond & 1u) ? !r : r;
+}
+
+/* Exception timing (Cortex-M4 TRM r0p1 3.3 and 2.3.x "Exception handling": "Interrupt latency
+ * of 12 cycles ... 10 cycles on return ... tail-chaining 6 cycles", zero-wait-state memory).
+ * With the FP context (Armv7-M ARM B1.5.7, CONTROL.FPCA set, lazy stacking off or triggered) the
+ * frame grows by 18 words, S0-S15, FPSCR and a reserved word: we charge 17 more cycles each way
+ * (29 entry, 27 return), one per word beyond the bus's first. The handler and the return address
+ * are refetched: with flash wait states that refill costs WS more (see refill() in cycles_rules.c). */
+#define CYC_FP_FRAME_EXTRA 17u
+
+uint32_t cyc_exception_entry(const struct cyc_model *m, bool fp_stacked)
+{
+	return 12u + (fp_stacked ? CYC_FP_FRAME_EXTRA : 0u) + m->wait_states;
+}
+
+uint32_t cyc_exception_return(const struct cyc_model *m, bool fp_unstacked)
+{
+	return 10u + (fp_unstacked ? CYC_FP_FRAME_EXTRA : 0u) + m->wait_states;
+}
+
+uint32_t cyc_tail_chain(const struct cyc_model *m)
+{
+	return 6u + m->wait_states;
 }

@@ -11,6 +11,20 @@
 #define CYC_MAX_BLOCK_INSN 512
 
 /* Flags of an instruction whose cost is only known at run time. */
+/* What the core must do with each flag (the block's static cost assumes the common case):
+ *  - CYC_DYN_BRANCH: only the last instruction of a block writes PC. When the next block does not
+ *    start at `fallthrough`, the branch was taken: add branch_taken_extra to CYCCNT and to CPICNT.
+ *  - CYC_DYN_DIVIDE: read the dividend and divisor registers named by aux[i] (dividend << 4 |
+ *    divisor, core register numbers) before the instruction runs (a UC_HOOK_CODE on exactly that
+ *    address), add cyc_divide_extra() to CYCCNT and CPICNT.
+ *  - CYC_DYN_CONDITIONAL: cond[i] holds the condition. An instruction that fails it costs 1 cycle
+ *    (table 3-1), so cyc_skip_saving() cycles come off. It is 0 for 1-cycle instructions, so only
+ *    those with a saving need care: the last instruction of a block (a conditional POP {..,PC},
+ *    LDR PC, BX in an IT block) failed when the next block starts at `fallthrough`; for one in the
+ *    middle of a block, evaluate cyc_cond_passed() on APSR in a code hook on that address, or keep
+ *    the executed cost (docs/cycle-model.md says which the core does).
+ *  - CYC_DYN_EXCEPTION: if the instruction raises its exception, charge cycles up to it
+ *    (cost_before[i + 1]) and then cyc_exception_entry(). */
 enum cyc_dyn {
 	CYC_DYN_NONE = 0,
 	CYC_DYN_DIVIDE = 1 << 0,        /* UDIV/SDIV: 2..12 cycles by operand values */
@@ -29,6 +43,8 @@ struct cyc_block {
 	uint32_t *cost_before;
 	uint16_t *insn_offset; /* byte offset of instruction i from addr */
 	uint8_t *dyn;          /* enum cyc_dyn per instruction */
+	uint8_t *cond;         /* condition per instruction, Armv7-M ARM A7.3 (0 EQ .. 13 LE), 14 always */
+	uint8_t *aux;          /* CYC_DYN_DIVIDE: dividend register << 4 | divisor register */
 	uint32_t branch_taken_extra; /* refill cycles when the block's final branch is taken */
 	uint32_t fallthrough;        /* address after the block */
 	/* DWT event counter contributions (Armv7-M ARM C1.8.6): the extra cycles the DWT's 8-bit
@@ -52,6 +68,11 @@ void cyc_invalidate(struct cyc_model *m, uint32_t addr, uint32_t size);
 /* Divide cost by operands (TRM 3.3.1, note on UDIV/SDIV: 2-12 cycles, early termination by
  * the number of leading zeros). Returns the cycles beyond the static cost charged already. */
 uint32_t cyc_divide_extra(uint32_t dividend, uint32_t divisor, bool is_signed);
+
+/* Cycles saved when instruction i of b fails its condition: it then costs 1 (table 3-1). */
+uint32_t cyc_skip_saving(const struct cyc_block *b, unsigned i);
+/* Does condition cond (A7.3) pass with these APSR flags (N bit 31, Z 30, C 29, V 28)? */
+bool cyc_cond_passed(uint8_t cond, uint32_t apsr);
 
 /* Exception entry / return (TRM 3.3: 12 cycles entry, 10 return with zero-wait-state memory;
  * more when the FPU context is stacked; tail-chaining 6). */

@@ -4,6 +4,7 @@
 #define SIM_CYCLES_RULES_H
 
 #include <capstone/capstone.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* What the rules remember about the previous instruction of the same block: load/store
@@ -11,19 +12,18 @@
 struct cyc_rules_state {
 	uint32_t block_addr;
 	unsigned wait_states;
-	unsigned prev_size;       /* bytes of the previous instruction, 0 at block start */
-	int prev_single_load;     /* previous instruction was a single load (LDR-class, VLDR) */
-	int prev_store;           /* previous instruction was a single store */
-	uint64_t prev_load_dest;  /* registers the previous load wrote, bit per capstone reg group */
+	unsigned prev_size;      /* bytes of the previous instruction, 0 at block start */
+	bool prev_single_load;   /* previous instruction was a single load (LDR-class, VLDR.32) */
+	uint32_t prev_load_dest; /* core registers (bit n = Rn) the previous single load wrote */
 };
 
 struct cyc_cost {
 	uint32_t cycles;      /* static cycles, as if a branch falls through */
 	uint32_t taken_extra; /* refill cycles when the branch is taken */
 	uint32_t cpi_extra, lsu_extra, folded;
-	uint8_t dyn;          /* enum cyc_dyn */
-	uint8_t cond;         /* Armv7-M condition, A7.3: 0 EQ .. 13 LE, 14 always */
-	uint8_t aux;          /* CYC_DYN_DIVIDE: dividend register << 4 | divisor register */
+	uint8_t dyn;  /* enum cyc_dyn */
+	uint8_t cond; /* Armv7-M condition, A7.3: 0 EQ .. 13 LE, 14 always */
+	uint8_t aux;  /* CYC_DYN_DIVIDE: dividend register << 4 | divisor register */
 };
 
 void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr, unsigned wait_states);
