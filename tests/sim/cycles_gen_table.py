@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Generates tests/sim/cycles_table.inc, the fixture of tests/sim/cycles_rules_test.c: each Thumb-2
+snippet below assembled with arm-none-eabi-as (-mcpu=cortex-m4 -mfpu=fpv4-sp-d16), its bytes, and
+the cycles the Cortex-M4 TRM r0p1 gives each instruction (table 3-1, FPU table 7-1; the rule is
+named in the snippet's title). Rerun after editing: python3 tests/sim/cycles_gen_table.py"""
+import os
+import subprocess
+import tempfile
+
+# (title, base address, wait states, [(instruction, cycles)], taken_extra, folds, lsu_extra, cpi_extra)
+SRAM, FLASH = 0x20000000, 0x08000000
+SNIPPETS = [
+    ("NOP sled: 1 each", SRAM, 0, [("nop", 1)] * 4, 0, 0, 0, 0),
+    ("data processing and every multiply: 1", SRAM, 0,
+     [("adds r0, #1", 1), ("mul r0, r1, r0", 1), ("mla r0, r1, r2, r3", 1), ("mls r0, r1, r2, r3", 1),
+      ("umull r0, r1, r2, r3", 1), ("smlal r0, r1, r2, r3", 1), ("umlal r0, r1, r2, r3", 1),
+      ("movw r0, #0x1234", 1), ("movt r0, #0x5678", 1), ("clz r1, r0", 1), ("ubfx r1, r0, #3, #4", 1),
+      ("ssat r1, #8, r0", 1), ("rev r1, r0", 1), ("sxth r1, r0", 1), ("lsls r1, r0, #3", 1)],
+     0, 0, 0, 0),
+    ("independent loads pipeline: N + 1", SRAM, 0, [("ldr r0, [r1]", 2), ("ldr r2, [r3]", 1)], 0, 0, 1, 0),
+    ("load whose address the previous load wrote: no pipelining", SRAM, 0,
+     [("ldr r0, [r1]", 2), ("ldr r2, [r0]", 2)], 0, 0, 2, 0),
+    ("TRM 3.3.2 example LDR R0,[R1,R5]; LDR R1,[R2]; LDR R2,[R3,#4]: 4", SRAM, 0,
+     [("ldr r0, [r1, r5]", 2), ("ldr r1, [r2]", 1), ("ldr r2, [r3, #4]", 1)], 0, 0, 1, 0),
+    ("TRM 3.3.2 example LDR R0,[R1,R2]; STR R0,[R3,#20]: 3", SRAM, 0,
+     [("ldr r0, [r1, r2]", 2), ("str r0, [r3, #20]", 1)], 0, 0, 1, 0),
+    ("nothing pipelines after a store", SRAM, 0, [("str r0, [r1]", 1), ("ldr r2, [r3]", 2)], 0, 0, 1, 0),
+    ("byte/halfword loads, post-index write-back is no dependency", SRAM, 0,
+     [("ldrb r0, [r1], #1", 2), ("ldrh r2, [r1]", 1), ("ldrsb r3, [r4]", 1), ("ldrsh r5, [r6]", 1)],
+     0, 0, 1, 0),
+    ("LDREX pipelines as LDR", SRAM, 0, [("ldrex r0, [r1]", 2), ("ldr r2, [r3]", 1), ("strex r4, r0, [r1]", 1)],
+     0, 0, 1, 0),
+    ("a data-processing instruction breaks the pipelining", SRAM, 0,
+     [("ldr r0, [r1]", 2), ("adds r4, #1", 1), ("ldr r2, [r3]", 2)], 0, 0, 2, 0),
+    ("LDRD/STRD: 1 + N", SRAM, 0, [("ldrd r0, r1, [r2]", 3), ("strd r0, r1, [r2, #8]", 3)], 0, 0, 4, 0),
+    ("PUSH/POP/LDM/STM: 1 + N", SRAM, 0,
+     [("push {r4, r5, r6, lr}", 5), ("pop {r4, r5, r6}", 4), ("ldm r0!, {r1, r2}", 3), ("stmdb sp!, {r0-r7}", 9)],
+     0, 0, 4 + 3 + 2 + 8, 0),
+    ("POP with PC: 1 + N + P", SRAM, 0, [("pop {r4, pc}", 3)], 3, 0, 2, 0),
+    ("LDM with PC: 1 + N + P", SRAM, 0, [("ldm r0!, {r1, r2, pc}", 4)], 3, 0, 3, 0),
+    ("LDR PC: 2 + P", SRAM, 0, [("ldr pc, [r0]", 2)], 3, 0, 1, 0),
+    ("MOV PC: 1 + P", SRAM, 0, [("mov pc, lr", 1)], 3, 0, 0, 0),
+    ("ADD PC: 1 + P", SRAM, 0, [("add pc, r1", 1)], 3, 0, 0, 0),
+    ("B: 1 + P", SRAM, 0, [("b .", 1)], 3, 0, 0, 0),
+    ("BL: 1 + P", SRAM, 0, [("bl .", 1)], 3, 0, 0, 0),
+    ("B<cc>: 1 not taken, 1 + P taken", SRAM, 0, [("cmp r0, #0", 1), ("beq .", 1)], 3, 0, 0, 0),
+    ("BX: 1 + P", SRAM, 0, [("bx lr", 1)], 3, 0, 0, 0),
+    ("BLX: 1 + P", SRAM, 0, [("blx r3", 1)], 3, 0, 0, 0),
+    ("CBZ: 1 not taken, 1 + P taken", SRAM, 0, [("cbz r0, 1f", 1), ("nop", 1), ("1: nop", 1)], 3, 0, 0, 0),
+    ("TBB: 2 + P", SRAM, 0, [("tbb [r0, r1]", 2)], 3, 0, 1, 0),
+    ("TBH: 2 + P", SRAM, 0, [("tbh [r0, r1, lsl #1]", 2)], 3, 0, 1, 0),
+    ("taken branch in flash with 5 wait states: P + WS", FLASH, 5, [("b .", 1)], 8, 0, 0, 0),
+    ("taken branch in SRAM pays no flash wait states", SRAM, 5, [("bx lr", 1)], 3, 0, 0, 0),
+    ("SDIV/UDIV: 2 static, the rest by operands", SRAM, 0, [("udiv r0, r1, r2", 2), ("sdiv r3, r4, r5", 2)],
+     0, 0, 0, 2),
+    ("IT folds onto a preceding 16-bit instruction", SRAM, 0,
+     [("cmp r0, #0", 1), ("it eq", 0), ("moveq r0, #1", 1)], 0, 1, 0, 0),
+    ("IT after a 32-bit instruction does not fold", SRAM, 0,
+     [("cmp.w r0, #0", 1), ("it eq", 1), ("moveq r0, #1", 1)], 0, 0, 0, 0),
+    ("IT at the start of a block does not fold", SRAM, 0, [("ite ne", 1), ("ldrne r0, [r1]", 2), ("addeq r0, #1", 1)],
+     0, 0, 1, 0),
+    ("IT: conditional POP PC ends the block", SRAM, 0, [("cmp r0, #0", 1), ("it ne", 0), ("popne {r4, pc}", 3)],
+     3, 1, 2, 0),
+    ("barriers, special registers, hints", SRAM, 0,
+     [("isb", 4), ("dmb", 1), ("dsb", 1), ("msr primask, r0", 2), ("mrs r0, primask", 1), ("cpsid i", 2),
+      ("cpsie i", 2), ("wfi", 1), ("sev", 1), ("yield", 1)], 0, 0, 0, 3 + 1 + 1 + 1),
+    ("ISB in flash with 2 wait states: 1 + P + WS", FLASH, 2, [("isb", 6)], 0, 0, 0, 5),
+    ("BKPT/SVC/UDF: issue cycle, the entry is the core's", SRAM, 0, [("bkpt #1", 1), ("svc #0", 1), ("udf #0", 1)],
+     0, 0, 0, 0),
+    ("FPU table 7-1: 1-cycle arithmetic", SRAM, 0,
+     [("vadd.f32 s0, s1, s2", 1), ("vsub.f32 s0, s1, s2", 1), ("vmul.f32 s0, s1, s2", 1),
+      ("vnmul.f32 s0, s1, s2", 1), ("vabs.f32 s0, s1", 1), ("vneg.f32 s0, s1", 1), ("vcmp.f32 s0, #0", 1),
+      ("vcmpe.f32 s0, s1", 1), ("vcvt.f32.s32 s0, s0", 1), ("vcvt.s32.f32 s0, s0", 1),
+      ("vmrs APSR_nzcv, fpscr", 1), ("vmsr fpscr, r0", 1)], 0, 0, 0, 0),
+    ("FPU table 7-1: multiply-accumulate 3", SRAM, 0,
+     [("vmla.f32 s0, s1, s2", 3), ("vmls.f32 s0, s1, s2", 3), ("vnmla.f32 s0, s1, s2", 3),
+      ("vnmls.f32 s0, s1, s2", 3), ("vfma.f32 s0, s1, s2", 3), ("vfms.f32 s0, s1, s2", 3),
+      ("vfnma.f32 s0, s1, s2", 3), ("vfnms.f32 s0, s1, s2", 3)], 0, 0, 0, 16),
+    ("FPU table 7-1: VDIV/VSQRT 14", SRAM, 0, [("vdiv.f32 s0, s1, s2", 14), ("vsqrt.f32 s0, s1", 14)], 0, 0, 0, 26),
+    ("FPU table 7-1: VLDR/VSTR, VLDR.32 pipelines", SRAM, 0,
+     [("vldr s0, [r0]", 2), ("vldr s1, [r1]", 1), ("ldr r2, [r3]", 1), ("vldr s2, [r2]", 2), ("vldr d1, [r0]", 3),
+      ("vstr s0, [r0]", 2), ("vstr d0, [r0]", 3)], 0, 0, 1 + 0 + 0 + 1 + 2 + 1 + 2, 0),
+    ("FPU table 7-1: VMOV 1, two core registers 2", SRAM, 0,
+     [("vmov s0, r0", 1), ("vmov r0, s1", 1), ("vmov r0, r1, d0", 2), ("vmov s0, s1, r0, r1", 2),
+      ("vmov.f32 s0, #1.0", 1), ("vmov.f32 s0, s1", 1)], 0, 0, 0, 2),
+    ("FPU table 7-1: VLDM/VSTM/VPUSH/VPOP 1 + N (.64: 1 + 2N)", SRAM, 0,
+     [("vpush {s16-s19}", 5), ("vpush {d8-d9}", 5), ("vldmia r0!, {s0-s3}", 5), ("vpop {d8}", 3),
+      ("vstmia r0, {s0-s1}", 3)], 0, 0, 4 + 4 + 4 + 2 + 2, 0),
+    ("seed 001 fut(): vmov..bx lr = 8 static + P (BL 4 more = 15)", SRAM, 0,
+     [("vmov s15, r0", 1), ("vldr s14, [pc, #12]", 2), ("vcvt.f32.s32 s15, s15", 1), ("vmul.f32 s15, s15, s14", 1),
+      ("vcvt.s32.f32 s15, s15", 1), ("vmov r0, s15", 1), ("bx lr", 1)], 3, 0, 1, 0),
+]
+
+
+def assemble(lines):
+    # The end label gives the code's length: the section itself is padded to its alignment.
+    src = ".syntax unified\n.thumb\n.text\n.p2align 2\n" + "\n".join(lines) + "\n.global snippet_end\nsnippet_end:\n"
+    with tempfile.TemporaryDirectory() as d:
+        s, o, b = (os.path.join(d, n) for n in ("s.S", "s.o", "s.bin"))
+        with open(s, "w") as f:
+            f.write(src)
+        subprocess.run(["arm-none-eabi-as", "-mcpu=cortex-m4", "-mfpu=fpv4-sp-d16", "-mthumb", s, "-o", o],
+                       check=True)
+        subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", o, b], check=True)
+        nm = subprocess.run(["arm-none-eabi-nm", o], check=True, capture_output=True, text=True).stdout
+        end = int(next(line.split()[0] for line in nm.splitlines() if line.endswith(" snippet_end")), 16)
+        with open(b, "rb") as f:
+            return f.read()[:end]
+
+
+def main():
+    out = ["/* Generated by tests/sim/cycles_gen_table.py from the snippets there (arm-none-eabi-as, GNU",
+           " * Binutils 2.40, -mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -mthumb). Do not edit: edit the script. */"]
+    for title, addr, ws, insns, taken, folds, lsu, cpi in SNIPPETS:
+        code = assemble([i for i, _ in insns])
+        out.append("{")
+        out.append("\t.title = \"%s\"," % title.replace('"', '\\"'))
+        for i, c in insns:
+            out.append("\t/* %-28s %2d */" % (i, c))
+        out.append("\t.addr = 0x%08xu, .wait_states = %d, .size = %d," % (addr, ws, len(code)))
+        out.append("\t.code = {" + ", ".join("0x%02x" % x for x in code) + "},")
+        out.append("\t.n_insn = %d, .cycles = {%s}," % (len(insns), ", ".join(str(c) for _, c in insns)))
+        out.append("\t.taken_extra = %d, .folds = %d, .lsu = %d, .cpi = %d," % (taken, folds, lsu, cpi))
+        out.append("},")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cycles_table.inc")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()

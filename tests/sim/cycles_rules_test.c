@@ -1,0 +1,232 @@
+/* Unit tests of the Cortex-M4 cycle model (sim/cycles.c, sim/cycles_rules.c): every TRM rule on
+ * machine code assembled from the snippets in cycles_gen_table.py (fixture cycles_table.inc), the
+ * divide formula, exception costs, conditions, and the block cache. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "cycles.h"
+
+struct snippet {
+	const char *title;
+	uint32_t addr;
+	unsigned wait_states;
+	uint32_t size;
+	uint8_t code[64];
+	unsigned n_insn;
+	uint32_t cycles[20];
+	uint32_t taken_extra, folds, lsu, cpi;
+};
+
+static const struct snippet snippets[] = {
+#include "cycles_table.inc"
+};
+
+static void test_every_rule(void **state)
+{
+	(void)state;
+	for (size_t s = 0; s < sizeof(snippets) / sizeof(snippets[0]); s++) {
+		const struct snippet *sn = &snippets[s];
+		struct cyc_model *m = cyc_new(sn->wait_states);
+		assert_non_null(m);
+		const struct cyc_block *b = cyc_lookup(m, sn->addr, sn->code, sn->size);
+		assert_non_null(b);
+		print_message("%s\n", sn->title);
+		assert_int_equal(b->n_insn, sn->n_insn);
+		uint32_t total = 0;
+		for (unsigned i = 0; i < sn->n_insn; i++) {
+			uint32_t got = b->cost_before[i + 1] - b->cost_before[i];
+			if (got != sn->cycles[i])
+				print_message("  instruction %u: %u cycles, expected %u\n", i, got, sn->cycles[i]);
+			assert_int_equal(got, sn->cycles[i]);
+			total += sn->cycles[i];
+		}
+		assert_int_equal(b->total, total);
+		assert_int_equal(b->branch_taken_extra, sn->taken_extra);
+		assert_int_equal(b->fold_count, sn->folds);
+		assert_int_equal(b->lsu_extra, sn->lsu);
+		assert_int_equal(b->cpi_extra, sn->cpi);
+		/* DWT identity (Armv7-M ARM C1.8.x): cycles = instructions + CPI + LSU - FOLD (no
+		 * exceptions or sleep inside a block). */
+		assert_int_equal(b->total, b->n_insn + b->cpi_extra + b->lsu_extra - b->fold_count);
+		assert_int_equal(b->fallthrough, sn->addr + sn->size);
+		assert_int_equal(b->addr, sn->addr);
+		cyc_free(m);
+	}
+}
+
+/* A block's per-instruction tables: offsets, flags, conditions, divide registers. */
+static void test_block_tables(void **state)
+{
+	(void)state;
+	/* cmp r0, #0 ; it ne ; udivne r0, r1, r2 ; bx lr  (arm-none-eabi-as) */
+	static const uint8_t code[] = {0x00, 0x28, 0x18, 0xbf, 0xb1, 0xfb, 0xf2, 0xf0, 0x70, 0x47};
+	struct cyc_model *m = cyc_new(0);
+	assert_non_null(m);
+	const struct cyc_block *b = cyc_lookup(m, 0x20000101u, code, sizeof(code)); /* Thumb bit ignored */
+	assert_non_null(b);
+	assert_int_equal(b->addr, 0x20000100u);
+	assert_int_equal(b->n_insn, 4);
+	assert_int_equal(b->insn_offset[0], 0);
+	assert_int_equal(b->insn_offset[1], 2);
+	assert_int_equal(b->insn_offset[2], 4);
+	assert_int_equal(b->insn_offset[3], 8);
+	assert_int_equal(b->cost_before[0], 0);
+	assert_int_equal(b->cost_before[1], 1);
+	assert_int_equal(b->cost_before[2], 1); /* IT folded */
+	assert_int_equal(b->cost_before[3], 3); /* UDIV minimum 2 */
+	assert_int_equal(b->cost_before[4], 4);
+	assert_int_equal(b->dyn[0], CYC_DYN_NONE);
+	assert_int_equal(b->dyn[2], CYC_DYN_DIVIDE | CYC_DYN_CONDITIONAL);
+	assert_int_equal(b->dyn[3], CYC_DYN_BRANCH);
+	assert_int_equal(b->cond[0], 14);
+	assert_int_equal(b->cond[2], 1); /* NE */
+	assert_int_equal(b->aux[2], 0x12);
+	assert_int_equal(cyc_skip_saving(b, 2), 1);
+	assert_int_equal(cyc_skip_saving(b, 0), 0);
+	assert_int_equal(b->fallthrough, 0x2000010au);
+	cyc_free(m);
+}
+
+static void test_divide_extra(void **state)
+{
+	(void)state;
+	/* 2 + ceil(q / 3), q = quotient bits, at most 12; the static block cost has the 2. */
+	assert_int_equal(cyc_divide_extra(5, 7, false), 0);              /* quotient 0 */
+	assert_int_equal(cyc_divide_extra(5, 0, false), 0);              /* divide by zero */
+	assert_int_equal(cyc_divide_extra(7, 7, false), 1);              /* q = 1 */
+	assert_int_equal(cyc_divide_extra(100, 10, false), 2);           /* q = 28 - 25 + 1 = 4 */
+	assert_int_equal(cyc_divide_extra(0xffffffffu, 1, false), 10);   /* q = 32: 12 cycles */
+	assert_int_equal(cyc_divide_extra(0xffffffffu, 3, false), 10);   /* q = 31: 2 + 11 = 13 -> 12 */
+	assert_int_equal(cyc_divide_extra(0x0000ffffu, 1, false), 6);    /* q = 16: 2 + 6 */
+	assert_int_equal(cyc_divide_extra((uint32_t)-100, 10, true), 2); /* magnitudes: q = 4 */
+	assert_int_equal(cyc_divide_extra(0x80000000u, 1, true), 10);    /* INT_MIN: magnitude 2^31, q = 32 */
+	assert_int_equal(cyc_divide_extra(0x80000000u, 1, false), 10);
+	assert_int_equal(cyc_divide_extra(1000, (uint32_t)-3, true), 3); /* q = 10 - 2 + 1 = 9 */
+}
+
+static void test_exceptions(void **state)
+{
+	(void)state;
+	struct cyc_model *m = cyc_new(0);
+	assert_non_null(m);
+	assert_int_equal(cyc_exception_entry(m, false), 12);
+	assert_int_equal(cyc_exception_entry(m, true), 29);
+	assert_int_equal(cyc_exception_return(m, false), 10);
+	assert_int_equal(cyc_exception_return(m, true), 27);
+	assert_int_equal(cyc_tail_chain(m), 6);
+	cyc_set_wait_states(m, 5);
+	assert_int_equal(cyc_wait_states(m), 5);
+	assert_int_equal(cyc_exception_entry(m, false), 17);
+	assert_int_equal(cyc_exception_return(m, false), 15);
+	assert_int_equal(cyc_tail_chain(m), 11);
+	cyc_free(m);
+}
+
+static void test_conditions(void **state)
+{
+	(void)state;
+	const uint32_t N = 1u << 31, Z = 1u << 30, C = 1u << 29, V = 1u << 28;
+	assert_true(cyc_cond_passed(0, Z)); /* EQ */
+	assert_false(cyc_cond_passed(0, 0));
+	assert_true(cyc_cond_passed(1, 0)); /* NE */
+	assert_true(cyc_cond_passed(2, C)); /* CS */
+	assert_true(cyc_cond_passed(3, 0)); /* CC */
+	assert_true(cyc_cond_passed(4, N)); /* MI */
+	assert_true(cyc_cond_passed(5, 0)); /* PL */
+	assert_true(cyc_cond_passed(6, V)); /* VS */
+	assert_true(cyc_cond_passed(7, 0)); /* VC */
+	assert_true(cyc_cond_passed(8, C)); /* HI */
+	assert_false(cyc_cond_passed(8, C | Z));
+	assert_true(cyc_cond_passed(9, Z));      /* LS */
+	assert_true(cyc_cond_passed(10, N | V)); /* GE */
+	assert_true(cyc_cond_passed(11, N));     /* LT */
+	assert_true(cyc_cond_passed(12, 0));     /* GT */
+	assert_false(cyc_cond_passed(12, Z));
+	assert_true(cyc_cond_passed(13, Z)); /* LE */
+	assert_true(cyc_cond_passed(14, 0)); /* AL */
+}
+
+static void test_cache(void **state)
+{
+	(void)state;
+	static const uint8_t nops[8] = {0x00, 0xbf, 0x00, 0xbf, 0x00, 0xbf, 0x00, 0xbf};
+	/* ldr r0,[r1] ; ldr r2,[r3] ; nop ; nop: 2 + 1 + 1 + 1 */
+	static const uint8_t ldr2[8] = {0x08, 0x68, 0x1a, 0x68, 0x00, 0xbf, 0x00, 0xbf};
+	struct cyc_model *m = cyc_new(0);
+	assert_non_null(m);
+	const struct cyc_block *a = cyc_lookup(m, 0x08000000u, nops, sizeof(nops));
+	assert_non_null(a);
+	/* Cached: the same block, not decoded again (the bytes are not looked at on a hit). */
+	assert_ptr_equal(cyc_lookup(m, 0x08000000u, ldr2, sizeof(nops)), a);
+	assert_int_equal(a->total, 4);
+	/* Same address, another length (single-stepping): its own block. */
+	const struct cyc_block *one = cyc_lookup(m, 0x08000000u, nops, 2);
+	assert_non_null(one);
+	assert_ptr_not_equal(one, a);
+	assert_int_equal(one->total, 1);
+	/* Thousands of blocks: the table grows and every one is still found. */
+	for (uint32_t i = 0; i < 5000; i++)
+		assert_non_null(cyc_lookup(m, 0x20000000u + 16u * i, nops, sizeof(nops)));
+	for (uint32_t i = 0; i < 5000; i++)
+		assert_int_equal(cyc_lookup(m, 0x20000000u + 16u * i, ldr2, sizeof(nops))->total, 4);
+	/* Rewritten code: invalidate the range, the next lookup decodes the new bytes. */
+	cyc_invalidate(m, 0x20000010u, 4);
+	const struct cyc_block *b = cyc_lookup(m, 0x20000010u, ldr2, sizeof(ldr2));
+	assert_int_equal(b->total, 5);
+	/* Blocks outside the range survive. */
+	assert_int_equal(cyc_lookup(m, 0x20000020u, ldr2, sizeof(nops))->total, 4);
+	assert_int_equal(cyc_lookup(m, 0x08000000u, ldr2, sizeof(nops))->total, 4);
+	/* A range that ends where a block begins leaves it alone; one byte into it drops it. */
+	cyc_invalidate(m, 0x20000000u + 16u * 9u - 4u, 4);
+	assert_int_equal(cyc_lookup(m, 0x20000000u + 16u * 9u, ldr2, sizeof(nops))->total, 4);
+	cyc_invalidate(m, 0x20000000u + 16u * 9u + 7u, 1);
+	assert_int_equal(cyc_lookup(m, 0x20000000u + 16u * 9u, ldr2, sizeof(ldr2))->total, 5);
+	cyc_free(m);
+}
+
+static void test_wait_states_redecode(void **state)
+{
+	(void)state;
+	static const uint8_t b_self[2] = {0xfe, 0xe7}; /* b . */
+	struct cyc_model *m = cyc_new(0);
+	assert_non_null(m);
+	assert_int_equal(cyc_lookup(m, 0x08000100u, b_self, 2)->branch_taken_extra, 3);
+	assert_int_equal(cyc_lookup(m, 0x00000100u, b_self, 2)->branch_taken_extra, 3);
+	cyc_set_wait_states(m, 7);
+	assert_int_equal(cyc_lookup(m, 0x08000100u, b_self, 2)->branch_taken_extra, 10);
+	assert_int_equal(cyc_lookup(m, 0x00000100u, b_self, 2)->branch_taken_extra, 10); /* boot alias */
+	assert_int_equal(cyc_lookup(m, 0x10000100u, b_self, 2)->branch_taken_extra, 3);  /* CCM */
+	cyc_free(m);
+}
+
+static void test_undecodable(void **state)
+{
+	(void)state;
+	/* nop ; 0xde00 (udf #0 is decodable; 0xffff 0xffff is not an instruction) ; nop */
+	static const uint8_t code[] = {0x00, 0xbf, 0xff, 0xff, 0xff, 0xff, 0x00, 0xbf};
+	struct cyc_model *m = cyc_new(0);
+	assert_non_null(m);
+	const struct cyc_block *b = cyc_lookup(m, 0x20000000u, code, sizeof(code));
+	assert_non_null(b);
+	assert_int_equal(b->n_insn, 3);
+	assert_int_equal(b->insn_offset[2], 6);
+	assert_int_equal(b->dyn[1], CYC_DYN_EXCEPTION);
+	assert_int_equal(b->total, 3);
+	cyc_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_every_rule),           cmocka_unit_test(test_block_tables),
+	    cmocka_unit_test(test_divide_extra),         cmocka_unit_test(test_exceptions),
+	    cmocka_unit_test(test_conditions),           cmocka_unit_test(test_cache),
+	    cmocka_unit_test(test_wait_states_redecode), cmocka_unit_test(test_undecodable),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
