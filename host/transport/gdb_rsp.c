@@ -1,0 +1,655 @@
+/* The GDB remote serial protocol backend (GDB manual appendix E): session set-up, stop replies,
+ * registers, breakpoints, run control and monitor commands behind struct backend_ops. Memory and
+ * ELF download are in gdb_rsp_load.c, target descriptions in gdb_rsp_tdesc.c. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gdb_rsp_priv.h"
+
+/* Signals in stop replies (GDB's target signal numbers, include/gdb/signals.def). */
+enum { SIG_INT = 2, SIG_ILL = 4, SIG_TRAP = 5, SIG_EMT = 7, SIG_BUS = 10, SIG_SEGV = 11 };
+
+static struct rsp_priv *priv(struct backend *bk)
+{
+	return bk->priv;
+}
+
+int rsp_exchange(struct rsp_priv *s, const void *payload, size_t len, struct bench_error *err)
+{
+	int rc = rsp_link_send(&s->link, payload, len, err);
+
+	if (rc < 0)
+		return rc;
+	rc = rsp_link_recv(&s->link, rsp_io_now_ms() + s->link.timeout_ms, err);
+	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
+		return bench_fail(err, BENCH_E_PROTOCOL, "gdbserver %s did not answer \"%.*s\" within %u ms",
+				  s->link.io.peer, (int)(len > 40 ? 40 : len), (const char *)payload, s->link.timeout_ms);
+	return rc;
+}
+
+int rsp_command(struct rsp_priv *s, struct bench_error *err, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return bench_fail(err, BENCH_E_INTERNAL, "GDB command too long");
+	return rsp_exchange(s, buf, (size_t)n, err);
+}
+
+static const char *reply(struct rsp_priv *s)
+{
+	return s->link.parser.data;
+}
+
+static bool reply_is_error(struct rsp_priv *s)
+{
+	const char *r = reply(s);
+
+	return r[0] == 'E' && s->link.parser.len == 3;
+}
+
+int rsp_qxfer_read(struct rsp_priv *s, const char *object, const char *annex, char **out, struct bench_error *err)
+{
+	size_t len = 0, cap = 1024, chunk = s->server_packet_size > 64 ? s->server_packet_size - 32 : 256;
+	char *buf = malloc(cap);
+
+	if (!buf)
+		return bench_fail(err, BENCH_E_NOMEM, "out of memory reading qXfer:%s", object);
+	for (;;) {
+		int rc = rsp_command(s, err, "qXfer:%s:read:%s:%zx,%zx", object, annex, len, chunk);
+		const char *r = reply(s);
+		size_t n = s->link.parser.len;
+
+		if (rc < 0) {
+			free(buf);
+			return rc;
+		}
+		if (n == 0 || (r[0] != 'm' && r[0] != 'l')) {
+			free(buf);
+			return bench_fail(err, BENCH_E_PROTOCOL, "gdbserver %s refused qXfer:%s:read:%s (\"%.20s\")",
+					  s->link.io.peer, object, annex, r);
+		}
+		if (len + n + 1 > cap) {
+			char *nb;
+
+			while (len + n + 1 > cap)
+				cap *= 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				return bench_fail(err, BENCH_E_NOMEM, "out of memory reading qXfer:%s", object);
+			}
+			buf = nb;
+		}
+		memcpy(buf + len, r + 1, n - 1);
+		len += n - 1;
+		buf[len] = '\0';
+		if (r[0] == 'l' || n == 1)
+			break;
+		if (len > 1024u * 1024u) {
+			free(buf);
+			return bench_fail(err, BENCH_E_PROTOCOL, "qXfer:%s:%s from %s exceeds 1 MiB", object, annex,
+					  s->link.io.peer);
+		}
+	}
+	*out = buf;
+	return 0;
+}
+
+/* ---- stop replies (E.3 "Stop Reply Packets") ---- */
+
+static bool all_hex(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("0123456789abcdefABCDEF", p[i]))
+			return false;
+	return n > 0;
+}
+
+static bool is_planted(struct rsp_priv *s, uint32_t addr)
+{
+	for (size_t i = 0; i < s->n_breaks; i++)
+		if (s->breaks[i].addr == addr)
+			return true;
+	return false;
+}
+
+
+/* T AA n1:r1;n2:r2;... : collect the PC if the server sent it and the stop kind keywords. */
+int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct bench_error *err)
+{
+	const char *r = reply(s);
+	unsigned sig = 0;
+	bool hw_sw = false, watch = false;
+
+	if (r[0] == 'W' || r[0] == 'X') {
+		s->running = false;
+		info->reason = BK_HALT_EXITED;
+		info->pc = 0;
+		return 0;
+	}
+	if ((r[0] != 'T' && r[0] != 'S') || !all_hex(r + 1, 2))
+		return bench_fail(err, BENCH_E_PROTOCOL, "unexpected stop reply from %s: \"%.40s\"", s->link.io.peer, r);
+	sig = (unsigned)strtoul((char[]){r[1], r[2], 0}, NULL, 16);
+	s->running = false;
+	s->pc_valid = false;
+	for (const char *p = r + 3; r[0] == 'T' && *p;) {
+		const char *colon = strchr(p, ':'), *semi = strchr(p, ';');
+		size_t klen;
+
+		if (!colon || (semi && semi < colon))
+			break;
+		klen = (size_t)(colon - p);
+		if (all_hex(p, klen) && (int)strtol(p, NULL, 16) == s->tdesc.map[BK_REG_PC] && semi &&
+		    semi - colon - 1 == 8) {
+			uint8_t b[4];
+
+			if (rsp_hex_decode(colon + 1, b, 4) == 0) {
+				s->pc = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+				s->pc_valid = true;
+			}
+		} else if ((klen == 7 && (!strncmp(p, "swbreak", 7) || !strncmp(p, "hwbreak", 7)))) {
+			hw_sw = true;
+		} else if ((klen == 5 && !strncmp(p, "watch", 5)) || (klen == 6 && !strncmp(p + 1, "watch", 5))) {
+			watch = true;
+		}
+		if (!semi)
+			break;
+		p = semi + 1;
+	}
+	if (!s->pc_valid) {
+		int rc = rsp_read_pc(s, &s->pc, err);
+
+		if (rc < 0)
+			return rc;
+	}
+	info->pc = s->pc;
+	if (sig == SIG_INT)
+		info->reason = BK_HALT_REQUEST;
+	else if (sig == SIG_SEGV || sig == SIG_BUS || sig == SIG_ILL || sig == SIG_EMT)
+		info->reason = BK_HALT_FAULT;
+	else if (sig != SIG_TRAP)
+		info->reason = BK_HALT_OTHER;
+	else if (watch)
+		info->reason = BK_HALT_WATCHPOINT;
+	else if (hw_sw || is_planted(s, s->pc))
+		info->reason = BK_HALT_BREAKPOINT;
+	else {
+		bool bkpt = false;
+		int rc = rsp_is_bkpt(s, s->pc, &bkpt, err);
+
+		if (rc < 0)
+			return rc;
+		info->reason = bkpt ? BK_HALT_BKPT_INSN : BK_HALT_OTHER;
+	}
+	return 0;
+}
+
+/* ---- registers: p/P by the description's numbers, g/G where a server lacks p (E.4) ---- */
+
+static int g_offset(struct rsp_priv *s, int regnum, size_t *off, unsigned *bytes)
+{
+	size_t o = 0;
+	bool found = false;
+
+	*bytes = 0;
+
+	for (size_t i = 0; i < s->tdesc.n_regs; i++) {
+		if (s->tdesc.regs[i].regnum < regnum)
+			o += s->tdesc.regs[i].bitsize / 8;
+		if (s->tdesc.regs[i].regnum == regnum) {
+			*bytes = s->tdesc.regs[i].bitsize / 8;
+			found = true;
+		}
+	}
+	*off = o;
+	return found ? 0 : -1;
+}
+
+static int reg_regnum(struct rsp_priv *s, enum backend_reg reg, struct bench_error *err)
+{
+	if ((unsigned)reg > BK_REG_PSP || s->tdesc.map[reg] < 0)
+		return bench_fail(err, BENCH_E_UNSUPPORTED, "gdbserver %s has no register %d in its target description",
+				  s->link.io.peer, (int)reg);
+	return s->tdesc.map[reg];
+}
+
+static uint32_t le32(const uint8_t *b)
+{
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static int read_regnum(struct rsp_priv *s, int n, uint32_t *value, struct bench_error *err)
+{
+	uint8_t b[4];
+	size_t off;
+	unsigned bytes;
+	int rc;
+
+	if (s->p_state >= 0) {
+		rc = rsp_command(s, err, "p%x", (unsigned)n);
+		if (rc < 0)
+			return rc;
+		if (s->link.parser.len >= 8 && rsp_hex_decode(reply(s), b, 4) == 0) {
+			s->p_state = 1;
+			*value = le32(b);
+			return 0;
+		}
+		if (s->link.parser.len != 0 || s->p_state == 1)
+			return bench_fail(err, BENCH_E_TARGET, "gdbserver %s cannot read register %d (\"%.20s\")",
+					  s->link.io.peer, n, reply(s));
+		s->p_state = -1;
+	}
+	if (g_offset(s, n, &off, &bytes) < 0 || bytes < 4)
+		return bench_fail(err, BENCH_E_PROTOCOL, "register %d is not in gdbserver %s's g packet layout", n,
+				  s->link.io.peer);
+	rc = rsp_command(s, err, "g");
+	if (rc < 0)
+		return rc;
+	if (s->link.parser.len < 2 * (off + 4) || rsp_hex_decode(reply(s) + 2 * off, b, 4) != 0)
+		return bench_fail(err, BENCH_E_PROTOCOL, "short or bad g reply from %s (\"%.20s\")", s->link.io.peer,
+				  reply(s));
+	*value = le32(b);
+	return 0;
+}
+
+static int write_regnum(struct rsp_priv *s, int n, uint32_t v, struct bench_error *err)
+{
+	uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+	char hex[9];
+	size_t off;
+	unsigned bytes;
+	int rc;
+
+	rsp_hex_encode(b, 4, hex);
+	if (s->p_state >= 0) {
+		rc = rsp_command(s, err, "P%x=%s", (unsigned)n, hex);
+		if (rc < 0)
+			return rc;
+		if (!strcmp(reply(s), "OK"))
+			return 0;
+		if (s->link.parser.len != 0)
+			return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused to write register %d (\"%.20s\")",
+					  s->link.io.peer, n, reply(s));
+		s->p_state = -1;
+	}
+	if (g_offset(s, n, &off, &bytes) < 0 || bytes < 4)
+		return bench_fail(err, BENCH_E_PROTOCOL, "register %d is not in gdbserver %s's g packet layout", n,
+				  s->link.io.peer);
+	rc = rsp_command(s, err, "g");
+	if (rc < 0)
+		return rc;
+	if (s->link.parser.len < 2 * (off + 4))
+		return bench_fail(err, BENCH_E_PROTOCOL, "short g reply from %s", s->link.io.peer);
+	{
+		size_t glen = s->link.parser.len;
+		char *pkt = malloc(glen + 2);
+
+		if (!pkt)
+			return bench_fail(err, BENCH_E_NOMEM, "out of memory for a G packet");
+		pkt[0] = 'G';
+		memcpy(pkt + 1, reply(s), glen);
+		memcpy(pkt + 1 + 2 * off, hex, 8);
+		rc = rsp_exchange(s, pkt, glen + 1, err);
+		free(pkt);
+	}
+	if (rc < 0)
+		return rc;
+	if (strcmp(reply(s), "OK"))
+		return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused G (\"%.20s\")", s->link.io.peer, reply(s));
+	return 0;
+}
+
+int rsp_read_pc(struct rsp_priv *s, uint32_t *pc, struct bench_error *err)
+{
+	int rc = read_regnum(s, s->tdesc.map[BK_REG_PC], pc, err);
+
+	if (rc == 0) {
+		s->pc = *pc;
+		s->pc_valid = true;
+	}
+	return rc;
+}
+
+static int op_read_reg(struct backend *bk, enum backend_reg reg, uint32_t *value, struct bench_error *err)
+{
+	struct rsp_priv *s = priv(bk);
+	int n = reg_regnum(s, reg, err);
+
+	if (n < 0)
+		return n;
+	if (reg == BK_REG_PC && s->pc_valid) {
+		*value = s->pc;
+		return 0;
+	}
+	return reg == BK_REG_PC ? rsp_read_pc(s, value, err) : read_regnum(s, n, value, err);
+}
+
+static int op_write_reg(struct backend *bk, enum backend_reg reg, uint32_t value, struct bench_error *err)
+{
+	struct rsp_priv *s = priv(bk);
+	int n = reg_regnum(s, reg, err), rc;
+
+	if (n < 0)
+		return n;
+	rc = write_regnum(s, n, value, err);
+	if (reg == BK_REG_PC) {
+		s->pc = value;
+		s->pc_valid = rc == 0;
+	}
+	return rc;
+}
+
+/* ---- run control ---- */
+
+static int wait_stop(struct rsp_priv *s, uint64_t deadline, struct backend_halt_info *info, struct bench_error *err)
+{
+	for (;;) {
+		int rc = rsp_link_recv(&s->link, deadline, err);
+		const char *r = reply(s);
+
+		if (rc < 0)
+			return rc;
+		/* E.3: 'O' XX... is console output while the target runs; "OK" is not ('K' is not hex). */
+		if (r[0] == 'O' && s->link.parser.len > 1 && (s->link.parser.len & 1) && all_hex(r + 1, s->link.parser.len - 1))
+			continue;
+		return rsp_parse_stop(s, info, err);
+	}
+}
+
+static int op_wait_halt(struct backend *bk, unsigned timeout_ms, struct backend_halt_info *out, struct bench_error *err)
+{
+	struct rsp_priv *s = priv(bk);
+	int rc;
+
+	if (!s->running) {
+		uint32_t pc;
+
+		rc = s->pc_valid ? 0 : rsp_read_pc(s, &pc, err);
+		if (rc < 0)
+			return rc;
+		out->reason = BK_HALT_REQUEST;
+		out->pc = s->pc;
+		return 0;
+	}
+	rc = wait_stop(s, rsp_io_now_ms() + timeout_ms, out, err);
+	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
+		return bench_fail(err, BENCH_E_TIMEOUT, "target did not halt within %u ms (gdbserver %s)", timeout_ms,
+				  s->link.io.peer);
+	return rc;
+}
+
+static int op_halt(struct backend *bk, struct bench_error *err)
+{
+	struct rsp_priv *s = priv(bk);
+	struct backend_halt_info info;
+	int rc;
+
+	if (!s->running)
+		return 0;
+	/* E.8 "Interrupts": a bare 0x03 byte; the server answers with a stop reply. */
+	rc = rsp_link_send_byte(&s->link, 0x03, err);
+	if (rc < 0)
+		return rc;
+	rc = wait_stop(s, rsp_io_now_ms() + s->link.timeout_ms, &info, err);
+	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
+		return bench_fail(err, BENCH_E_TARGET, "target did not stop on an interrupt within %u ms (gdbserver %s)",
+				  s->link.timeout_ms, s->link.io.peer);
+	return rc;
+}
+
+static int send_break(struct rsp_priv *s, char insert, char type, uint32_t addr, struct bench_error *err)
+{
+	/* Z/z type,addr,kind: kind 2 is a 16-bit Thumb breakpoint (E.2, ARM breakpoint kinds). */
+	return rsp_command(s, err, "%c%c,%x,2", insert, type, (unsigned)addr);
+}
+
+/* One instruction with `s` (or vCont;s), waiting for its stop reply. */
+static int step_one(struct rsp_priv *s, struct bench_error *err)
+{
+	struct backend_halt_info info;
+	int rc = rsp_link_send(&s->link, s->has_vcont ? "vCont;s" : "s", s->has_vcont ? 7 : 1, err);
+
+	if (rc < 0)
+		return rc;
+	s->running = true;
+	return wait_stop(s, rsp_io_now_ms() + s->link.timeout_ms, &info, err);
+}
+
+static int op_resume(struct backend *bk, struct bench_error *err)
+{
+	struct rsp_priv *s = priv(bk);
+	uint32_t pc;
+	bool bkpt = false, planted;
+	char type = '1';
+	int rc;
+
+	if (s->running)
+		return 0;
+	rc = s->pc_valid ? (pc = s->pc, 0) : rsp_read_pc(s, &pc, err);
+	if (rc < 0)
+		return rc;
+	planted = is_planted(s, pc);
+	rc = rsp_is_bkpt(s, pc, &bkpt, err);
+	if (rc < 0)
+		return rc;
+	/* A breakpoint at the PC would fire again at once (servers resume with handle_breakpoints
+	 * off, like OpenOCD's gdb_server.c): lift it over one instruction as GDB itself does. */
+	if (planted) {
+		for (size_t i = 0; i < s->n_breaks; i++)
+			if (s->breaks[i].addr == pc)
+				type = s->breaks[i].type;
+		rc = send_break(s, 'z', type, pc, err);
+		if (rc < 0)
+			return rc;
+	}
+	if (bkpt && !s->flavour->continue_skips_bkpt) {
+		rc = op_write_reg(bk, BK_REG_PC, pc + 2, err); /* BKPT is 16 bits (A7.7.17) */
+	} else if (planted) {
+		rc = step_one(s, err);
+	}
+	if (rc < 0)
+		return rc;
+	if (planted) {
+		rc = send_break(s, 'Z', type, pc, err);
+		if (rc < 0)
+			return rc;
+		if (strcmp(reply(s), "OK"))
+			return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused to re-plant the breakpoint at 0x%08x",
+					  s->link.io.peer, (unsigned)pc);
+	}
+	rc = rsp_link_send(&s->link, s->has_vcont ? "vCont;c" : "c", s->has_vcont ? 7 : 1, err);
+	if (rc < 0)
+		return rc;
+	s->running = true;
+	s->pc_valid = false;
+	return 0;
+}
+
+static int op_set_break(struct backend *bk, uint32_t addr, struct bench_error *err)
+{
+	struct rsp_priv *s = priv(bk);
+	char type = s->z1_state >= 0 ? '1' : '0';
+	int rc;
+
+	addr &= ~1u;
+	if (is_planted(s, addr))
+		return 0;
+	if (s->n_breaks >= RSP_MAX_BREAKS)
+		return bench_fail(err, BENCH_E_UNSUPPORTED, "more than %d breakpoints", RSP_MAX_BREAKS);
+	/* Hardware first: firmware in flash cannot take a software BKPT (OpenOCD cortex_m_set_breakpoint). */
+	rc = send_break(s, 'Z', type, addr, err);
+	if (rc == 0 && type == '1' && s->link.parser.len == 0) {
+		s->z1_state = -1;
+		type = '0';
+		rc = send_break(s, 'Z', type, addr, err);
+	}
+	if (rc < 0)
+		return rc;
+	if (strcmp(reply(s), "OK"))
+		return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused a breakpoint at 0x%08x (\"%.20s\")%s",
+				  s->link.io.peer, (unsigned)addr, reply(s),
+				  type == '1' ? ": out of hardware breakpoints (FPB comparators)?" : "");
+	if (type == '1')
+		s->z1_state = 1;
+	s->breaks[s->n_breaks++] = (struct rsp_break){.addr = addr, .type = type};
+	return 0;
+}
+
+static int op_clear_break(struct backend *bk, uint32_t addr, struct bench_error *err)
+{
+	struct rsp_priv *s = priv(bk);
+
+	addr &= ~1u;
+	for (size_t i = 0; i < s->n_breaks; i++) {
+		int rc;
+
+		if (s->breaks[i].addr != addr)
+			continue;
+		rc = send_break(s, 'z', s->breaks[i].type, addr, err);
+		if (rc < 0)
+			return rc;
+		s->breaks[i] = s->breaks[--s->n_breaks];
+		if (strcmp(reply(s), "OK"))
+			return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused to remove the breakpoint at 0x%08x",
+					  s->link.io.peer, (unsigned)addr);
+		return 0;
+	}
+	return 0;
+}
+
+/* ---- monitor commands (qRcmd, E.4) ---- */
+
+int rsp_monitor(struct rsp_priv *s, const char *cmd, char *out, size_t outlen, struct bench_error *err)
+{
+	size_t n = strlen(cmd), o = 0;
+	char *pkt = malloc(2 * n + 8);
+	int rc;
+
+	if (!pkt)
+		return bench_fail(err, BENCH_E_NOMEM, "out of memory for qRcmd");
+	memcpy(pkt, "qRcmd,", 6);
+	rsp_hex_encode(cmd, n, pkt + 6);
+	rc = rsp_exchange(s, pkt, 6 + 2 * n, err);
+	free(pkt);
+	if (out && outlen)
+		out[0] = '\0';
+	while (rc == 0) {
+		const char *r = reply(s);
+		size_t len = s->link.parser.len;
+		bool console = r[0] == 'O' && len > 1 && (len & 1) && all_hex(r + 1, len - 1);
+
+		if (!console && (len == 0 || reply_is_error(s)))
+			return bench_fail(err, len == 0 ? BENCH_E_UNSUPPORTED : BENCH_E_TARGET,
+					  "gdbserver %s %s monitor command '%s'%s%s", s->link.io.peer,
+					  len == 0 ? "does not support" : "refused", cmd, len ? ": " : "", r);
+		if (console || (strcmp(r, "OK") && !(len & 1) && all_hex(r, len))) {
+			/* Output, as O packets or as the final hex reply. */
+			const char *h = console ? r + 1 : r;
+
+			for (size_t i = 0; h[2 * i] && h[2 * i + 1]; i++) {
+				uint8_t c;
+
+				if (rsp_hex_decode(h + 2 * i, &c, 1) == 0 && out && o + 1 < outlen)
+					out[o++] = (char)c;
+			}
+			if (out && outlen)
+				out[o] = '\0';
+			if (!console)
+				return 0;
+			rc = rsp_link_recv(&s->link, rsp_io_now_ms() + 4 * s->link.timeout_ms, err);
+			continue;
+		}
+		return 0; /* "OK" */
+	}
+	return rc;
+}
+
+static int op_monitor(struct backend *bk, const char *cmd, char *out, size_t outlen, struct bench_error *err)
+{
+	struct rsp_priv *s = priv(bk);
+	int rc;
+
+	if (s->running)
+		return bench_fail(err, BENCH_E_TARGET, "monitor '%s' while the target runs: halt it first", cmd);
+	rc = rsp_monitor(s, cmd, out, outlen, err);
+	/* A monitor command may have changed anything (reset, register writes). */
+	s->pc_valid = false;
+	return rc;
+}
+
+static int op_reset(struct backend *bk, enum backend_reset mode, struct bench_error *err)
+{
+	struct rsp_priv *s = priv(bk);
+	const struct rsp_flavour *f = s->flavour;
+	const char *cmd = mode == BK_RESET_RUN ? f->reset_run : mode == BK_RESET_INIT ? f->reset_init : f->reset_halt;
+	char out[512];
+	int rc;
+
+	if (s->running) {
+		rc = op_halt(bk, err);
+		if (rc < 0)
+			return rc;
+	}
+	rc = rsp_monitor(s, cmd ? cmd : f->reset_halt, out, sizeof(out), err);
+	s->pc_valid = false;
+	if (rc < 0)
+		return rc;
+	if (mode == BK_RESET_RUN && !cmd)
+		return op_resume(bk, err);
+	if (mode == BK_RESET_RUN)
+		s->running = false; /* OpenOCD's `reset run` leaves GDB's view halted; resume() is a no-op check */
+	return 0;
+}
+
+static int op_version(struct backend *bk, char *out, size_t outlen, struct bench_error *err)
+{
+	snprintf(out, outlen, "%s", priv(bk)->version);
+	return 0;
+}
+
+static void op_close(struct backend *bk)
+{
+	struct rsp_priv *s = priv(bk);
+	struct bench_error ignored;
+
+	if (!s)
+		return;
+	/* Leave the target as found: remove our breakpoints, then detach (D) so the server keeps
+	 * running for its next client. Errors are moot here: the connection is going away. */
+	if (s->link.io.fd >= 0 && !(s->running && op_halt(bk, &ignored) < 0)) {
+		while (s->n_breaks > 0 && op_clear_break(bk, s->breaks[0].addr, &ignored) == 0)
+			;
+		if (rsp_link_send(&s->link, "D", 1, &ignored) == 0 &&
+		    rsp_link_recv(&s->link, rsp_io_now_ms() + 500, &ignored) < 0)
+			s->n_breaks = 0; /* no "OK" to the detach: nothing left to do but close */
+	}
+	rsp_link_free(&s->link);
+	free(s);
+	bk->priv = NULL;
+}
+
+const struct backend_ops rsp_backend_ops = {
+	.name = "gdb-rsp",
+	.close = op_close,
+	.halt = op_halt,
+	.resume = op_resume,
+	.wait_halt = op_wait_halt,
+	.read_mem = rsp_op_read_mem,
+	.write_mem = rsp_op_write_mem,
+	.read_reg = op_read_reg,
+	.write_reg = op_write_reg,
+	.reset = op_reset,
+	.load = rsp_op_load,
+	.set_break = op_set_break,
+	.clear_break = op_clear_break,
+	.monitor = op_monitor,
+	.version = op_version,
+};
