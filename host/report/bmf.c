@@ -1,0 +1,61 @@
+/* Bencher Metric Format reporter (https://bencher.dev/docs/reference/bencher-metric-format):
+ * {"<benchmark>": {"<measure>": {"value", "lower_value", "upper_value"}}}. Each result is a
+ * benchmark named like every other format names it ("fut[input=7]"); its measures are "cycles"
+ * (a custom measure Bencher creates on first upload) and, when the core clock is known, Bencher's
+ * built-in "latency" in nanoseconds. value is the mean, the bounds are min and max. */
+#include "cjson_out.h"
+#include "markup.h"
+#include "reporter.h"
+
+static int add_measure(cJSON *bench, const char *measure, double value, double lo, double hi)
+{
+	cJSON *m = cJSON_AddObjectToObject(bench, measure);
+	if (!m || cjson_out_num(m, "value", value) || cjson_out_num(m, "lower_value", lo) ||
+	    cjson_out_num(m, "upper_value", hi))
+		return -1;
+	return 0;
+}
+
+static int bmf_begin(FILE *out, const struct bench_report *rep, struct bench_error *err)
+{
+	cJSON *root = cJSON_CreateObject();
+	char label[600];
+
+	for (size_t i = 0; root && i < rep->n_results; i++) {
+		const struct bench_result *res = &rep->results[i];
+		const struct bench_stats *s = &res->stats;
+		cJSON *bench;
+
+		if (!s->n)
+			continue; /* BMF has no way to say "not measured"; the JSON report keeps the error. */
+		markup_label(res, label, sizeof(label));
+		bench = cJSON_AddObjectToObject(root, label);
+		if (!bench || add_measure(bench, res->unit, s->mean, s->min, s->max) ||
+		    (rep->context.core_clock_hz &&
+		     add_measure(bench, "latency", markup_cycles_to_ns(rep, s->mean), markup_cycles_to_ns(rep, s->min),
+				 markup_cycles_to_ns(rep, s->max)))) {
+			cJSON_Delete(root);
+			root = NULL;
+		}
+	}
+	return cjson_out_write(out, root, "BMF", err);
+}
+
+static int bmf_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
+		      struct bench_error *err)
+{
+	return 0;
+}
+
+static int bmf_end(FILE *out, const struct bench_report *rep, struct bench_error *err)
+{
+	return 0;
+}
+
+const struct reporter_ops bmf_reporter = {
+	.name = "bmf",
+	.extension = "json",
+	.begin = bmf_begin,
+	.result = bmf_result,
+	.end = bmf_end,
+};

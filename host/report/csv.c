@@ -1,0 +1,73 @@
+/* CSV reporter: one row per result (marker pair and input), RFC 4180 quoting, so a spreadsheet
+ * or pandas.read_csv opens it as is. Columns are fixed (docs/reports.md); the run's context is in
+ * the JSON report, not here, to keep one table per file. */
+#include <string.h>
+
+#include "markup.h"
+#include "reporter.h"
+
+/* RFC 4180 section 2, rules 6-7: quote a field holding a comma, quote or line break, and double
+ * every quote inside it. */
+static int csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n"))
+		return fputs(s, out) == EOF ? -1 : 0;
+	if (putc('"', out) == EOF)
+		return -1;
+	for (; *s; s++) {
+		if (*s == '"' && putc('"', out) == EOF)
+			return -1;
+		if (putc(*s, out) == EOF)
+			return -1;
+	}
+	return putc('"', out) == EOF ? -1 : 0;
+}
+
+static int csv_begin(FILE *out, const struct bench_report *rep, struct bench_error *err)
+{
+	if (fputs("name,args,unit,n,min,max,mean,median,stddev,time_ns_min,time_ns_mean,error\r\n", out) == EOF)
+		return bench_fail(err, BENCH_E_IO, "writing CSV failed");
+	return 0;
+}
+
+static int csv_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
+		      struct bench_error *err)
+{
+	const struct bench_stats *s = &res->stats;
+	char args[512], num[160];
+	double tmin = markup_cycles_to_ns(rep, s->min), tmean = markup_cycles_to_ns(rep, s->mean);
+	int bad = 0;
+
+	markup_args(res, args, sizeof(args));
+	bad |= csv_field(out, res->name) || putc(',', out) == EOF;
+	bad |= csv_field(out, args) || putc(',', out) == EOF;
+	bad |= csv_field(out, res->unit) || putc(',', out) == EOF;
+	if (s->n)
+		snprintf(num, sizeof(num), "%zu,%.0f,%.0f,%.3f,%.3f,%.3f,", s->n, s->min, s->max, s->mean, s->median,
+			 s->stddev);
+	else
+		snprintf(num, sizeof(num), "0,,,,,,");
+	bad |= fputs(num, out) == EOF;
+	if (s->n && tmin >= 0)
+		snprintf(num, sizeof(num), "%.3f,%.3f,", tmin, tmean);
+	else
+		snprintf(num, sizeof(num), ",,");
+	bad |= fputs(num, out) == EOF;
+	bad |= csv_field(out, res->error) || fputs("\r\n", out) == EOF;
+	if (bad)
+		return bench_fail(err, BENCH_E_IO, "writing CSV failed");
+	return 0;
+}
+
+static int csv_end(FILE *out, const struct bench_report *rep, struct bench_error *err)
+{
+	return 0;
+}
+
+const struct reporter_ops csv_reporter = {
+	.name = "csv",
+	.extension = "csv",
+	.begin = csv_begin,
+	.result = csv_result,
+	.end = csv_end,
+};

@@ -1,0 +1,297 @@
+/* JSON report reader: cJSON parses, this maps docs/report-schema.md onto struct bench_report.
+ * Refuses another schema_version before looking at anything else, so a future report is never
+ * half-understood (the rule Google Benchmark's tools/gbench/util.py follows for its JSON too). */
+#include "json_read.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Copies a JSON string field into a fixed buffer; absent or null leaves "" . */
+static void copy_str(char *dst, size_t cap, const cJSON *obj, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+	dst[0] = '\0';
+	if (cJSON_IsString(it) && it->valuestring)
+		snprintf(dst, cap, "%s", it->valuestring);
+}
+
+static int get_num(const cJSON *obj, const char *key, double *out)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (!cJSON_IsNumber(it))
+		return -1;
+	*out = it->valuedouble;
+	return 0;
+}
+
+/* Samples are integers of at most 2^53 in magnitude in any report we write (cycles of a 32-bit
+ * counter), so a double holds them exactly; anything fractional is a broken report. */
+static int to_i64(double d, int64_t *out)
+{
+	if (!isfinite(d) || d != floor(d) || fabs(d) > 9007199254740992.0)
+		return -1;
+	*out = (int64_t)d;
+	return 0;
+}
+
+static int read_context(const cJSON *ctx, const char *what, struct bench_context *c, struct bench_error *err)
+{
+	double d;
+
+	if (!cJSON_IsObject(ctx))
+		return bench_fail(err, BENCH_E_REPORT, "%s: no \"context\" object: not a bench report", what);
+	copy_str(c->tool_version, sizeof(c->tool_version), ctx, "tool_version");
+	copy_str(c->firmware, sizeof(c->firmware), ctx, "firmware");
+	copy_str(c->firmware_sha256, sizeof(c->firmware_sha256), ctx, "firmware_sha256");
+	copy_str(c->board, sizeof(c->board), ctx, "board");
+	copy_str(c->probe, sizeof(c->probe), ctx, "probe");
+	copy_str(c->backend, sizeof(c->backend), ctx, "backend");
+	copy_str(c->server_version, sizeof(c->server_version), ctx, "server_version");
+	copy_str(c->counter, sizeof(c->counter), ctx, "counter");
+	copy_str(c->date, sizeof(c->date), ctx, "date");
+	c->cycles_modelled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "cycles_modelled"));
+	if (get_num(ctx, "core_clock_hz", &d) == 0 && d >= 0)
+		c->core_clock_hz = (uint64_t)d;
+	if (get_num(ctx, "overhead_cycles", &d) == 0)
+		c->overhead_cycles = (int64_t)d;
+	return 0;
+}
+
+static int read_args(const cJSON *jargs, const char *what, size_t idx, struct bench_arg *args, size_t *n,
+		     struct bench_error *err)
+{
+	const cJSON *a;
+
+	*n = 0;
+	if (!jargs || cJSON_IsNull(jargs))
+		return 0;
+	if (!cJSON_IsObject(jargs))
+		return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].args is not an object", what, idx);
+	cJSON_ArrayForEach(a, jargs)
+	{
+		if (*n >= BENCH_MAX_ARGS)
+			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu] has more than %d args", what, idx,
+					  BENCH_MAX_ARGS);
+		if (!cJSON_IsNumber(a) || to_i64(a->valuedouble, &args[*n].value) < 0)
+			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].args.%s is not an integer", what,
+					  idx, a->string);
+		snprintf(args[*n].name, sizeof(args[*n].name), "%s", a->string);
+		(*n)++;
+	}
+	return 0;
+}
+
+static int read_result(const cJSON *jr, const char *what, size_t idx, struct bench_report *rep,
+		       struct bench_error *err)
+{
+	struct bench_arg args[BENCH_MAX_ARGS];
+	size_t n_args, i;
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(jr, "name");
+	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(jr, "samples");
+	const cJSON *wrapped = cJSON_GetObjectItemCaseSensitive(jr, "wrapped");
+	const cJSON *s;
+	struct bench_result *res;
+	int rc;
+
+	if (!cJSON_IsObject(jr) || !cJSON_IsString(name))
+		return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu] has no \"name\"", what, idx);
+	rc = read_args(cJSON_GetObjectItemCaseSensitive(jr, "args"), what, idx, args, &n_args, err);
+	if (rc < 0)
+		return rc;
+	res = results_get(rep, name->valuestring, args, n_args);
+	if (!res)
+		return bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", what);
+	copy_str(res->unit, sizeof(res->unit), jr, "unit");
+	if (!res->unit[0])
+		snprintf(res->unit, sizeof(res->unit), "cycles");
+	copy_str(res->error, sizeof(res->error), jr, "error");
+	if (samples && !cJSON_IsArray(samples))
+		return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].samples is not an array", what, idx);
+	i = 0;
+	cJSON_ArrayForEach(s, samples)
+	{
+		int64_t v;
+		if (!cJSON_IsNumber(s) || to_i64(s->valuedouble, &v) < 0)
+			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].samples[%zu] is not an integer", what,
+					  idx, i);
+		if (results_add_sample(res, v, 0) < 0)
+			return bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", what);
+		i++;
+	}
+	cJSON_ArrayForEach(s, wrapped)
+	{
+		int64_t w;
+		if (!cJSON_IsNumber(s) || to_i64(s->valuedouble, &w) < 0 || w < 0 || (size_t)w >= res->n_samples)
+			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].wrapped holds a bad sample index",
+					  what, idx);
+		res->sample_flags[w] |= BENCH_SAMPLE_WRAPPED;
+	}
+	/* The stats are recomputed from the samples rather than trusted: every reader then agrees
+	 * with what `bench run` computed (results.c's stats_compute) even for a hand-edited file. */
+	stats_compute(res->samples, res->n_samples, &res->stats);
+	return 0;
+}
+
+static int read_region(const cJSON *jg, const char *what, size_t idx, struct bench_report *rep,
+		       struct bench_error *err)
+{
+	struct bench_region_result *g;
+	const cJSON *events, *e;
+	double d;
+
+	if (!cJSON_IsObject(jg))
+		return bench_fail(err, BENCH_E_REPORT, "%s: regions[%zu] is not an object", what, idx);
+	g = results_add_region(rep);
+	if (!g)
+		return bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", what);
+	copy_str(g->name, sizeof(g->name), jg, "name");
+	copy_str(g->error, sizeof(g->error), jg, "error");
+	if (get_num(jg, "id", &d) == 0)
+		g->id = (uint32_t)d;
+	if (get_num(jg, "count", &d) == 0)
+		g->count = (uint64_t)d;
+	if (get_num(jg, "total", &d) == 0)
+		g->total = (uint64_t)d;
+	if (get_num(jg, "min", &d) == 0)
+		g->min = (uint32_t)d;
+	if (get_num(jg, "max", &d) == 0)
+		g->max = (uint32_t)d;
+	if (get_num(jg, "last", &d) == 0)
+		g->last = (uint32_t)d;
+	if (get_num(jg, "mean", &d) == 0)
+		g->mean = d;
+	if (get_num(jg, "ema", &d) == 0)
+		g->ema = d;
+	if (get_num(jg, "error_flags", &d) == 0)
+		g->error_flags = (uint32_t)d;
+	g->enabled = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(jg, "enabled"));
+	events = cJSON_GetObjectItemCaseSensitive(jg, "events");
+	cJSON_ArrayForEach(e, events)
+	{
+		if (g->n_events >= BENCH_MAX_EVENTS || !cJSON_IsNumber(e))
+			break;
+		snprintf(g->events[g->n_events].name, sizeof(g->events[0].name), "%s", e->string);
+		g->events[g->n_events].value = (uint64_t)e->valuedouble;
+		g->n_events++;
+	}
+	return 0;
+}
+
+static int read_status(const cJSON *root, struct bench_report *rep)
+{
+	char s[32];
+
+	copy_str(s, sizeof(s), root, "status");
+	if (!strcmp(s, "ok"))
+		rep->status = BENCH_STATUS_OK;
+	else if (!strcmp(s, "incomplete"))
+		rep->status = BENCH_STATUS_INCOMPLETE;
+	else if (!strcmp(s, "error"))
+		rep->status = BENCH_STATUS_ERROR;
+	else
+		return -1;
+	copy_str(rep->status_detail, sizeof(rep->status_detail), root, "status_detail");
+	copy_str(rep->error, sizeof(rep->error), root, "error");
+	return 0;
+}
+
+static int read_root(const cJSON *root, const char *what, struct bench_report *rep, struct bench_error *err)
+{
+	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
+	const cJSON *results, *regions, *it;
+	size_t i;
+	int rc;
+
+	if (!cJSON_IsObject(root))
+		return bench_fail(err, BENCH_E_REPORT, "%s: not a JSON object: not a bench report", what);
+	if (!cJSON_IsNumber(ver))
+		return bench_fail(err, BENCH_E_REPORT, "%s: no \"schema_version\": not a bench report", what);
+	if (ver->valuedouble != BENCH_SCHEMA_VERSION)
+		return bench_fail(err, BENCH_E_REPORT,
+				  "%s: report schema_version %g, this bench reads version %d: re-run it with this "
+				  "bench or use the bench that wrote it",
+				  what, ver->valuedouble, BENCH_SCHEMA_VERSION);
+	rep->schema_version = BENCH_SCHEMA_VERSION;
+	if (read_status(root, rep) < 0)
+		return bench_fail(err, BENCH_E_REPORT, "%s: \"status\" is not ok, incomplete or error", what);
+	rc = read_context(cJSON_GetObjectItemCaseSensitive(root, "context"), what, &rep->context, err);
+	if (rc < 0)
+		return rc;
+	results = cJSON_GetObjectItemCaseSensitive(root, "results");
+	if (!cJSON_IsArray(results))
+		return bench_fail(err, BENCH_E_REPORT, "%s: no \"results\" array: not a bench report", what);
+	i = 0;
+	cJSON_ArrayForEach(it, results)
+	{
+		rc = read_result(it, what, i++, rep, err);
+		if (rc < 0)
+			return rc;
+	}
+	regions = cJSON_GetObjectItemCaseSensitive(root, "regions");
+	i = 0;
+	cJSON_ArrayForEach(it, regions)
+	{
+		rc = read_region(it, what, i++, rep, err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int json_read_text(const char *text, size_t len, const char *what, struct bench_report *rep,
+		   struct bench_error *err)
+{
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	int rc;
+
+	if (!root) {
+		size_t at = end && end >= text ? (size_t)(end - text) : 0;
+		return bench_fail(err, BENCH_E_REPORT, "%s: not valid JSON (near byte %zu): pass a report written "
+				  "by `bench run --json`", what, at);
+	}
+	rc = read_root(root, what, rep, err);
+	cJSON_Delete(root);
+	return rc;
+}
+
+int json_read_file(const char *path, struct bench_report *rep, struct bench_error *err)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	if (!f)
+		return bench_fail(err, BENCH_E_REPORT, "cannot open report %s: %s", path, strerror(errno));
+	for (;;) {
+		size_t got;
+		if (len == cap) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			char *nb = realloc(buf, ncap);
+			if (!nb) {
+				free(buf);
+				if (f != stdin)
+					fclose(f);
+				return bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", path);
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	rc = ferror(f) ? bench_fail(err, BENCH_E_REPORT, "cannot read report %s: %s", path, strerror(errno)) : 0;
+	if (f != stdin && fclose(f) != 0 && rc == 0)
+		rc = bench_fail(err, BENCH_E_REPORT, "cannot read report %s: %s", path, strerror(errno));
+	if (rc == 0)
+		rc = json_read_text(buf, len, path, rep, err);
+	free(buf);
+	return rc;
+}

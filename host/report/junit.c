@@ -1,0 +1,170 @@
+/* JUnit XML reporter. The layout follows the de-facto schema Jenkins and GitLab read (the Ant
+ * JUnit task's testsuites/testsuite/testcase, with <failure> for a broken limit and <error> for a
+ * result that could not be measured); one testsuite per report, named after the firmware. */
+#include "junit.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "markup.h"
+
+static const struct junit_limits *active_limits;
+
+void junit_set_limits(const struct junit_limits *l)
+{
+	active_limits = l;
+}
+
+int junit_limit_parse(struct junit_limits *l, const char *arg, struct bench_error *err)
+{
+	const char *eq = strrchr(arg, '=');
+	char *end;
+	long long v;
+	size_t len, i;
+
+	if (!eq || eq == arg || !eq[1])
+		return bench_fail(err, BENCH_E_USAGE, "--max-cycles '%s': expected NAME=N, e.g. --max-cycles fut=40",
+				  arg);
+	len = (size_t)(eq - arg);
+	if (len >= BENCH_NAME_MAX)
+		return bench_fail(err, BENCH_E_USAGE, "--max-cycles '%s': name longer than %d characters", arg,
+				  BENCH_NAME_MAX - 1);
+	errno = 0;
+	v = strtoll(eq + 1, &end, 10);
+	if (errno || *end || v < 0)
+		return bench_fail(err, BENCH_E_USAGE, "--max-cycles '%s': N must be a whole number of cycles >= 0",
+				  arg);
+	for (i = 0; i < l->n; i++)
+		if (strlen(l->items[i].name) == len && !strncmp(l->items[i].name, arg, len))
+			break;
+	if (i == l->n) {
+		if (l->n == JUNIT_MAX_LIMITS)
+			return bench_fail(err, BENCH_E_USAGE, "more than %d --max-cycles limits", JUNIT_MAX_LIMITS);
+		l->n++;
+	}
+	memcpy(l->items[i].name, arg, len);
+	l->items[i].name[len] = '\0';
+	l->items[i].max_cycles = v;
+	return 0;
+}
+
+bool junit_limit_exceeded(const struct junit_limits *l, const struct bench_result *res, int64_t *limit)
+{
+	if (!l || !res->stats.n)
+		return false;
+	for (size_t i = 0; i < l->n; i++) {
+		if (strcmp(l->items[i].name, res->name))
+			continue;
+		if (limit)
+			*limit = l->items[i].max_cycles;
+		return res->stats.max > (double)l->items[i].max_cycles;
+	}
+	return false;
+}
+
+size_t junit_limit_failures(const struct junit_limits *l, const struct bench_report *rep)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < rep->n_results; i++)
+		n += junit_limit_exceeded(l, &rep->results[i], NULL);
+	return n;
+}
+
+/* A run that stopped early gets one extra test case carrying its error, so CI shows it red. */
+static bool run_failed(const struct bench_report *rep)
+{
+	return rep->status != BENCH_STATUS_OK;
+}
+
+static int prop(FILE *out, const char *name, const char *value)
+{
+	if (fprintf(out, "      <property name=\"%s\" value=\"", name) < 0 || markup_xml_puts(out, value) < 0 ||
+	    fputs("\"/>\n", out) == EOF)
+		return -1;
+	return 0;
+}
+
+static int junit_begin(FILE *out, const struct bench_report *rep, struct bench_error *err)
+{
+	const char *fw = markup_basename(rep->context.firmware);
+	size_t errors = run_failed(rep), failures = junit_limit_failures(active_limits, rep);
+	size_t tests = rep->n_results + errors;
+	char clock[32];
+	int bad = 0;
+
+	for (size_t i = 0; i < rep->n_results; i++)
+		errors += rep->results[i].error[0] != '\0' && !rep->results[i].stats.n;
+	snprintf(clock, sizeof(clock), "%" PRIu64, rep->context.core_clock_hz);
+	bad |= fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bench\" tests=\"%zu\" "
+			    "failures=\"%zu\" errors=\"%zu\">\n  <testsuite name=\"",
+		       tests, failures, errors) < 0;
+	bad |= markup_xml_puts(out, fw) < 0;
+	bad |= fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\" timestamp=\"", tests,
+		       failures, errors) < 0;
+	bad |= markup_xml_puts(out, rep->context.date) < 0 || fputs("\">\n    <properties>\n", out) == EOF;
+	bad |= prop(out, "firmware", rep->context.firmware) || prop(out, "firmware_sha256", rep->context.firmware_sha256);
+	bad |= prop(out, "board", rep->context.board) || prop(out, "probe", rep->context.probe);
+	bad |= prop(out, "counter", rep->context.counter) || prop(out, "core_clock_hz", clock);
+	bad |= prop(out, "cycles_modelled", rep->context.cycles_modelled ? "true" : "false");
+	bad |= fputs("    </properties>\n", out) == EOF;
+	if (bad)
+		return bench_fail(err, BENCH_E_IO, "writing JUnit XML failed");
+	return 0;
+}
+
+static int junit_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
+			struct bench_error *err)
+{
+	const struct bench_stats *s = &res->stats;
+	char label[600];
+	double ns = markup_cycles_to_ns(rep, s->mean);
+	int64_t limit = 0;
+	int bad = 0;
+
+	markup_label(res, label, sizeof(label));
+	bad |= fputs("    <testcase classname=\"", out) == EOF;
+	bad |= markup_xml_puts(out, markup_basename(rep->context.firmware)) < 0 || fputs("\" name=\"", out) == EOF;
+	bad |= markup_xml_puts(out, label) < 0;
+	/* JUnit's time is seconds; one execution of the code under test (the mean), when the clock is known. */
+	bad |= fprintf(out, "\" time=\"%.9f\">\n", ns >= 0 && s->n ? ns / 1e9 : 0.0) < 0;
+	if (junit_limit_exceeded(active_limits, res, &limit)) {
+		bad |= fprintf(out, "      <failure type=\"max-cycles\" message=\"max %.0f %s &gt; limit %lld\"/>\n",
+			       s->max, res->unit, (long long)limit) < 0;
+	} else if (res->error[0] && !s->n) {
+		bad |= fputs("      <error type=\"measurement\" message=\"", out) == EOF ||
+		       markup_xml_puts(out, res->error) < 0 || fputs("\"/>\n", out) == EOF;
+	}
+	if (s->n)
+		bad |= fprintf(out, "      <system-out>n=%zu min=%.0f max=%.0f mean=%.3f median=%.3f stddev=%.3f %s</system-out>\n",
+			       s->n, s->min, s->max, s->mean, s->median, s->stddev, res->unit) < 0;
+	bad |= fputs("    </testcase>\n", out) == EOF;
+	if (bad)
+		return bench_fail(err, BENCH_E_IO, "writing JUnit XML failed");
+	return 0;
+}
+
+static int junit_end(FILE *out, const struct bench_report *rep, struct bench_error *err)
+{
+	int bad = 0;
+
+	if (run_failed(rep)) {
+		bad |= fputs("    <testcase classname=\"bench\" name=\"run\" time=\"0\">\n      <error type=\"", out) == EOF;
+		bad |= markup_xml_puts(out, rep->status_detail[0] ? rep->status_detail : "error") < 0;
+		bad |= fputs("\" message=\"", out) == EOF || markup_xml_puts(out, rep->error) < 0;
+		bad |= fputs("\"/>\n    </testcase>\n", out) == EOF;
+	}
+	bad |= fputs("  </testsuite>\n</testsuites>\n", out) == EOF;
+	if (bad)
+		return bench_fail(err, BENCH_E_IO, "writing JUnit XML failed");
+	return 0;
+}
+
+const struct reporter_ops junit_reporter = {
+	.name = "junit",
+	.extension = "xml",
+	.begin = junit_begin,
+	.result = junit_result,
+	.end = junit_end,
+};

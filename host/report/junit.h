@@ -1,0 +1,38 @@
+/* JUnit XML reporter and the cycle limits it checks (`--max-cycles NAME=N`): a result whose
+ * largest sample is above its limit is a failed test case, so CI systems that read JUnit (GitLab,
+ * Jenkins, GitHub test reporters) show the regression by name. */
+#ifndef HOST_REPORT_JUNIT_H
+#define HOST_REPORT_JUNIT_H
+
+#include <stdbool.h>
+
+#include "reporter.h"
+
+#define JUNIT_MAX_LIMITS 32
+
+struct junit_limit {
+	char name[BENCH_NAME_MAX]; /* a result (marker pair) name; applies to every input */
+	int64_t max_cycles;
+};
+
+struct junit_limits {
+	struct junit_limit items[JUNIT_MAX_LIMITS];
+	size_t n;
+};
+
+/* Parses one `NAME=N` argument into L (a later NAME replaces an earlier one). BENCH_E_USAGE on
+ * a malformed argument. */
+int junit_limit_parse(struct junit_limits *l, const char *arg, struct bench_error *err);
+/* True when RES has a limit in L and its largest sample is above it; *LIMIT gets the limit. */
+bool junit_limit_exceeded(const struct junit_limits *l, const struct bench_result *res, int64_t *limit);
+/* How many results of REP exceed their limit. */
+size_t junit_limit_failures(const struct junit_limits *l, const struct bench_report *rep);
+
+/* The limits the registered reporter checks; NULL (the default) checks none. The reporter
+ * interface (reporter.h) carries no options, so the command that parsed --max-cycles sets them
+ * here before report_emit(); L must outlive that call. */
+void junit_set_limits(const struct junit_limits *l);
+
+extern const struct reporter_ops junit_reporter;
+
+#endif /* HOST_REPORT_JUNIT_H */
