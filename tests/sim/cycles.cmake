@@ -6,3 +6,15 @@ target_include_directories(cycles_rules_test PRIVATE ${CMAKE_SOURCE_DIR}/sim)
 target_link_libraries(cycles_rules_test PRIVATE PkgConfig::CMOCKA PkgConfig::CAPSTONE)
 add_test(NAME sim.cycles_rules COMMAND cycles_rules_test)
 set_tests_properties(sim.cycles_rules PROPERTIES LABELS "unit" TIMEOUT 30)
+
+# End-to-end: the snippet firmware on bench-sim --standalone (needs the firmware and bench-sim).
+if(TARGET bench-sim AND BENCH_FIRMWARE)
+  foreach(pair "rules;0" "ws;5")
+    list(GET pair 0 name)
+    list(GET pair 1 ws)
+    add_test(NAME sim.cycles_e2e_${name}
+      COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cycles_e2e.sh $<TARGET_FILE:bench-sim>
+              ${CMAKE_BINARY_DIR}/tests/firmware/cycles/${name}.elf ${ws})
+    set_tests_properties(sim.cycles_e2e_${name} PROPERTIES LABELS "e2e" TIMEOUT 90)
+  endforeach()
+endif()

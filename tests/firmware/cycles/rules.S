@@ -1,0 +1,290 @@
+/* One snippet per rule of the cycle model (docs/cycle-model.md), run from flash with 0 wait
+ * states. BEGIN(n): n is the CYCCNT difference the Cortex-M4 TRM r0p1 table 3-1 / FPU table 7-1
+ * give for the code up to END (P = 3). tests/sim/cycles_e2e.sh checks each. */
+#include "snippet.h"
+	.syntax unified
+	.thumb
+	.text
+	.thumb_func
+	.global snippets
+snippets:
+	push {r4-r8, lr}
+
+	/* NOP sleds of N cost exactly N. */
+	BEGIN(1)
+	nop
+	END
+	BEGIN(10)
+	.rept 10
+	nop
+	.endr
+	END
+	BEGIN(100)
+	.rept 100
+	nop
+	.endr
+	END
+
+	/* Data processing and multiplies: 1 each. */
+	movs r0, #3
+	movs r1, #5
+	BEGIN(6)
+	adds r2, r0, r1
+	mul r3, r0, r1
+	mla r3, r0, r1, r2
+	umull r4, r5, r0, r1
+	smlal r4, r5, r0, r1
+	clz r6, r1
+	END
+
+	/* Branches: 1 + P taken, 1 not taken. */
+	BEGIN(4)
+	b 1f
+	nop
+1:	END
+	movs r0, #0
+	BEGIN(3)                  /* cmp 1 + beq not taken 1 + nop 1 */
+	cmp r0, #1
+	beq 1f
+	nop
+1:	END
+	BEGIN(5)                  /* cmp 1 + bne taken 1 + P */
+	cmp r0, #1
+	bne 1f
+	nop
+1:	END
+	BEGIN(5)                  /* cbz taken: 1 + P, plus movs */
+	movs r0, #0
+	cbz r0, 1f
+	nop
+1:	END
+	BEGIN(3)                  /* cbnz not taken: 1, plus movs and nop */
+	movs r0, #0
+	cbnz r0, 1f
+	nop
+1:	END
+	movs r0, #10
+	BEGIN(47)                 /* 10 x (subs 1 + bne 1) + 9 taken x P */
+1:	subs r0, #1
+	bne 1b
+	END
+	BEGIN(8)                  /* bl 1 + P, bx lr 1 + P */
+	bl leaf_bx
+	END
+	BEGIN(11)                 /* bl 4, push {lr} 2, pop {pc} 2 + P */
+	bl leaf_pop
+	END
+	BEGIN(13)                 /* bl 4, push {r4, lr} 3, add sp 1, ldr pc 2 + P */
+	bl leaf_ldr_pc
+	END
+	movs r0, #1
+	BEGIN(6)                  /* tbb 2 + P, then the nop at entry 1 */
+	tbb [pc, r0]
+1:	.byte 0, (2f - 1b) / 2
+2:	nop
+	END
+	adr r3, 3f
+	orr r3, r3, #1            /* Thumb bit: BLX to an even address is an INVSTATE UsageFault */
+	BEGIN(4)                  /* blx r3 1 + P (the target is END) */
+	blx r3
+	nop
+	.p2align 2
+3:	END
+	adr r3, 3f
+	BEGIN(4)                  /* mov pc, r3: 1 + P */
+	mov pc, r3
+	nop
+	.p2align 2
+3:	END
+
+	/* Loads and stores (3.3.2). */
+	mov r1, r9
+	add r3, r9, #8
+	BEGIN(2)
+	ldr r0, [r1]
+	END
+	BEGIN(3)                  /* independent loads pipeline: N + 1 */
+	ldr r0, [r1]
+	ldr r2, [r3]
+	END
+	BEGIN(5)                  /* four independent loads */
+	ldr r0, [r1]
+	ldr r2, [r3]
+	ldrb r4, [r1, #4]
+	ldrh r5, [r3, #2]
+	END
+	BEGIN(4)                  /* the second load's address is the first's result: no pipelining */
+	ldr r0, [r1]
+	ldr r2, [r0]
+	END
+	BEGIN(3)                  /* LDR then STR: 2 + 1 */
+	ldr r0, [r1]
+	str r0, [r3, #4]
+	END
+	BEGIN(3)                  /* STR then LDR: nothing pipelines after a store */
+	str r0, [r3, #4]
+	ldr r2, [r1]
+	END
+	BEGIN(2)                  /* stores: 1 each */
+	str r0, [r3, #4]
+	strb r0, [r3, #5]
+	END
+	BEGIN(6)                  /* LDRD, STRD: 1 + N each */
+	ldrd r4, r5, [r3]
+	strd r4, r5, [r3, #8]
+	END
+	BEGIN(5)                  /* LDM 1 + N */
+	ldm r3, {r4, r5, r6, r7}
+	END
+	BEGIN(10)                 /* PUSH, POP 1 + N */
+	push {r4-r7}
+	pop {r4-r7}
+	END
+	BEGIN(5)                  /* STMDB 1 + N */
+	stmdb sp!, {r4-r6, lr}
+	END
+	add sp, #16
+
+	/* Divide: 2 + ceil(q / 3), q the quotient's bits. */
+	movs r1, #100
+	movs r2, #10
+	BEGIN(4)                  /* q = 4 */
+	udiv r0, r1, r2
+	END
+	movs r1, #5
+	movs r2, #7
+	BEGIN(2)                  /* quotient 0 */
+	udiv r0, r1, r2
+	END
+	movs r2, #0
+	BEGIN(2)                  /* divide by zero: 0, DIV_0_TRP off */
+	udiv r0, r1, r2
+	END
+	mov r1, #0xffffffff
+	movs r2, #1
+	BEGIN(12)                 /* q = 32: the maximum */
+	udiv r0, r1, r2
+	END
+	movw r1, #0xffff
+	BEGIN(8)                  /* q = 16 */
+	udiv r0, r1, r2
+	END
+	ldr r1, =-1000
+	movs r2, #3
+	BEGIN(5)                  /* SDIV by magnitudes: q = 9 */
+	sdiv r0, r1, r2
+	END
+
+	/* IT folding (note d). */
+	movs r0, #0
+	BEGIN(2)                  /* cmp 1, it folded 0, moveq 1 */
+	cmp r0, #0
+	it eq
+	moveq r0, #1
+	END
+	BEGIN(3)                  /* after a 32-bit instruction IT is not folded */
+	cmp.w r0, #0
+	it eq
+	moveq r0, #1
+	END
+
+	/* Barriers and special registers. */
+	BEGIN(4)                  /* ISB: 1 + P */
+	isb
+	END
+	BEGIN(2)                  /* DMB, DSB: 1 */
+	dmb
+	dsb
+	END
+	BEGIN(3)                  /* MRS 1, MSR 2 */
+	mrs r0, primask
+	msr primask, r0
+	END
+
+	/* FPU (table 7-1). */
+	BEGIN(3)
+	vadd.f32 s0, s1, s2
+	vsub.f32 s0, s1, s2
+	vmul.f32 s0, s1, s2
+	END
+	BEGIN(6)
+	vmla.f32 s0, s1, s2
+	vfma.f32 s0, s1, s2
+	END
+	BEGIN(14)
+	vdiv.f32 s0, s1, s2
+	END
+	BEGIN(14)
+	vsqrt.f32 s0, s1
+	END
+	BEGIN(4)                  /* vcvt 1, vmov s<-r 1, vmov r<-s 1, vmrs 1 */
+	vcvt.f32.s32 s0, s0
+	vmov s1, r0
+	vmov r0, s1
+	vmrs APSR_nzcv, fpscr
+	END
+	BEGIN(2)                  /* VMOV of two core registers */
+	vmov r0, r1, d0
+	END
+	mov r1, r9
+	add r3, r9, #8
+	BEGIN(2)
+	vldr s0, [r1]
+	END
+	BEGIN(3)                  /* VLDR.32 pipelines like LDR */
+	vldr s0, [r1]
+	vldr s1, [r3]
+	END
+	BEGIN(5)                  /* VSTR.32 2, VLDR.64 3 */
+	vstr s0, [r3]
+	vldr d1, [r3]
+	END
+	BEGIN(10)                 /* VPUSH/VPOP .32: 1 + N */
+	vpush {s16-s19}
+	vpop {s16-s19}
+	END
+	movs r0, #7
+	BEGIN(15)                 /* seed 001 fut(): BL 4 + 7 for the body + BX LR 4 */
+	bl fut
+	END
+
+	/* SVC: 1, entry 12, handler BX LR 1, return 10 (the return's refill is in its 10). */
+	BEGIN(24)
+	svc #0
+	END
+
+	pop {r4-r8, pc}
+
+	.thumb_func
+leaf_bx:
+	bx lr
+
+	.thumb_func
+leaf_pop:
+	push {lr}
+	pop {pc}
+
+	/* push {r4, lr} 3, add sp 1, ldr pc, [sp, #-4] 2 + P: a return through LDR PC */
+	.thumb_func
+leaf_ldr_pc:
+	push {r4, lr}
+	add sp, #8
+	ldr pc, [sp, #-4]
+
+	/* fut(int) of the barebench article, as gcc -O2 compiles it with the FPU. */
+	.thumb_func
+fut:
+	vmov s15, r0
+	vldr.32 s14, 1f
+	vcvt.f32.s32 s15, s15
+	vmul.f32 s15, s15, s14
+	vcvt.s32.f32 s15, s15
+	vmov r0, s15
+	bx lr
+	.p2align 2
+1:	.word 1078530011          /* 3.14159265f */
+
+	.thumb_func
+	.global svc_handler
+svc_handler:
+	bx lr

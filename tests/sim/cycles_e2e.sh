@@ -1,0 +1,69 @@
+#!/bin/sh
+# End-to-end check of the cycle model: runs a snippet ELF (tests/firmware/cycles/) on
+# `bench-sim --standalone` and compares every BEGIN/END (BKPT #1 / #2) pair's CYCCNT difference
+# with the cycles the snippet's BEGIN(n) recorded in the ELF section .cycles_expect
+# (tests/firmware/cycles/snippet.h). Usage: cycles_e2e.sh BENCH_SIM ELF WAIT_STATES [OBJCOPY]
+set -eu
+sim=$1
+elf=$2
+ws=$3
+objcopy=${4:-arm-none-eabi-objcopy}
+src=$(basename "$elf" .elf).S
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+"$objcopy" -O binary --only-section=.cycles_expect "$elf" "$tmp/expect.bin"
+od -An -v -tu4 "$tmp/expect.bin" | tr -s ' ' '\n' | sed '/^$/d' | paste - - >"$tmp/expect"
+[ -s "$tmp/expect" ] || { echo "FAIL: no .cycles_expect records in $elf"; exit 1; }
+
+# timeout: bench-sim is ours to stop on every path (the snippets run in well under a second).
+status=0
+timeout 60 "$sim" --elf "$elf" --standalone --wait-states "$ws" >"$tmp/out" 2>"$tmp/err" || status=$?
+if [ "$status" -ne 0 ]; then
+	echo "FAIL: bench-sim exited with $status"
+	cat "$tmp/err" "$tmp/out"
+	exit 1
+fi
+
+# halt pc=0x%08x imm=%u cyccnt=%u reason=...  ->  one line per BEGIN/END pair: the difference.
+awk '
+/^halt / {
+	imm = ""; cyc = ""
+	for (i = 2; i <= NF; i++) {
+		split($i, kv, "=")
+		if (kv[1] == "imm") imm = kv[2]
+		if (kv[1] == "cyccnt") cyc = kv[2]
+	}
+	if (imm == 1) { begin = cyc; open = 1 }
+	else if (imm == 2) {
+		if (!open) { print "END without BEGIN at " $2; bad = 1; next }
+		d = cyc - begin; if (d < 0) d += 4294967296
+		print d; open = 0
+	}
+	else if (imm == 4) done = 1
+	else { print "unexpected halt: " $0; bad = 1 }
+}
+END { if (!done) { print "no DONE marker (BKPT #4)"; bad = 1 } exit bad }
+' "$tmp/out" >"$tmp/got" || { cat "$tmp/got"; echo "FAIL: bad marker sequence"; exit 1; }
+
+n_exp=$(wc -l <"$tmp/expect")
+n_got=$(wc -l <"$tmp/got")
+fail=0
+if [ "$n_exp" -ne "$n_got" ]; then
+	echo "FAIL: $n_exp snippets expected, $n_got measured"
+	fail=1
+fi
+paste "$tmp/expect" "$tmp/got" | {
+	bad=0
+	while read -r want line got; do
+		if [ "$want" = "$got" ]; then
+			echo "ok   $src:$line $got cycles"
+		else
+			echo "FAIL $src:$line expected $want cycles, measured ${got:-nothing}"
+			bad=1
+		fi
+	done
+	exit $bad
+} || fail=1
+exit $fail
