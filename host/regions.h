@@ -41,6 +41,7 @@ struct regions_header {
 	uint16_t events[REGIONS_MAX_EVENTS]; /* counters.h: enum papi_event */
 	uint32_t names_addr;    /* const char *const names[count], in flash */
 	uint32_t records_addr;  /* struct pfp_region records[count], in RAM */
+	uint32_t errors;        /* table-wide PFP_TE_* */
 };
 
 #define REGIONS_F_CALIBRATED 0x1u
@@ -77,5 +78,10 @@ int regions_fetch(const struct regions_source *src, uint32_t table_addr, struct 
  * bench_err (the caller keeps every other result). Replaces regions already in rep (a later poll
  * supersedes an earlier one). */
 int regions_read(struct backend *bk, const struct elf_file *elf, struct bench_report *rep, struct bench_error *err);
+
+/* `bench regions FIRMWARE.elf`: the table as the ELF initialises it (names, count, ids), no target.
+ * A missing symbol is BENCH_E_NO_MARKERS with what to link. */
+int regions_read_elf(const struct elf_file *elf, struct bench_report *rep, struct regions_header *hdr,
+		     struct bench_error *err);
 
 #endif /* HOST_REGIONS_H */
