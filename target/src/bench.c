@@ -1,0 +1,99 @@
+/* The marker runtime (bench.h): cycle-counter enable, calibration pair, SYNC and DONE markers, and
+ * stepping over markers when no debugger is attached. C99, no libc. Register addresses and bits are
+ * the Armv7-M ARM's (DDI0403E): DHCSR/DEMCR C1.6, DWT C1.8, HFSR/DFSR B3.2; the CoreSight lock
+ * registers are the Cortex-M7 TRM's (DWT_LAR/DWT_LSR, as Zephyr's arch/arm/core/cortex_m/timing.c
+ * and libopencm3's lib/cm3/dwt.c use them). */
+#include "bench.h"
+
+#include "cm_regs.h"
+
+volatile struct bench_ctl bench_ctl = {
+	.magic = BENCH_CTL_MAGIC,
+	.version = BENCH_CTL_VERSION,
+	.stop = 0,
+	.iteration = 0,
+	.status = BENCH_STATUS_OK,
+};
+
+/* Stand-alone runs (nobody at the SYNC marker) go through the measurement loop once. */
+static uint32_t standalone_rounds;
+
+int bench_debugger_attached(void)
+{
+	return (CM_DHCSR & CM_DHCSR_C_DEBUGEN) != 0;
+}
+
+/* Enables DWT_CYCCNT and says why not when it cannot. */
+static uint32_t cyccnt_enable(void)
+{
+	/* ARMv6-M (CPUID.ARCHITECTURE 0xC) has no CYCCNT at all (Armv6-M ARM C1.8). */
+	if (((CM_CPUID >> 16) & 0xFu) == 0xCu)
+		return BENCH_STATUS_NO_CYCCNT;
+	CM_DEMCR |= CM_DEMCR_TRCENA; /* powers the DWT and ITM (C1.6.5) */
+	/* The Cortex-M7 DWT has a CoreSight software lock (DWT_LSR.SLI set) that blocks writes until
+	 * the key is written to DWT_LAR; other cores need not implement LAR/LSR at all, so only an M7
+	 * touches them (Zephyr does the same). */
+	if (((CM_CPUID >> 4) & 0xFFFu) == CM_PARTNO_CORTEX_M7 && (CM_DWT_LSR & CM_LSR_SLI)) {
+		CM_DWT_LAR = CM_LAR_KEY;
+		if (CM_DWT_LSR & CM_LSR_SLK)
+			return BENCH_STATUS_DWT_LOCKED;
+	}
+	if (CM_DWT_CTRL & CM_DWT_CTRL_NOCYCCNT)
+		return BENCH_STATUS_NO_CYCCNT;
+	CM_DWT_CYCCNT = 0;
+	CM_DWT_CTRL |= CM_DWT_CTRL_CYCCNTENA;
+	/* A DWT that ignores the write (still locked, or clock-gated) shows it here. */
+	if (!(CM_DWT_CTRL & CM_DWT_CTRL_CYCCNTENA))
+		return BENCH_STATUS_DWT_LOCKED;
+	return BENCH_STATUS_OK;
+}
+
+uint32_t bench_init(void)
+{
+	uint32_t status = cyccnt_enable();
+	bench_ctl.status = status;
+	if (!bench_debugger_attached()) {
+		/* Monitor debug: a BKPT now takes DebugMonitor, whose handler steps over it
+		 * (Armv7-M ARM C1.7.1). Cores without it escalate to HardFault: handled the same. */
+		CM_DEMCR |= CM_DEMCR_MON_EN;
+	}
+	/* The calibration pair: two BKPTs back to back, the cost of an empty BEGIN/END pair. */
+	BENCH__MARKER(BENCH_KIND_CAL_BEGIN, 0, "calibration");
+	BENCH__MARKER(BENCH_KIND_CAL_END, 0, "calibration");
+	return status;
+}
+
+int bench_sync(void)
+{
+	/* A host writes bench_ctl.iteration at every SYNC halt; if the marker is stepped over with
+	 * nobody writing (no debugger, no breakpoint on it), the sentinel survives and the loop body
+	 * runs once. A host that plants breakpoints instead of halting on BKPT (QEMU's gdbstub, where
+	 * DHCSR reads 0) is seen the same way. */
+	bench_ctl.iteration = BENCH_ITERATION_NONE;
+	BENCH__MARKER(BENCH_KIND_SYNC, 0, "sync");
+	if (bench_ctl.stop)
+		return 0;
+	if (bench_debugger_attached() || bench_ctl.iteration != BENCH_ITERATION_NONE)
+		return 1;
+	return standalone_rounds++ == 0;
+}
+
+void bench_done(void)
+{
+	BENCH__MARKER(BENCH_KIND_DONE, 0, "done");
+}
+
+int bench_skip_bkpt(uint32_t *frame)
+{
+	uint32_t pc = frame[6]; /* r0-r3, r12, lr, pc, xpsr (B1.5.6) */
+	uint16_t insn = *(const volatile uint16_t *)(pc & ~1u);
+	unsigned imm = insn & 0xFFu;
+	if ((insn & 0xFF00u) != 0xBE00u || imm < BENCH_KIND_BEGIN || imm > BENCH_KIND_CAL_END)
+		return 0;
+	if (CM_DHCSR & CM_DHCSR_C_DEBUGEN)
+		return 0; /* a debugger would have halted: this is something else */
+	frame[6] = pc + 2; /* BKPT is always 16 bits */
+	CM_HFSR = CM_HFSR_DEBUGEVT; /* write-one-to-clear (B3.2.16) */
+	CM_DFSR = CM_DFSR_BKPT;     /* (C1.6.1) */
+	return 1;
+}
