@@ -45,6 +45,17 @@ static int wait_set(volatile uint32_t *reg, uint32_t mask, uint32_t want)
 void bench_board_clock_init(void)
 {
 	uint32_t src = 0; /* PLLSRC: 0 HSI, 1 HSE */
+	/* Without a reset since the last set-up (or after OpenOCD's reset-init, which starts the PLL),
+	 * the PLL may be the system clock: back to HSI and PLL off, since PLLCFGR only takes while the
+	 * PLL is off (RM0090 7.3.2). */
+	if ((RCC_CFGR & 0xCu) == (2u << 2)) {
+		RCC_CFGR &= ~3u;
+		if (wait_set(&RCC_CFGR, 0xCu, 0u) != 0)
+			return;
+	}
+	RCC_CR &= ~RCC_CR_PLLON;
+	if (wait_set(&RCC_CR, RCC_CR_PLLRDY, 0u) != 0)
+		return;
 #if BOARD_HSE_HZ
 	RCC_CR |= RCC_CR_HSEON | (BOARD_HSE_BYPASS ? RCC_CR_HSEBYP : 0u);
 	if (wait_set(&RCC_CR, RCC_CR_HSERDY, RCC_CR_HSERDY) != 0)
