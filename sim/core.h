@@ -51,6 +51,11 @@ bool core_runnable(const struct sim_core *core);
 
 void core_get_stats(const struct sim_core *core, struct core_stats *stats);
 
+/* The control interface (main.c: `wait-states N`, `trace on|off`) changes at run time what
+ * sim_config set at core_new(). */
+void core_set_wait_states(struct sim_core *core, unsigned flash_wait_states);
+void core_set_trace(struct sim_core *core, bool trace);
+
 /* Load an ELF's PT_LOAD segments by their physical addresses through the back door (no flash
  * controller), as a factory-programmed board. For stand-alone runs and tests. */
 int core_load_elf(struct sim_core *core, const char *path, char *err, size_t errlen);

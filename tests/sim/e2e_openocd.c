@@ -1,0 +1,376 @@
+/* End-to-end tests of bench-sim driven by stock OpenOCD 0.12 (and gdb-multiarch through OpenOCD's
+ * GDB port), plus the TCL benchmark perf/bench_tcl.sh runs. Usage:
+ *   e2e_openocd tcl|gdb|badinput|unix BENCH_SIM FIRMWARE_DIR
+ *   e2e_openocd perf BENCH_SIM FIRMWARE_DIR [HALTS]
+ * The firmware is tests/firmware/dap/marker_loop.S (bkpt #1; 100 NOPs; bkpt #2; r4++; bp_here). */
+#include "e2e_util.h"
+
+#define FW_START 0x08000040u
+#define FW_MARKER_BEGIN 0x08000056u
+#define FW_MARKER_END 0x08000120u
+#define FW_BP_HERE 0x08000124u
+#define FW_NNOPS 100u
+#define DWT_CYCCNT 0xE0001004u
+
+struct board {
+	const char *sim_bin;
+	const char *fw_dir;
+	pid_t sim, ocd;
+	uint16_t jtag_port, ctl_port, tcl_port, gdb_port;
+	char socket_path[300];
+	char sim_log[300], ocd_log[300];
+	int tcl;
+	int ctl;
+};
+
+static void sim_start(struct board *b, bool use_unix)
+{
+	char jport[16] = "0";
+	snprintf(b->sim_log, sizeof(b->sim_log), "%s/bench-sim.log", e2e_dir);
+	snprintf(b->socket_path, sizeof(b->socket_path), "%s/jtag.sock", e2e_dir);
+	char *argv[] = {(char *)b->sim_bin, "--jtag-port", jport, "--ctl-port", "0", "--quiet",
+			use_unix ? "--jtag-socket" : NULL, b->socket_path, NULL};
+	int out = -1;
+	b->sim = e2e_spawn(argv, &out, b->sim_log);
+	char line[128];
+	unsigned port = 0;
+	E2E_CHECK(e2e_read_line(out, line, sizeof(line), 10000) == 0 && sscanf(line, "jtag-port %u", &port) == 1,
+		  "bench-sim did not print `jtag-port N` first (got `%s`); log:\n%s", line, e2e_slurp(b->sim_log));
+	b->jtag_port = (uint16_t)port;
+	E2E_CHECK(e2e_read_line(out, line, sizeof(line), 10000) == 0 && sscanf(line, "ctl-port %u", &port) == 1,
+		  "bench-sim did not print `ctl-port N` second (got `%s`)", line);
+	b->ctl_port = (uint16_t)port;
+	close(out);
+	b->ctl = e2e_connect(b->ctl_port, 5000);
+	E2E_CHECK(b->ctl >= 0, "cannot connect to the control port %u", b->ctl_port);
+}
+
+/* One request line, one reply line on the control interface. */
+static const char *ctl(struct board *b, const char *cmd)
+{
+	static char reply[1024];
+	char line[256];
+	int n = snprintf(line, sizeof(line), "%s\n", cmd);
+	E2E_CHECK(send(b->ctl, line, (size_t)n, MSG_NOSIGNAL) == n, "control send: %s", strerror(errno));
+	E2E_CHECK(e2e_read_line(b->ctl, reply, sizeof(reply), 5000) == 0, "no control reply to `%s`", cmd);
+	return reply;
+}
+
+static uint64_t ctl_stat(struct board *b, const char *key)
+{
+	const char *s = ctl(b, "stats");
+	char pat[64];
+	snprintf(pat, sizeof(pat), "%s=", key);
+	const char *p = strstr(s, pat);
+	E2E_CHECK(p != NULL, "stats lacks %s: %s", key, s);
+	return strtoull(p + strlen(pat), NULL, 10);
+}
+
+static void ocd_start(struct board *b, bool use_unix)
+{
+	char set_port[340], set_tcl[32], set_gdb[32];
+	snprintf(b->ocd_log, sizeof(b->ocd_log), "%s/openocd.log", e2e_dir);
+	if (use_unix)
+		snprintf(set_port, sizeof(set_port), "set SIM_JTAG_SOCKET %s", b->socket_path);
+	else
+		snprintf(set_port, sizeof(set_port), "set SIM_JTAG_PORT %u", b->jtag_port);
+	b->tcl_port = e2e_free_port();
+	b->gdb_port = e2e_free_port();
+	snprintf(set_tcl, sizeof(set_tcl), "tcl_port %u", b->tcl_port);
+	snprintf(set_gdb, sizeof(set_gdb), "gdb_port %u", b->gdb_port);
+	char *argv[] = {"openocd", "-c", set_port, "-f", E2E_SOURCE_DIR "/boards/sim-stm32f4/openocd.cfg",
+			"-c", set_tcl, "-c", set_gdb, "-c", "telnet_port disabled", NULL};
+	b->ocd = e2e_spawn(argv, NULL, b->ocd_log);
+	b->tcl = e2e_connect(b->tcl_port, 10000);
+	E2E_CHECK(b->tcl >= 0, "OpenOCD's TCL port %u never answered; log:\n%s", b->tcl_port, e2e_slurp(b->ocd_log));
+}
+
+static void ocd_stop(struct board *b)
+{
+	if (b->tcl >= 0)
+		close(b->tcl);
+	b->tcl = -1;
+	(void)e2e_stop(b->ocd);
+	b->ocd = 0;
+}
+
+/* The 32-bit value of `reg NAME` ("pc (/32): 0x08000040"). */
+static uint32_t reg(struct board *b, const char *name)
+{
+	const char *r = e2e_tcl(b->tcl, "reg %s", name);
+	const char *p = strstr(r, "0x");
+	E2E_CHECK(p != NULL, "reg %s: `%s`", name, r);
+	return (uint32_t)strtoul(p, NULL, 16);
+}
+
+static uint32_t read_word(struct board *b, uint32_t addr)
+{
+	const char *r = e2e_tcl(b->tcl, "read_memory 0x%08x 32 1", addr);
+	char *end = NULL;
+	unsigned long v = strtoul(r, &end, 0);
+	E2E_CHECK(end && end != r, "read_memory 0x%08x: `%s`", addr, r);
+	return (uint32_t)v;
+}
+
+static void expect_halted_at(struct board *b, uint32_t pc, const char *what)
+{
+	const char *r = e2e_tcl(b->tcl, "wait_halt 2000; stm32f4x.cpu curstate");
+	E2E_CHECK(strcmp(r, "halted") == 0, "%s: target state `%s`, wanted halted", what, r);
+	uint32_t got = reg(b, "pc");
+	E2E_CHECK(got == pc, "%s: pc 0x%08x, wanted 0x%08x", what, got, pc);
+}
+
+static void board_up(struct board *b, const char *sim_bin, const char *fw_dir, bool use_unix)
+{
+	*b = (struct board){.sim_bin = sim_bin, .fw_dir = fw_dir, .tcl = -1, .ctl = -1};
+	sim_start(b, use_unix);
+	ocd_start(b, use_unix);
+	const char *log = e2e_slurp(b->ocd_log);
+	E2E_CHECK(strstr(log, "Cortex-M4 r0p1") != NULL, "examine did not find a Cortex-M4 r0p1; OpenOCD log:\n%s", log);
+}
+
+static void board_down(struct board *b)
+{
+	ocd_stop(b);
+	const char *r = ctl(b, "quit");
+	E2E_CHECK(strcmp(r, "ok quit") == 0, "quit: `%s`", r);
+	int st = e2e_stop(b->sim);
+	E2E_CHECK(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "bench-sim did not exit 0 after quit (status %d)",
+		  st);
+	close(b->ctl);
+}
+
+/* Flash the test firmware with `program ... verify` and halt at its first instruction. */
+static void program_firmware(struct board *b)
+{
+	const char *r = e2e_tcl(b->tcl, "reset halt; if {[catch {program %s/marker_loop.elf verify} e]} {set e} else {set ok OK}",
+				b->fw_dir);
+	E2E_CHECK(strcmp(r, "OK") == 0, "program marker_loop.elf verify: `%s`; OpenOCD log:\n%s", r,
+		  e2e_slurp(b->ocd_log));
+	E2E_CHECK(strstr(e2e_slurp(b->ocd_log), "Verified OK") != NULL, "program: no `Verified OK` in the log");
+	e2e_tcl(b->tcl, "reset halt");
+	expect_halted_at(b, FW_START, "reset halt after program");
+}
+
+static int test_tcl(const char *sim_bin, const char *fw_dir, bool use_unix)
+{
+	struct board b;
+	board_up(&b, sim_bin, fw_dir, use_unix);
+	program_firmware(&b);
+
+	/* Run to the first BKPT, read CYCCNT; a plain resume continues past the BKPT (OpenOCD's
+	 * armv7m_maybe_skip_bkpt_inst) to the second one. */
+	e2e_tcl(b.tcl, "resume");
+	expect_halted_at(&b, FW_MARKER_BEGIN, "run to bkpt #1");
+	uint32_t c1 = read_word(&b, DWT_CYCCNT);
+	e2e_tcl(b.tcl, "resume");
+	expect_halted_at(&b, FW_MARKER_END, "resume past bkpt #1");
+	uint32_t c2 = read_word(&b, DWT_CYCCNT);
+	E2E_CHECK(c2 - c1 == FW_NNOPS, "CYCCNT difference %u between the markers, wanted %u", c2 - c1, FW_NNOPS);
+	/* OpenOCD reads and clears DFSR at each halt (cortex_m_examine_debug_reason): its verdict is in the log. */
+	E2E_CHECK(strstr(e2e_slurp(b.ocd_log), "halted due to breakpoint") != NULL, "no breakpoint halt in the log");
+
+	/* A hardware breakpoint: resume past bkpt #2, halt on bp_here with r4 counted once. */
+	const char *r = e2e_tcl(b.tcl, "bp 0x%08x 2 hw", FW_BP_HERE);
+	E2E_CHECK(strstr(r, "breakpoint set at 0x08000124") != NULL, "bp: `%s`", r);
+	e2e_tcl(b.tcl, "resume");
+	expect_halted_at(&b, FW_BP_HERE, "hardware breakpoint");
+	E2E_CHECK(reg(&b, "r4") == 1, "r4 %u at bp_here, wanted 1", reg(&b, "r4"));
+	e2e_tcl(b.tcl, "rbp 0x%08x", FW_BP_HERE);
+
+	/* Step: the NOP at bp_here, then the branch back to loop. */
+	e2e_tcl(b.tcl, "step");
+	expect_halted_at(&b, FW_BP_HERE + 2, "step over nop");
+	e2e_tcl(b.tcl, "step");
+	expect_halted_at(&b, FW_MARKER_BEGIN, "step over b loop");
+
+	/* reset run: the firmware starts over and halts at bkpt #1 with r4 = 0. */
+	e2e_tcl(b.tcl, "reset run");
+	expect_halted_at(&b, FW_MARKER_BEGIN, "reset run to bkpt #1");
+	E2E_CHECK(reg(&b, "r4") == 0, "r4 %u after reset run, wanted 0", reg(&b, "r4"));
+
+	uint64_t halts = ctl_stat(&b, "halts");
+	uint64_t trans = ctl_stat(&b, "dap_transactions");
+	E2E_CHECK(halts >= 6 && trans > 1000, "stats: halts=%llu dap_transactions=%llu", (unsigned long long)halts,
+		  (unsigned long long)trans);
+	board_down(&b);
+	printf("ok: examine, reset halt, program verify, bkpt, CYCCNT=%u, resume, hw bp, step, reset run%s\n",
+	       c2 - c1, use_unix ? " (Unix socket)" : "");
+	return 0;
+}
+
+static int test_gdb(const char *sim_bin, const char *fw_dir)
+{
+	struct board b;
+	board_up(&b, sim_bin, fw_dir, true);
+	char target[64], elf[400], log[400];
+	snprintf(target, sizeof(target), "target extended-remote 127.0.0.1:%u", b.gdb_port);
+	snprintf(elf, sizeof(elf), "%s/marker_loop.elf", fw_dir);
+	snprintf(log, sizeof(log), "%s/gdb.log", e2e_dir);
+	char *argv[] = {"gdb-multiarch", "-nx", "-batch", "-ex", "set confirm off", "-ex", "set pagination off",
+			"-ex", target, "-ex", "monitor reset halt", "-ex", "load", "-ex", "monitor reset halt",
+			"-ex", "break bp_here", "-ex", "continue", "-ex", "continue", "-ex", "continue",
+			"-ex", "info registers", "-ex", "detach", elf, NULL};
+	pid_t gdb = e2e_spawn(argv, NULL, log);
+	int st = 0;
+	for (int i = 0; i < 3000 && waitpid(gdb, &st, WNOHANG) == 0; i++)
+		usleep(10000);
+	st = e2e_stop(gdb);
+	const char *out = e2e_slurp(log);
+	E2E_CHECK(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "gdb failed (status %d):\n%s", st, out);
+	E2E_CHECK(strstr(out, "Transfer rate") != NULL, "gdb load did not finish:\n%s", out);
+	E2E_CHECK(strstr(out, "Breakpoint 1, ") != NULL && strstr(out, "bp_here") != NULL,
+		  "gdb never stopped at bp_here:\n%s", out);
+	E2E_CHECK(strstr(out, "0x8000124 <bp_here>") != NULL, "info registers lacks pc 0x8000124 <bp_here>:\n%s", out);
+	E2E_CHECK(strstr(out, "r4             0x1") != NULL, "info registers: r4 is not 1:\n%s", out);
+	board_down(&b);
+	printf("ok: gdb load, break, continue x3, info registers\n");
+	return 0;
+}
+
+/* Raw remote_bitbang bytes to the simulator: returns the reply bytes read (until the socket is
+ * closed by the peer or 500 ms pass). */
+static size_t raw_bitbang(uint16_t port, const char *bytes, size_t n, bool close_now, char *reply, size_t len)
+{
+	int fd = e2e_connect(port, 2000);
+	E2E_CHECK(fd >= 0, "cannot connect to the JTAG port %u", port);
+	E2E_CHECK(send(fd, bytes, n, MSG_NOSIGNAL) == (ssize_t)n, "raw send: %s", strerror(errno));
+	size_t got = 0;
+	if (!close_now) {
+		double deadline = e2e_now() + 0.5;
+		while (got < len && e2e_now() < deadline) {
+			struct pollfd pfd = {.fd = fd, .events = POLLIN};
+			if (poll(&pfd, 1, 100) <= 0)
+				continue;
+			ssize_t r = recv(fd, reply + got, len - got, 0);
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+	}
+	close(fd);
+	return got;
+}
+
+static int test_badinput(const char *sim_bin, const char *fw_dir)
+{
+	struct board b = {.sim_bin = sim_bin, .fw_dir = fw_dir, .tcl = -1, .ctl = -1};
+	sim_start(&b, false);
+
+	/* 1. A malformed stream: the reads before the bad byte are answered, then the client dropped. */
+	char reply[64];
+	size_t got = raw_bitbang(b.jtag_port, "0R4R0X4R", 8, false, reply, sizeof(reply));
+	E2E_CHECK(got == 2 && memcmp(reply, "00", 2) == 0, "malformed stream: %zu reply bytes, wanted `00`", got);
+	/* 2. A client that vanishes in the middle of a DR scan (TLR, RTI, Select-DR, Capture, Shift...). */
+	const char mid[] = "2626262626" "04" "26" "04" "04" "1R5" "1R5" "1R5";
+	(void)raw_bitbang(b.jtag_port, mid, sizeof(mid) - 1, true, reply, sizeof(reply));
+	usleep(100000);
+	const char *log = e2e_slurp(b.sim_log);
+	E2E_CHECK(strstr(log, "sent byte 0x58, not remote_bitbang protocol") != NULL,
+		  "no clear message for the malformed stream; bench-sim log:\n%s", log);
+	E2E_CHECK(strstr(log, "disconnected in the middle of a scan (TAP in Shift-DR)") != NULL,
+		  "no clear message for the client gone mid-scan; bench-sim log:\n%s", log);
+
+	/* 3. OpenOCD still gets a working board; an OpenOCD killed mid-operation, then another. */
+	ocd_start(&b, false);
+	E2E_CHECK(strstr(e2e_slurp(b.ocd_log), "Cortex-M4 r0p1") != NULL, "examine failed after bad clients");
+	e2e_tcl(b.tcl, "halt");
+	(void)kill(-b.ocd, SIGKILL);
+	(void)e2e_stop(b.ocd);
+	close(b.tcl);
+	ocd_start(&b, false);
+	E2E_CHECK(strstr(e2e_slurp(b.ocd_log), "Cortex-M4 r0p1") != NULL, "examine failed after a killed OpenOCD");
+
+	/* 4. A debug write to unmapped memory: OpenOCD reports the error, the next access works. */
+	e2e_tcl(b.tcl, "halt");
+	const char *r = e2e_tcl(b.tcl, "catch {write_memory 0x30000000 32 {0x12345678}}");
+	E2E_CHECK(strcmp(r, "1") == 0, "write to unmapped 0x30000000 did not fail: `%s`", r);
+	E2E_CHECK(strstr(e2e_slurp(b.ocd_log), "JTAG-DP STICKY ERROR") != NULL, "no sticky error in the OpenOCD log");
+	e2e_tcl(b.tcl, "write_memory 0x20000100 32 {0xCAFEF00D}");
+	E2E_CHECK(read_word(&b, 0x20000100u) == 0xCAFEF00Du, "SRAM access after the sticky error failed");
+	E2E_CHECK(ctl_stat(&b, "sticky_errors") >= 1, "stats: no sticky error counted");
+
+	/* 5. An image too large for the 1 MiB flash: `program` fails, the board keeps working. */
+	r = e2e_tcl(b.tcl, "reset halt; catch {program %s/too_big.elf}", fw_dir);
+	E2E_CHECK(strcmp(r, "1") == 0, "program too_big.elf did not fail: `%s`", r);
+	program_firmware(&b);
+	e2e_tcl(b.tcl, "resume");
+	expect_halted_at(&b, FW_MARKER_BEGIN, "run after the failed program");
+
+	board_down(&b);
+	printf("ok: malformed stream, client gone mid-scan, killed OpenOCD, unmapped write, image too large\n");
+	return 0;
+}
+
+/* perf/bench_tcl.sh: prints `figure:` lines (perf/run.sh format). */
+static int perf(const char *sim_bin, const char *fw_dir, int halts)
+{
+	struct board b;
+	board_up(&b, sim_bin, fw_dir, true);
+	program_firmware(&b);
+	const int rounds = 2000;
+	double t0 = e2e_now();
+	for (int i = 0; i < rounds; i++)
+		e2e_tcl(b.tcl, "expr 0");
+	double noop = rounds / (e2e_now() - t0);
+	t0 = e2e_now();
+	for (int i = 0; i < rounds; i++)
+		(void)read_word(&b, DWT_CYCCNT);
+	double rd = rounds / (e2e_now() - t0);
+	e2e_tcl(b.tcl, "resume");
+	expect_halted_at(&b, FW_MARKER_BEGIN, "first marker");
+	uint64_t rt0 = ctl_stat(&b, "bitbang_round_trips");
+	t0 = e2e_now();
+	uint32_t last = 0;
+	for (int i = 0; i < halts; i++) {
+		const char *r = e2e_tcl(b.tcl, "resume; wait_halt 1000; read_memory 0x%08x 32 1", DWT_CYCCNT);
+		last = (uint32_t)strtoul(r, NULL, 0);
+	}
+	double hz = halts / (e2e_now() - t0);
+	uint64_t rts = ctl_stat(&b, "bitbang_round_trips") - rt0;
+	(void)last;
+	uint32_t pc = reg(&b, "pc");
+	E2E_CHECK(pc == FW_MARKER_BEGIN || pc == FW_MARKER_END, "marker loop ended at pc 0x%08x", pc);
+	printf("figure: tcl_noop_round_trips value=%.0f unit=1/s baseline=%.0f ratio=1.00 target=(the baseline: "
+	       "OpenOCD answering `expr 0`)\n",
+	       noop, noop);
+	printf("figure: tcl_read_memory_32 value=%.0f unit=1/s baseline=%.0f ratio=%.2f target=(no target; baseline "
+	       "`expr 0` round trips)\n",
+	       rd, noop, rd / noop);
+	printf("figure: marker_halts value=%.1f unit=1/s baseline=%.0f ratio=%.3f target=>=200/s (53 registers with "
+	       "FPU; %.0f bitbang round trips/halt)\n",
+	       hz, noop, hz / noop, (double)rts / halts);
+	board_down(&b);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s tcl|unix|gdb|badinput|perf BENCH_SIM FIRMWARE_DIR [HALTS]\n", argv[0]);
+		return 2;
+	}
+	e2e_init(strcmp(argv[1], "perf") == 0 ? 120 : 90);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	int rc;
+	if (strcmp(argv[1], "tcl") == 0)
+		rc = test_tcl(argv[2], argv[3], false);
+	else if (strcmp(argv[1], "unix") == 0)
+		rc = test_tcl(argv[2], argv[3], true);
+	else if (strcmp(argv[1], "gdb") == 0)
+		rc = test_gdb(argv[2], argv[3]);
+	else if (strcmp(argv[1], "badinput") == 0)
+		rc = test_badinput(argv[2], argv[3]);
+	else if (strcmp(argv[1], "perf") == 0)
+		rc = perf(argv[2], argv[3], argc > 4 ? atoi(argv[4]) : 200);
+	else
+		rc = 2;
+	/* Passed: the work directory is not needed any more. */
+	if (rc == 0) {
+		char cmd[400];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", e2e_dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", e2e_dir);
+	}
+	return rc;
+}
