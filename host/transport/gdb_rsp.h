@@ -17,6 +17,9 @@
  * or a server without qSupported, BENCH_E_ARCH a target description of another architecture). */
 int rsp_backend_open(struct backend *bk, const char *host_port, struct bench_error *err);
 
+/* The same with a per-exchange timeout other than the default 5000 ms (tests, slow links). */
+int rsp_backend_open_timeout(struct backend *bk, const char *host_port, unsigned timeout_ms, struct bench_error *err);
+
 /* Timeout (ms) for each request/reply exchange of a backend opened by rsp_backend_open();
  * the default is 5000. wait_halt() uses its own timeout argument. */
 void rsp_backend_set_timeout(struct backend *bk, unsigned timeout_ms);

@@ -159,6 +159,11 @@ static int probe_caps(struct rsp_priv *s, uint32_t *caps, struct bench_error *er
 
 int rsp_backend_open(struct backend *bk, const char *host_port, struct bench_error *err)
 {
+	return rsp_backend_open_timeout(bk, host_port, RSP_DEFAULT_TIMEOUT_MS, err);
+}
+
+int rsp_backend_open_timeout(struct backend *bk, const char *host_port, unsigned timeout_ms, struct bench_error *err)
+{
 	struct rsp_priv *s = calloc(1, sizeof(*s));
 	char *map = NULL;
 	int rc;
@@ -166,14 +171,14 @@ int rsp_backend_open(struct backend *bk, const char *host_port, struct bench_err
 	memset(bk, 0, sizeof(*bk));
 	if (!s)
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory for the GDB backend");
-	rc = rsp_link_init(&s->link, RSP_MAX_PAYLOAD, RSP_DEFAULT_TIMEOUT_MS, err);
+	rc = rsp_link_init(&s->link, RSP_MAX_PAYLOAD, timeout_ms, err);
 	if (rc < 0) {
 		free(s);
 		return rc;
 	}
 	bk->ops = &rsp_backend_ops;
 	bk->priv = s;
-	rc = rsp_io_connect(&s->link.io, host_port, RSP_CONNECT_TIMEOUT_MS, err);
+	rc = rsp_io_connect(&s->link.io, host_port, timeout_ms < RSP_CONNECT_TIMEOUT_MS ? timeout_ms : RSP_CONNECT_TIMEOUT_MS, err);
 	if (rc == 0)
 		rc = negotiate(s, err);
 	if (rc == 0)

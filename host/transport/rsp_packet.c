@@ -93,8 +93,7 @@ enum rsp_frame rsp_parser_feed(struct rsp_parser *p, uint8_t c)
 			return RSP_FRAME_NONE;
 		}
 		if (c == '+' || c == '-') {
-			p->garbage = 0;
-			p->garbage_preview[0] = '\0';
+			/* Acks do not clear the garbage count: "Content-Type" in an HTTP reply holds a '-'. */
 			return c == '+' ? RSP_FRAME_ACK : RSP_FRAME_NACK;
 		}
 		note_garbage(p, c);
@@ -164,7 +163,7 @@ enum rsp_frame rsp_parser_feed(struct rsp_parser *p, uint8_t c)
 		}
 		p->csum |= (uint8_t)hexval(c);
 		p->garbage = 0;
-		p->garbage_preview[0] = '\0';
+		memset(p->garbage_preview, 0, sizeof(p->garbage_preview));
 		if (p->csum != p->sum) {
 			snprintf(p->msg, sizeof(p->msg), "checksum 0x%02x, computed 0x%02x", p->csum, p->sum);
 			return RSP_FRAME_BAD_CSUM;
