@@ -1,12 +1,71 @@
-/* bench run: placeholder until its issue lands; replaced by the real command. */
+/* bench run: parse flags, measure (run.c), print the table, write the JSON report (also when the
+ * run failed: docs/exit-codes.md), and exit with the documented code. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd.h"
+#include "proc.h"
+#include "report/reporter.h"
+#include "run.h"
+
+static int write_outputs(const struct run_opts *o, const struct bench_report *rep, bool measured_any,
+			 struct bench_error *err)
+{
+	const struct reporter_ops *fmt = reporter_find(o->format ? o->format : "console");
+	int rc = 0;
+
+	if (!fmt)
+		return bench_fail(err, BENCH_E_USAGE, "unknown --format '%s': use console, json, csv, bmf, github or junit",
+				  o->format);
+	if (!o->quiet && (measured_any || strcmp(fmt->name, "console")))
+		rc = report_emit(fmt, stdout, rep, err);
+	if (o->json) {
+		struct bench_error jerr;
+		int jrc = report_write_atomic(reporter_find("json"), o->json, rep, &jerr);
+		if (jrc && !rc) {
+			*err = jerr;
+			rc = jrc;
+		}
+	}
+	return rc;
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "bench run: not built yet\n");
-	return 6;
+	struct run_opts o;
+	struct bench_report rep;
+	struct bench_error err, werr;
+	int rc, wrc, code;
+
+	run_opts_init(&o);
+	bench_error_clear(&err);
+	rc = run_parse_args(argc, argv, &o, &err);
+	if (rc == 1) {
+		run_print_usage(stdout);
+		run_opts_free(&o);
+		return 0;
+	}
+	if (rc) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		run_opts_free(&o);
+		return bench_exit_code(err.kind);
+	}
+	if (o.format && !reporter_find(o.format)) {
+		fprintf(stderr, "bench: unknown --format '%s': use console, json, csv, bmf, github or junit\n", o.format);
+		run_opts_free(&o);
+		return bench_exit_code(BENCH_E_USAGE);
+	}
+	proc_install_signal_handlers();
+	results_init(&rep);
+	rc = run_measure(&o, &rep, &err);
+	bench_error_clear(&werr);
+	wrc = write_outputs(&o, &rep, rep.n_results > 0, &werr);
+	if (rc)
+		fprintf(stderr, "bench: %s\n", err.msg);
+	if (wrc)
+		fprintf(stderr, "bench: %s\n", werr.msg);
+	code = rc ? bench_exit_code(err.kind) : wrc ? bench_exit_code(werr.kind) : 0;
+	results_free(&rep);
+	run_opts_free(&o);
+	return code;
 }

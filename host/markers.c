@@ -75,8 +75,8 @@ int markers_decode(const uint8_t *data, size_t len, struct marker_set *out, stru
 	/* Linkers may pad the section's end to its alignment with zeros: a zero word that cannot start
 	 * a record (addr 0 and kind 0, or too short for a header) is padding. */
 	while (off < len) {
-		struct marker m;
-		size_t next;
+		struct marker m = {0};
+		size_t next = len;
 
 		if (len - off >= 4 && le32(data + off) == 0 && (len - off < MARKERS_HEADER_SIZE || data[off + 4] == 0)) {
 			off += 4;

@@ -1,0 +1,173 @@
+/* Starting OpenOCD (and bench-sim for the virtual board) on free 127.0.0.1 ports. OpenOCD 0.12
+ * takes its configuration from -c/-f in order and runs `init` after the last one, so the port and
+ * `bindto` settings below apply before any server opens (OpenOCD manual, "Configuration Stage"). */
+#include "openocd_proc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "proc.h"
+#include "transport/openocd_tcl.h"
+
+#define OPENOCD_HINT "install it with `apt-get install openocd` (Debian), or set BENCH_OPENOCD"
+#define SIM_HINT "build it with `cmake --build build` (target bench-sim), or set BENCH_SIM"
+#define STOP_GRACE_MS 1000u
+
+static bool is_exec(const char *path)
+{
+	return access(path, X_OK) == 0;
+}
+
+int openocd_find_sim(char *out, size_t len, struct bench_error *err)
+{
+	const char *env = getenv("BENCH_SIM");
+	char self[PATH_MAX], cand[PATH_MAX + 32];
+	ssize_t n;
+
+	if (env && *env) {
+		if (!is_exec(env))
+			return bench_fail(err, BENCH_E_TOOL_MISSING, "BENCH_SIM=%s is not an executable: %s", env,
+					  SIM_HINT);
+		snprintf(out, len, "%s", env);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			const char *rel[] = {"bench-sim", "sim/bench-sim", "../bench-sim"};
+			for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+				snprintf(cand, sizeof(cand), "%s/%s", self, rel[i]);
+				if (is_exec(cand)) {
+					snprintf(out, len, "%s", cand);
+					return 0;
+				}
+			}
+		}
+	}
+	const char *rel2[] = {BENCH_BUILD_DIR "/bench-sim", BENCH_BUILD_DIR "/sim/bench-sim"};
+	for (size_t i = 0; i < sizeof(rel2) / sizeof(rel2[0]); i++)
+		if (is_exec(rel2[i])) {
+			snprintf(out, len, "%s", rel2[i]);
+			return 0;
+		}
+	return bench_fail(err, BENCH_E_TOOL_MISSING, "bench-sim (the virtual board) not found next to bench: %s",
+			  SIM_HINT);
+}
+
+static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *out, uint16_t *jtag_port,
+		     struct bench_error *err)
+{
+	char bin[PATH_MAX], line[64];
+	const char *argv[] = {bin, "--jtag-port", "0", NULL};
+	char *end;
+	unsigned long port;
+	int rc;
+
+	if (o->sim_bin)
+		snprintf(bin, sizeof(bin), "%s", o->sim_bin);
+	else if ((rc = openocd_find_sim(bin, sizeof(bin), err)))
+		return rc;
+	snprintf(out->sim_log_path, sizeof(out->sim_log_path), "%s/bench-sim.log", o->work_dir);
+	if ((rc = proc_start(argv, out->sim_log_path, o->work_dir, SIM_HINT, &out->sim, err)))
+		return rc;
+	/* bench-sim binds 127.0.0.1 port 0 and prints "jtag-port N" first (docs/virtual-board.md). */
+	rc = proc_wait_log_line(out->sim, "jtag-port ", line, sizeof(line), o->timeout_ms ? o->timeout_ms : 10000u,
+				err);
+	if (rc)
+		return rc;
+	errno = 0;
+	port = strtoul(line, &end, 10);
+	if (errno || end == line || port == 0 || port > 65535)
+		return bench_fail(err, BENCH_E_TOOL_START, "bench-sim printed \"jtag-port %s\": rebuild bench-sim", line);
+	*jtag_port = (uint16_t)port;
+	return 0;
+}
+
+int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, struct bench_error *err)
+{
+	char bin[PATH_MAX], set_sim[64], tcl_cmd[32], serial_q[256], serial_cmd[300];
+	const char *argv[24];
+	const char *env = getenv("BENCH_OPENOCD");
+	unsigned timeout = o->timeout_ms ? o->timeout_ms : 10000u;
+	uint16_t jtag_port = 0;
+	size_t a = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->host, sizeof(out->host), "127.0.0.1");
+	if (!o->board || !o->board->openocd_cfg[0])
+		return bench_fail(err, BENCH_E_BOARD, "board %s has no OpenOCD config: add openocd_cfg to its board.json",
+				  o->board ? o->board->name : "(none)");
+	if (access(o->board->openocd_cfg, R_OK))
+		return bench_fail(err, BENCH_E_BOARD, "board %s: cannot read %s: %s: fix the board folder", o->board->name,
+				  o->board->openocd_cfg, strerror(errno));
+	snprintf(bin, sizeof(bin), "%s", o->openocd_bin ? o->openocd_bin : env && *env ? env : "openocd");
+	if (o->board->virtual_board && (rc = start_sim(o, out, &jtag_port, err)))
+		goto fail;
+	out->tcl_port = o->tcl_port;
+	if (!out->tcl_port && (rc = proc_free_port(&out->tcl_port, err)))
+		goto fail;
+	snprintf(out->log_path, sizeof(out->log_path), "%s/openocd.log", o->work_dir);
+	snprintf(tcl_cmd, sizeof(tcl_cmd), "tcl_port %u", out->tcl_port);
+	argv[a++] = bin;
+	if (o->board->virtual_board) {
+		snprintf(set_sim, sizeof(set_sim), "set SIM_JTAG_PORT %u", jtag_port);
+		argv[a++] = "-c";
+		argv[a++] = set_sim;
+	}
+	/* -f takes a file name as an argv word, not Tcl: it needs no quoting. */
+	argv[a++] = "-f";
+	argv[a++] = o->board->openocd_cfg;
+	if (o->probe_serial) {
+		if (tcl_quote(o->probe_serial, serial_q, sizeof(serial_q)) < 0) {
+			rc = bench_fail(err, BENCH_E_USAGE, "probe serial too long: check --probe");
+			goto fail;
+		}
+		snprintf(serial_cmd, sizeof(serial_cmd), "adapter serial %s", serial_q);
+		argv[a++] = "-c";
+		argv[a++] = serial_cmd;
+	}
+	argv[a++] = "-c";
+	argv[a++] = "bindto 127.0.0.1";
+	argv[a++] = "-c";
+	argv[a++] = "gdb_port disabled";
+	argv[a++] = "-c";
+	argv[a++] = "telnet_port disabled";
+	argv[a++] = "-c";
+	argv[a++] = tcl_cmd;
+	argv[a] = NULL;
+	if ((rc = proc_start(argv, out->log_path, o->work_dir, OPENOCD_HINT, &out->ocd, err)))
+		goto fail;
+	if ((rc = proc_wait_port(out->host, out->tcl_port, out->ocd, timeout, err))) {
+		/* Say it is OpenOCD that failed, and quote its log. */
+		if (err->kind == BENCH_E_TOOL_START) {
+			char tail[700];
+			proc_log_tail(out->log_path, 4, tail, sizeof(tail));
+			bench_fail(err, BENCH_E_TOOL_START, "OpenOCD failed to start (log %s: %s): check the board, the "
+				   "probe and its USB permissions", out->log_path, tail[0] ? tail : "empty");
+		}
+		goto fail;
+	}
+	return 0;
+fail:
+	openocd_stop(out);
+	return rc;
+}
+
+void openocd_stop(struct openocd_proc *p)
+{
+	if (!p)
+		return;
+	proc_stop(p->ocd, STOP_GRACE_MS);
+	p->ocd = NULL;
+	proc_stop(p->sim, STOP_GRACE_MS);
+	p->sim = NULL;
+}

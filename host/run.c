@@ -1,0 +1,280 @@
+/* One measurement run (docs/run.md, docs/markers.md): open the ELF, start or attach to a debug
+ * server, program and verify, reset, then go from halt to halt. Each halt is identified by its PC
+ * in the ELF's marker table; DWT_CYCCNT (Armv7-M ARM C1.8.6, 0xE0001004) is read in the same round
+ * trip. Backend-agnostic: it asks capabilities, never which backend it has. No globals: a farm runs
+ * several at once. */
+#include "run.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "elf.h"
+#include "openocd_proc.h"
+#include "proc.h"
+#include "progress.h"
+#include "regions.h"
+#include "run_fault.h"
+#include "run_priv.h"
+#include "transport/gdb_rsp.h"
+#include "transport/openocd_tcl.h"
+
+static bool cancelled(const struct run_ctx *c)
+{
+	return proc_interrupted() || (c->o->cancel && *c->o->cancel);
+}
+
+int run_interrupted(struct run_ctx *c)
+{
+	return bench_fail(c->err, BENCH_E_INTERRUPTED, "interrupted: stopped the run; the report keeps the %zu samples "
+			  "measured so far", c->samples_taken);
+}
+
+/* Input symbols: NAME, else bench_arg_NAME (docs/markers.md "Control block and inputs"). */
+static int resolve_inputs(struct run_ctx *c)
+{
+	const struct run_opts *o = c->o;
+
+	for (size_t i = 0; i < o->n_sweeps; i++) {
+		const struct run_sweep *s = &o->sweeps[i];
+		char alt[BENCH_NAME_MAX + 16];
+		const struct elf_symbol *sym = elf_symbol(&c->elf, s->name);
+
+		snprintf(alt, sizeof(alt), "bench_arg_%s", s->name);
+		if (!sym)
+			sym = elf_symbol(&c->elf, alt);
+		if (!sym || sym->is_func)
+			return bench_fail(c->err, BENCH_E_USAGE, "--arg %s: no variable `%s` or `%s` in %s: declare `volatile "
+					  "int %s;` in the firmware or fix the name", s->name, s->name, alt, o->firmware,
+					  s->name);
+		unsigned size = sym->size ? sym->size : 4;
+		if (size != 1 && size != 2 && size != 4 && size != 8)
+			return bench_fail(c->err, BENCH_E_USAGE, "--arg %s: `%s` is %u bytes, not an integer variable: pass "
+					  "an int-sized input", s->name, sym->name, size);
+		for (size_t k = 0; k < s->n && size < 8; k++) {
+			int64_t v = s->values[k], lo = -((int64_t)1 << (8 * size - 1)), hi = ((int64_t)1 << (8 * size)) - 1;
+			if (v < lo || v > hi)
+				return bench_fail(c->err, BENCH_E_USAGE, "--arg %s: value %lld does not fit `%s` (%u bytes): "
+						  "use smaller values", s->name, (long long)v, sym->name, size);
+		}
+		c->input_addr[i] = sym->addr;
+		c->input_size[i] = size;
+	}
+	return 0;
+}
+
+static int prepare_firmware(struct run_ctx *c)
+{
+	const struct run_opts *o = c->o;
+	int rc = elf_open(o->firmware, &c->elf, c->err);
+
+	if (rc)
+		return rc;
+	c->elf_open = true;
+	snprintf(c->rep->context.firmware_sha256, sizeof(c->rep->context.firmware_sha256), "%s", c->elf.sha256);
+	if (o->start_sym) {
+		const struct elf_symbol *a = elf_symbol(&c->elf, o->start_sym), *b = elf_symbol(&c->elf, o->stop_sym);
+		if (!a || !b)
+			return bench_fail(c->err, BENCH_E_USAGE, "symbol `%s` not in %s: check --%s (`nm %s` lists them)",
+					  !a ? o->start_sym : o->stop_sym, o->firmware, !a ? "start" : "stop",
+					  o->firmware);
+		c->sym_start = a->addr;
+		c->sym_stop = b->addr;
+		c->mode = RUN_MODE_SYMBOLS;
+		if (o->n_sweeps)
+			return bench_fail(c->err, BENCH_E_USAGE, "--arg needs the firmware's SYNC marker; with --start/--stop "
+					  "there is none: drop --arg");
+	} else {
+		if (c->elf.markers.n == 0)
+			return bench_fail(c->err, BENCH_E_NO_MARKERS,
+					  "%s has no markers (no " MARKERS_SECTION " section): build it with "
+					  "target/include/bench.h markers, or measure between two functions with --start SYM "
+					  "--stop SYM", o->firmware);
+		c->mode = o->bp_markers ? RUN_MODE_BP_MARKERS : RUN_MODE_MARKERS;
+		c->has_sync = markers_count(&c->elf.markers, MARKER_SYNC) > 0;
+		if (o->n_sweeps && !c->has_sync)
+			return bench_fail(c->err, BENCH_E_USAGE, "%s has no SYNC marker, so inputs cannot be written: call "
+					  "bench_sync() in the firmware's loop or drop --arg", o->firmware);
+	}
+	const struct elf_symbol *ctl = elf_symbol(&c->elf, "bench_ctl");
+	if (ctl && !ctl->is_func) {
+		c->ctl_addr = ctl->addr;
+		c->has_ctl = true;
+	}
+	return resolve_inputs(c);
+}
+
+static int prepare_board(struct run_ctx *c)
+{
+	const struct run_opts *o = c->o;
+	struct bench_context *ctx = &c->rep->context;
+	int rc;
+
+	if (o->board || (!o->openocd && !o->gdb)) {
+		rc = board_load(o->boards_dir, o->board ? o->board : BOARD_DEFAULT, &c->board, c->err);
+		if (rc)
+			return rc;
+		c->have_board = true;
+		snprintf(ctx->board, sizeof(ctx->board), "%s", c->board.name);
+		snprintf(ctx->counter, sizeof(ctx->counter), "%s", c->board.counter);
+		ctx->core_clock_hz = c->board.core_clock_hz;
+		ctx->cycles_modelled = c->board.virtual_board;
+		if (c->board.virtual_board)
+			snprintf(ctx->probe, sizeof(ctx->probe), "virtual");
+	}
+	if (o->probe)
+		snprintf(ctx->probe, sizeof(ctx->probe), "%s", o->probe);
+	return 0;
+}
+
+static int make_work_dir(struct run_ctx *c)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (c->o->work_dir) {
+		if (mkdir(c->o->work_dir, 0755) && errno != EEXIST)
+			return bench_fail(c->err, BENCH_E_IO, "cannot create --work-dir %s: %s", c->o->work_dir,
+					  strerror(errno));
+		snprintf(c->work_dir, sizeof(c->work_dir), "%s", c->o->work_dir);
+		return 0;
+	}
+	snprintf(c->work_dir, sizeof(c->work_dir), "%s/bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(c->work_dir))
+		return bench_fail(c->err, BENCH_E_IO, "cannot create a temporary folder in %s: %s: set TMPDIR",
+				  tmp && *tmp ? tmp : "/tmp", strerror(errno));
+	c->own_work_dir = true;
+	return 0;
+}
+
+static void remove_work_dir(struct run_ctx *c)
+{
+	static const char *const files[] = {"openocd.log", "bench-sim.log", "qemu.log"};
+	char path[PATH_MAX + 32];
+
+	if (!c->own_work_dir)
+		return;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", c->work_dir, files[i]);
+		if (unlink(path) && errno != ENOENT)
+			return;
+	}
+	if (rmdir(c->work_dir) == 0)
+		c->own_work_dir = false;
+}
+
+static int connect_backend(struct run_ctx *c)
+{
+	const struct run_opts *o = c->o;
+	struct bench_context *ctx = &c->rep->context;
+	char hp[96];
+	int rc;
+
+	if (o->gdb) {
+		rc = rsp_backend_open(&c->bk, o->gdb, c->err);
+	} else if (o->openocd) {
+		rc = tcl_backend_open(&c->bk, o->openocd, 0, c->err);
+	} else if (!strcmp(c->board.backend, "qemu")) {
+		return bench_fail(c->err, BENCH_E_UNSUPPORTED, "board %s runs under QEMU, which this build of bench cannot "
+				  "start yet: start QEMU with -gdb tcp::PORT and pass --gdb 127.0.0.1:PORT", c->board.name);
+	} else {
+		struct openocd_start_opts so = {
+			.board = &c->board,
+			.probe_serial = o->probe,
+			.openocd_bin = o->openocd_bin,
+			.sim_bin = o->sim_bin,
+			.tcl_port = o->tcl_port,
+		};
+		if ((rc = make_work_dir(c)))
+			return rc;
+		so.work_dir = c->work_dir;
+		rc = openocd_start(&so, &c->ocd, c->err);
+		if (rc)
+			return rc;
+		c->ocd_started = true;
+		snprintf(hp, sizeof(hp), "%s:%u", c->ocd.host, c->ocd.tcl_port);
+		rc = tcl_backend_open(&c->bk, hp, 0, c->err);
+	}
+	if (rc)
+		return rc;
+	c->bk_open = true;
+	snprintf(ctx->backend, sizeof(ctx->backend), "%s", c->bk.ops->name);
+	if (backend_version(&c->bk, ctx->server_version, sizeof(ctx->server_version), c->err))
+		snprintf(ctx->server_version, sizeof(ctx->server_version), "unknown");
+	bench_error_clear(c->err);
+	if (!backend_has(&c->bk, BK_CAP_CYCCNT) || !strcmp(ctx->counter, "none"))
+		return bench_fail(c->err, BENCH_E_UNSUPPORTED, "%s has no readable cycle counter (DWT_CYCCNT): measure on a "
+				  "Cortex-M3/M4/M7 board or the virtual board", ctx->board[0] ? ctx->board : "this target");
+	return 0;
+}
+
+static void fill_context(struct run_ctx *c)
+{
+	struct bench_context *ctx = &c->rep->context;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	snprintf(ctx->tool_version, sizeof(ctx->tool_version), "%s", BENCH_VERSION);
+	snprintf(ctx->firmware, sizeof(ctx->firmware), "%s", c->o->firmware);
+	if (gmtime_r(&now, &tm))
+		strftime(ctx->date, sizeof(ctx->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void finish(struct run_ctx *c, int rc)
+{
+	struct bench_report *rep = c->rep;
+
+	results_finish(rep);
+	rep->context.overhead_cycles = c->overhead;
+	if (!rc) {
+		rep->status = BENCH_STATUS_OK;
+		snprintf(rep->status_detail, sizeof(rep->status_detail), "ok");
+		rep->error[0] = '\0';
+		return;
+	}
+	rep->status = c->samples_taken ? BENCH_STATUS_INCOMPLETE : BENCH_STATUS_ERROR;
+	snprintf(rep->status_detail, sizeof(rep->status_detail), "%s", bench_err_name(c->err->kind));
+	snprintf(rep->error, sizeof(rep->error), "%s", c->err->msg);
+}
+
+int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench_error *err)
+{
+	struct run_ctx *c = calloc(1, sizeof(*c));
+	int rc;
+
+	if (!c)
+		return bench_fail(err, BENCH_E_NOMEM, "out of memory starting the run");
+	bench_error_clear(err);
+	c->o = o;
+	c->rep = rep;
+	c->err = err;
+	fill_context(c);
+	rc = prepare_firmware(c);
+	if (!rc)
+		rc = prepare_board(c);
+	if (!rc && cancelled(c))
+		rc = run_interrupted(c);
+	if (!rc)
+		rc = connect_backend(c);
+	if (!rc)
+		rc = run_loop(c);
+	if (c->bk_open)
+		backend_close(&c->bk);
+	if (c->ocd_started)
+		openocd_stop(&c->ocd);
+	if (!rc)
+		remove_work_dir(c);
+	else if (c->own_work_dir && err->kind != BENCH_E_INTERRUPTED && !strstr(err->msg, c->work_dir))
+		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg), " (logs kept in %s)",
+			 c->work_dir);
+	finish(c, rc);
+	if (c->elf_open)
+		elf_close(&c->elf);
+	free(c);
+	return rc;
+}

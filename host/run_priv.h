@@ -1,0 +1,78 @@
+/* The state of one run, shared by run.c (set-up and tear-down) and run_loop.c (halt to halt).
+ * Not a public header: callers use run.h. */
+#ifndef HOST_RUN_PRIV_H
+#define HOST_RUN_PRIV_H
+
+#include <limits.h>
+
+#include "board.h"
+#include "elf.h"
+#include "openocd_proc.h"
+#include "progress.h"
+#include "run.h"
+#include "transport/backend.h"
+
+#define RUN_DWT_CYCCNT 0xE0001004u /* Armv7-M ARM C1.8.6 */
+#define RUN_MAX_PENDING 64
+#define RUN_BKPT_SIZE 2u           /* BKPT #imm is a 16-bit Thumb instruction (A7.7.17) */
+/* bench_ctl fields (docs/markers.md) */
+#define RUN_CTL_MAGIC 0x42434854u
+#define RUN_CTL_OFF_MAGIC 0u
+#define RUN_CTL_OFF_STOP 8u
+#define RUN_CTL_OFF_STATUS 16u
+
+enum run_mode {
+	RUN_MODE_MARKERS,    /* the target halts on its BKPT markers */
+	RUN_MODE_BP_MARKERS, /* hardware breakpoints at the marker sites (--bp-markers, or no halt on BKPT) */
+	RUN_MODE_SYMBOLS,    /* hardware breakpoints at --start and --stop */
+};
+
+struct run_pending {
+	uint16_t id;
+	bool valid;
+	uint32_t cyccnt;
+	uint64_t host_ms;
+};
+
+struct run_ctx {
+	const struct run_opts *o;
+	struct bench_report *rep;
+	struct bench_error *err;
+	struct elf_file elf;
+	bool elf_open;
+	struct board board;
+	bool have_board;
+	struct backend bk;
+	bool bk_open;
+	struct openocd_proc ocd;
+	bool ocd_started;
+	char work_dir[PATH_MAX];
+	bool own_work_dir;
+
+	enum run_mode mode;
+	bool has_sync, has_ctl;
+	uint32_t ctl_addr;
+	uint32_t sym_start, sym_stop;
+	uint32_t input_addr[RUN_MAX_SWEEPS];
+	unsigned input_size[RUN_MAX_SWEEPS];
+
+	/* where the run is */
+	size_t n_combos, per_combo, total_iters, sync_count, done_iters;
+	bool cur_warm, stopping;
+	struct bench_arg cur_args[RUN_MAX_SWEEPS];
+	size_t n_cur_args;
+	struct run_pending pend[RUN_MAX_PENDING];
+	uint32_t cal_begin;
+	bool cal_valid, calibrated;
+	int64_t overhead;
+	const struct marker *last_marker;
+	size_t samples_taken;
+	struct progress prog;
+	uint64_t last_poll_ms;
+};
+
+/* Program, reset and measure until done; 0 or a negated bench_err (c->err filled). */
+int run_loop(struct run_ctx *c);
+int run_interrupted(struct run_ctx *c);
+
+#endif /* HOST_RUN_PRIV_H */
