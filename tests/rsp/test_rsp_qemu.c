@@ -1,0 +1,232 @@
+/* The RSP backend against a real peer: qemu-system-arm's gdbstub (mps2-an386), started through
+ * qemu_proc. Breakpoint markers planted at the .bench_markers sites halt in order at the exact
+ * BKPT addresses; --start/--stop style breakpoints on a marker-less firmware; memory through
+ * QEMU's hex M packets (it has no X) with bytes that need escaping; registers, monitor, load.
+ * Usage: test_rsp_qemu QEMU_NOP.elf QEMU_NOMARKERS.elf */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "elf.h"
+#include "proc.h"
+#include "qemu_proc.h"
+#include "transport/gdb_rsp.h"
+
+static const char *nop_elf, *nomarkers_elf;
+
+struct session {
+	struct proc *qemu;
+	struct backend bk;
+	struct elf_file elf;
+};
+
+static void open_session(struct session *s, const char *elf)
+{
+	struct qemu_opts o = {.machine = "mps2-an386", .elf = elf};
+	struct bench_error err;
+	char hp[64];
+
+	memset(s, 0, sizeof(*s));
+	if (qemu_start_opts(&o, hp, sizeof(hp), &s->qemu, &err) < 0)
+		fail_msg("qemu: %s", err.msg);
+	if (rsp_backend_open(&s->bk, hp, &err) < 0) {
+		qemu_stop(s->qemu);
+		fail_msg("rsp: %s", err.msg);
+	}
+	if (elf_open(elf, &s->elf, &err) < 0) {
+		backend_close(&s->bk);
+		qemu_stop(s->qemu);
+		fail_msg("elf: %s", err.msg);
+	}
+}
+
+static void close_session(struct session *s)
+{
+	elf_close(&s->elf);
+	backend_close(&s->bk);
+	qemu_stop(s->qemu);
+}
+
+static uint32_t sym(struct session *s, const char *name)
+{
+	const struct elf_symbol *y = elf_symbol(&s->elf, name);
+
+	assert_non_null(y);
+	return y->addr;
+}
+
+static void test_caps_and_identity(void **state)
+{
+	struct session s;
+	struct bench_error err;
+	char ver[128], out[256];
+	uint32_t pc;
+
+	(void)state;
+	open_session(&s, nop_elf);
+	/* QEMU's gdbstub: no halt on a guest BKPT, no DWT; hardware breakpoints, monitor, reset */
+	assert_int_equal(s.bk.caps, BK_CAP_HW_BREAK | BK_CAP_MONITOR | BK_CAP_RESET);
+	assert_int_equal(backend_version(&s.bk, ver, sizeof(ver), &err), 0);
+	assert_int_equal(strncmp(ver, "QEMU 7.", 7), 0);
+	assert_int_equal(backend_monitor(&s.bk, "info version", out, sizeof(out), &err), 0);
+	assert_int_equal(strncmp(out, "7.", 2), 0);
+	/* -S: halted at the reset vector, whose PC the vector table gives */
+	assert_int_equal(backend_read_reg(&s.bk, BK_REG_PC, &pc, &err), 0);
+	assert_int_equal(pc, sym(&s, "reset_handler"));
+	close_session(&s);
+}
+
+static void test_breakpoint_markers(void **state)
+{
+	struct session s;
+	struct bench_error err;
+	struct backend_halt_info h;
+	const struct marker_set *m;
+	static const enum marker_kind order[] = {MARKER_CAL_BEGIN, MARKER_CAL_END, MARKER_BEGIN, MARKER_END,
+						 MARKER_BEGIN, MARKER_END, MARKER_DONE};
+
+	(void)state;
+	open_session(&s, nop_elf);
+	m = &s.elf.markers;
+	assert_int_equal(m->n, 7);
+	assert_int_equal(backend_reset(&s.bk, BK_RESET_HALT, &err), 0);
+	for (size_t i = 0; i < m->n; i++)
+		assert_int_equal(backend_set_break(&s.bk, m->v[i].addr, &err), 0);
+	/* markers are sorted by address and the firmware runs straight through them */
+	for (size_t i = 0; i < m->n; i++) {
+		assert_int_equal(backend_resume(&s.bk, &err), 0);
+		assert_int_equal(backend_wait_halt(&s.bk, 2000, &h, &err), 0);
+		assert_int_equal(h.reason, BK_HALT_BREAKPOINT);
+		assert_int_equal(h.pc, m->v[i].addr);
+		assert_int_equal(m->v[i].kind, order[i]);
+	}
+	/* BEGIN(nop10) to END(nop10): 2 bytes of BKPT + 10 NOPs of 2 bytes */
+	assert_int_equal(m->v[3].addr - m->v[2].addr, 22);
+	assert_int_equal(m->v[5].addr - m->v[4].addr, 202);
+	/* past DONE the firmware spins: a timeout, then an interrupt (0x03) stops it there */
+	assert_int_equal(backend_resume(&s.bk, &err), 0);
+	assert_int_equal(backend_wait_halt(&s.bk, 200, &h, &err), -BENCH_E_TIMEOUT);
+	assert_non_null(strstr(err.msg, "target did not halt within 200 ms"));
+	assert_int_equal(backend_halt(&s.bk, &err), 0);
+	assert_int_equal(backend_wait_halt(&s.bk, 200, &h, &err), 0);
+	assert_int_equal(h.pc, sym(&s, "halt_loop"));
+	close_session(&s);
+}
+
+/* Without host breakpoints QEMU does not stop at a guest BKPT: the guest's fault handler steps
+ * over every marker and the firmware reaches its final loop. Why BK_CAP_HALT_ON_BKPT is clear. */
+static void test_bkpt_is_a_guest_fault(void **state)
+{
+	struct session s;
+	struct bench_error err;
+	struct backend_halt_info h;
+	uint32_t pc;
+
+	(void)state;
+	open_session(&s, nop_elf);
+	assert_int_equal(backend_resume(&s.bk, &err), 0);
+	assert_int_equal(backend_wait_halt(&s.bk, 300, &h, &err), -BENCH_E_TIMEOUT);
+	assert_int_equal(backend_halt(&s.bk, &err), 0);
+	assert_int_equal(backend_read_reg(&s.bk, BK_REG_PC, &pc, &err), 0);
+	assert_int_equal(pc, sym(&s, "halt_loop"));
+	close_session(&s);
+}
+
+static void test_start_stop_symbols(void **state)
+{
+	struct session s;
+	struct bench_error err;
+	struct backend_halt_info h;
+	uint32_t v;
+
+	(void)state;
+	open_session(&s, nomarkers_elf);
+	assert_int_equal(s.elf.markers.n, 0);
+	assert_int_equal(backend_set_break(&s.bk, sym(&s, "start_trigger"), &err), 0);
+	assert_int_equal(backend_set_break(&s.bk, sym(&s, "stop_trigger"), &err), 0);
+	assert_int_equal(backend_resume(&s.bk, &err), 0);
+	assert_int_equal(backend_wait_halt(&s.bk, 2000, &h, &err), 0);
+	assert_int_equal(h.reason, BK_HALT_BREAKPOINT);
+	assert_int_equal(h.pc, sym(&s, "start_trigger"));
+	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "result"), &v, &err), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(backend_resume(&s.bk, &err), 0);
+	assert_int_equal(backend_wait_halt(&s.bk, 2000, &h, &err), 0);
+	assert_int_equal(h.pc, sym(&s, "stop_trigger"));
+	/* the work between the triggers ran: the CRC-32 check value of "123456789" */
+	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "result"), &v, &err), 0);
+	assert_int_equal(v, 0xcbf43926u);
+	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "trigger_count"), &v, &err), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(backend_clear_break(&s.bk, sym(&s, "stop_trigger"), &err), 0);
+	close_session(&s);
+}
+
+static void test_memory_registers_load(void **state)
+{
+	struct session s;
+	struct bench_error err;
+	uint8_t out[3000], back[3000];
+	uint32_t v;
+
+	(void)state;
+	open_session(&s, nop_elf);
+	/* bytes that need escaping in binary packets, over more than one packet (PacketSize 0x1000) */
+	for (size_t i = 0; i < sizeof(out); i++)
+		out[i] = "#$}*\x03\x00"[i % 6] ^ (uint8_t)(i >> 3);
+	assert_int_equal(backend_write_mem(&s.bk, 0x20001001u, out, sizeof(out), &err), 0);
+	assert_int_equal(backend_read_mem(&s.bk, 0x20001001u, back, sizeof(back), &err), 0);
+	assert_memory_equal(out, back, sizeof(out));
+	for (int r = 0; r <= 12; r++)
+		assert_int_equal(backend_write_reg(&s.bk, (enum backend_reg)r, 0xa5000000u + (uint32_t)r, &err), 0);
+	for (int r = 0; r <= 12; r++) {
+		assert_int_equal(backend_read_reg(&s.bk, (enum backend_reg)r, &v, &err), 0);
+		assert_int_equal(v, 0xa5000000u + (uint32_t)r);
+	}
+	assert_int_equal(backend_read_reg(&s.bk, BK_REG_SP, &v, &err), 0);
+	assert_int_equal(v, 0x20400000u);
+	/* load through RSP (hex M writes) and verify by reading back */
+	assert_int_equal(backend_load(&s.bk, nop_elf, &err), 0);
+	assert_int_equal(backend_load(&s.bk, "/nonexistent.elf", &err), -BENCH_E_FILE);
+	/* QEMU has no DWT: CYCCNT reads 0, which is why the capability is clear */
+	assert_int_equal(backend_read_u32(&s.bk, 0xe0001004u, &v, &err), 0);
+	assert_int_equal(v, 0);
+	close_session(&s);
+}
+
+static void test_qemu_missing_firmware(void **state)
+{
+	struct qemu_opts o = {.machine = "mps2-an386", .elf = "/nonexistent/fw.elf"};
+	struct bench_error err;
+	struct proc *p = NULL;
+	char hp[64];
+
+	(void)state;
+	assert_int_equal(qemu_start_opts(&o, hp, sizeof(hp), &p, &err), -BENCH_E_FILE);
+	assert_null(p);
+	assert_string_equal(err.msg, "cannot read firmware /nonexistent/fw.elf: check the path");
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_caps_and_identity),     cmocka_unit_test(test_breakpoint_markers),
+		cmocka_unit_test(test_bkpt_is_a_guest_fault), cmocka_unit_test(test_start_stop_symbols),
+		cmocka_unit_test(test_memory_registers_load), cmocka_unit_test(test_qemu_missing_firmware),
+	};
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s QEMU_NOP.elf QEMU_NOMARKERS.elf\n", argv[0]);
+		return 2;
+	}
+	nop_elf = argv[1];
+	nomarkers_elf = argv[2];
+	proc_install_signal_handlers();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
