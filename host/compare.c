@@ -319,7 +319,7 @@ int compare_print(FILE *out, const struct compare_result *r, const struct compar
 			p[c] = cells[c];
 		print_row(out, w, p);
 	}
-	fprintf(out, "%zu result%s compared, %zu regression%s beyond %.2f%% (medians, cycles)\n", r->n,
+	fprintf(out, "%zu result%s compared, %zu regression%s beyond %.2f%% (of the base median)\n", r->n,
 		r->n == 1 ? "" : "s", r->regressions, r->regressions == 1 ? "" : "s", o->threshold * 100.0);
 	if (ferror(out))
 		return bench_fail(err, BENCH_E_IO, "writing the comparison failed");

@@ -91,7 +91,7 @@ int html_write(FILE *out, const struct bench_report *const *reps, size_t n, stru
 	}
 	fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:24px;color:#222}\n"
 	      "table{border-collapse:collapse;margin:8px 0 24px}\n"
-	      "th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;font-size:13px}\n"
+	      "th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;font-size:13px;overflow-wrap:anywhere}\n"
 	      "th{background:#f3f3f3}\n.note{color:#666;font-size:13px}\n</style>\n</head>\n<body>\n<h1>bench report</h1>\n",
 	      out);
 	for (size_t r = 0; r < n; r++)

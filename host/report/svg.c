@@ -78,7 +78,7 @@ static void nice_axis(double lo, double hi, double *alo, double *ahi, double *st
 
 static void text(FILE *out, double x, double y, const char *anchor, const char *extra, const char *s)
 {
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" %s>", x, y, anchor, extra);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s>", x, y, anchor, *extra ? " " : "", extra);
 	markup_xml_puts(out, s);
 	fputs("</text>\n", out);
 }

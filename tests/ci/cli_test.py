@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Runs the CLI cases of cli.table against a built `bench` (argv[1]); see cli.table's header.
+Exit status: 0 when every case passes, 1 otherwise (each failure is printed with what differed)."""
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIX = os.path.join(HERE, "fixtures")
+GOLDEN = os.path.join(HERE, "golden")
+
+
+def cases(path):
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            fields = [x.strip() for x in line.split("|")]
+            if len(fields) != 5:
+                sys.exit(f"cli.table:{lineno}: expected 5 fields separated by '|', found {len(fields)}")
+            yield lineno, fields
+
+
+def main():
+    bench = sys.argv[1]
+    update = os.environ.get("BENCH_UPDATE_GOLDEN") == "1"
+    failed = 0
+    n = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for lineno, (name, args, code, stderr, golden) in cases(os.path.join(HERE, "cli.table")):
+            n += 1
+            out = os.path.join(tmp, name + ".out")
+            argv = [bench] + [a.replace("{fx}", FIX).replace("{out}", out) for a in shlex.split(args)]
+            p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+            problems = []
+            if p.returncode != int(code):
+                problems.append(f"exit {p.returncode}, expected {code}")
+            got_err = p.stderr.replace(FIX, "{fx}").rstrip("\n")
+            if stderr == "*":
+                if not got_err.startswith("bench: ") or "\n" in got_err:
+                    problems.append(f"stderr should be one 'bench: ...' line, got {got_err!r}")
+            elif got_err != stderr:
+                problems.append(f"stderr {got_err!r}\n      expected {stderr!r}")
+            if golden:
+                got = open(out, encoding="utf-8").read() if "{out}" in args and os.path.exists(out) else p.stdout
+                if "{out}" in args and not os.path.exists(out):
+                    problems.append("no output file written")
+                gpath = os.path.join(GOLDEN, golden)
+                if update:
+                    with open(gpath, "w", encoding="utf-8") as g:
+                        g.write(got)
+                elif not os.path.exists(gpath) or open(gpath, encoding="utf-8").read() != got:
+                    problems.append(f"output differs from golden/{golden} (BENCH_UPDATE_GOLDEN=1 rewrites it)")
+            elif "{out}" in args and int(code) != 0 and os.path.exists(out):
+                problems.append("a failed command left its output file behind")
+            if problems:
+                failed += 1
+                print(f"FAIL cli.table:{lineno} {name}: " + "; ".join(problems))
+            else:
+                print(f"ok   {name}")
+    print(f"{n - failed}/{n} cases passed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
