@@ -19,6 +19,7 @@
 #include "openocd_proc.h"
 #include "proc.h"
 #include "progress.h"
+#include "qemu_proc.h"
 #include "regions.h"
 #include "run_fault.h"
 #include "run_priv.h"
@@ -77,6 +78,10 @@ static int prepare_firmware(struct run_ctx *c)
 	if (rc)
 		return rc;
 	c->elf_open = true;
+	/* The debug server runs in another directory: hand it an absolute path. */
+	if (!realpath(o->firmware, c->firmware_abs))
+		return bench_fail(c->err, BENCH_E_FILE, "cannot resolve %s: %s: check the path", o->firmware,
+				  strerror(errno));
 	snprintf(c->rep->context.firmware_sha256, sizeof(c->rep->context.firmware_sha256), "%s", c->elf.sha256);
 	if (o->start_sym) {
 		const struct elf_symbol *a = elf_symbol(&c->elf, o->start_sym), *b = elf_symbol(&c->elf, o->stop_sym);
@@ -180,8 +185,9 @@ static int connect_backend(struct run_ctx *c)
 	} else if (o->openocd) {
 		rc = tcl_backend_open(&c->bk, o->openocd, 0, c->err);
 	} else if (!strcmp(c->board.backend, "qemu")) {
-		return bench_fail(c->err, BENCH_E_UNSUPPORTED, "board %s runs under QEMU, which this build of bench cannot "
-				  "start yet: start QEMU with -gdb tcp::PORT and pass --gdb 127.0.0.1:PORT", c->board.name);
+		if ((rc = qemu_start(&c->board, c->firmware_abs, hp, sizeof(hp), &c->qemu, c->err)))
+			return rc;
+		rc = rsp_backend_open(&c->bk, hp, c->err);
 	} else {
 		struct openocd_start_opts so = {
 			.board = &c->board,
@@ -267,6 +273,7 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		backend_close(&c->bk);
 	if (c->ocd_started)
 		openocd_stop(&c->ocd);
+	qemu_stop(c->qemu);
 	if (!rc)
 		remove_work_dir(c);
 	else if (c->own_work_dir && err->kind != BENCH_E_INTERRUPTED && !strstr(err->msg, c->work_dir))

@@ -39,6 +39,7 @@ struct run_ctx {
 	struct bench_report *rep;
 	struct bench_error *err;
 	struct elf_file elf;
+	char firmware_abs[PATH_MAX];
 	bool elf_open;
 	struct board board;
 	bool have_board;
@@ -46,6 +47,7 @@ struct run_ctx {
 	bool bk_open;
 	struct openocd_proc ocd;
 	bool ocd_started;
+	struct proc *qemu;
 	char work_dir[PATH_MAX];
 	bool own_work_dir;
 
