@@ -13,7 +13,7 @@ src=$(basename "$elf" .elf).S
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-"$objcopy" -O binary --only-section=.cycles_expect "$elf" "$tmp/expect.bin"
+"$objcopy" --dump-section .cycles_expect="$tmp/expect.bin" "$elf" "$tmp/copy.elf"
 od -An -v -tu4 "$tmp/expect.bin" | tr -s ' ' '\n' | sed '/^$/d' | paste - - >"$tmp/expect"
 [ -s "$tmp/expect" ] || { echo "FAIL: no .cycles_expect records in $elf"; exit 1; }
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #ifndef CRC_ROUNDS
-#define CRC_ROUNDS 2000
+#define CRC_ROUNDS 10000
 #endif
 #define CRC_BUF 1024
 
