@@ -2,7 +2,7 @@
  * qemu_proc. Breakpoint markers planted at the .bench_markers sites halt in order at the exact
  * BKPT addresses; --start/--stop style breakpoints on a marker-less firmware; memory through
  * QEMU's hex M packets (it has no X) with bytes that need escaping; registers, monitor, load.
- * Usage: test_rsp_qemu QEMU_NOP.elf QEMU_NOMARKERS.elf */
+ * Usage: test_rsp_qemu QEMU_NOP.elf QEMU_NOMARKERS.elf [EXAMPLES_DIR of qemu-mps2-an386] */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,7 +18,7 @@
 #include "qemu_proc.h"
 #include "transport/gdb_rsp.h"
 
-static const char *nop_elf, *nomarkers_elf;
+static const char *nop_elf, *nomarkers_elf, *examples_dir;
 
 struct session {
 	struct proc *qemu;
@@ -200,6 +200,81 @@ static void test_memory_registers_load(void **state)
 	close_session(&s);
 }
 
+/* The project's examples built for qemu-mps2-an386 (target/ runtime, bench_firmware()) under QEMU
+ * with breakpoint markers, driven as `bench run` drives them: calibration pair, SYNC (write
+ * bench_ctl.iteration, stop after two rounds), each BEGIN followed by its END, then DONE. */
+static void run_example(const char *name)
+{
+	char path[1024];
+	struct session s;
+	struct bench_error err;
+	struct backend_halt_info h;
+	const struct marker *open_pair = NULL;
+	uint32_t ctl;
+	unsigned syncs = 0, pairs = 0, cal = 0, iteration = 0;
+	bool done = false;
+
+	snprintf(path, sizeof(path), "%s/%s", examples_dir, name);
+	open_session(&s, path);
+	ctl = sym(&s, "bench_ctl");
+	for (size_t i = 0; i < s.elf.markers.n; i++)
+		assert_int_equal(backend_set_break(&s.bk, s.elf.markers.v[i].addr, &err), 0);
+	for (int halts = 0; !done && halts < 200; halts++) {
+		const struct marker *m;
+
+		assert_int_equal(backend_resume(&s.bk, &err), 0);
+		if (backend_wait_halt(&s.bk, 2000, &h, &err) < 0)
+			fail_msg("%s: %s", name, err.msg);
+		m = markers_at(&s.elf.markers, h.pc);
+		if (!m)
+			fail_msg("%s: halted at 0x%08x, not at a marker", name, (unsigned)h.pc);
+		switch (m->kind) {
+		case MARKER_CAL_BEGIN:
+		case MARKER_CAL_END:
+			cal++;
+			break;
+		case MARKER_SYNC:
+			assert_null(open_pair);
+			syncs++;
+			/* bench_ctl: magic, version, stop, iteration (docs/markers.md) */
+			assert_int_equal(backend_read_u32(&s.bk, ctl, &h.pc, &err), 0);
+			assert_int_equal(h.pc, 0x42434854u);
+			assert_int_equal(backend_write_u32(&s.bk, ctl + 12, iteration++, &err), 0);
+			assert_int_equal(backend_write_u32(&s.bk, ctl + 8, syncs > 2, &err), 0);
+			break;
+		case MARKER_BEGIN:
+			assert_null(open_pair);
+			open_pair = m;
+			break;
+		case MARKER_END:
+			assert_non_null(open_pair);
+			assert_int_equal(open_pair->id, m->id);
+			open_pair = NULL;
+			pairs++;
+			break;
+		case MARKER_DONE:
+			done = true;
+			break;
+		}
+	}
+	assert_true(done);
+	assert_int_equal(cal, 2);
+	assert_int_equal(syncs, 3);
+	assert_true(pairs >= 2);
+	assert_int_equal(pairs % 2, 0); /* the same pairs in both rounds */
+	close_session(&s);
+}
+
+static void test_examples_with_breakpoint_markers(void **state)
+{
+	(void)state;
+	if (!examples_dir)
+		skip();
+	run_example("nops.elf");
+	run_example("fut-softfp.elf");
+	run_example("fut-hardfp.elf");
+}
+
 static void test_qemu_missing_firmware(void **state)
 {
 	struct qemu_opts o = {.machine = "mps2-an386", .elf = "/nonexistent/fw.elf"};
@@ -219,12 +294,14 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_caps_and_identity),     cmocka_unit_test(test_breakpoint_markers),
 		cmocka_unit_test(test_bkpt_is_a_guest_fault), cmocka_unit_test(test_start_stop_symbols),
 		cmocka_unit_test(test_memory_registers_load), cmocka_unit_test(test_qemu_missing_firmware),
+		cmocka_unit_test(test_examples_with_breakpoint_markers),
 	};
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s QEMU_NOP.elf QEMU_NOMARKERS.elf\n", argv[0]);
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: %s QEMU_NOP.elf QEMU_NOMARKERS.elf [EXAMPLES_DIR]\n", argv[0]);
 		return 2;
 	}
+	examples_dir = argc == 4 ? argv[3] : NULL;
 	nop_elf = argv[1];
 	nomarkers_elf = argv[2];
 	proc_install_signal_handlers();
