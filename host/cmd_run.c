@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "farm.h"
 #include "proc.h"
 #include "report/reporter.h"
 #include "run.h"
@@ -37,6 +38,8 @@ int cmd_run(int argc, char **argv)
 	struct bench_error err, werr;
 	int rc, wrc, code;
 
+	if (farm_requested(argc, argv))
+		return farm_cmd_run(argc, argv); /* --farm FILE: every board of the farm at once (farm_run.c) */
 	run_opts_init(&o);
 	bench_error_clear(&err);
 	rc = run_parse_args(argc, argv, &o, &err);
