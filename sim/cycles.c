@@ -21,9 +21,15 @@ struct cyc_model {
 	struct cyc_slot *slots;
 	uint32_t mask; /* number of slots - 1 (power of two) */
 	uint32_t used;
+	/* Blocks dropped by a wait-state change: the core may still hold them (cycles.h). */
+	struct cyc_block **retired;
+	size_t n_retired;
 };
 
 #define CYC_INITIAL_SLOTS 1024u
+
+/* The block of a slot whose block was invalidated (see cyc_invalidate). */
+static struct cyc_block tombstone;
 
 static uint32_t slot_hash(uint32_t addr, uint32_t size)
 {
@@ -67,7 +73,8 @@ fail:
 static void drop_all(struct cyc_model *m)
 {
 	for (uint32_t i = 0; i <= m->mask; i++) {
-		free(m->slots[i].block);
+		if (m->slots[i].block != &tombstone)
+			free(m->slots[i].block);
 		m->slots[i].block = NULL;
 	}
 	m->used = 0;
@@ -78,6 +85,9 @@ void cyc_free(struct cyc_model *m)
 	if (!m)
 		return;
 	drop_all(m);
+	for (size_t i = 0; i < m->n_retired; i++)
+		free(m->retired[i]);
+	free(m->retired);
 	free(m->slots);
 	cs_free(m->insn, 1);
 	cs_close(&m->cs);
@@ -88,9 +98,21 @@ void cyc_set_wait_states(struct cyc_model *m, unsigned flash_wait_states)
 {
 	if (m->wait_states == flash_wait_states)
 		return;
-	/* Costs of blocks in flash depend on the wait states: decode them again. */
+	/* Costs of blocks in flash depend on the wait states: empty the table so every block is
+	 * decoded again, but keep the old blocks alive, as cycles.h promises. */
+	if (m->used > 0) {
+		struct cyc_block **r = realloc(m->retired, (m->n_retired + m->used) * sizeof(*r));
+		if (!r)
+			return; /* out of memory: keep the old costs rather than free blocks in use */
+		m->retired = r;
+	}
+	for (uint32_t i = 0; i <= m->mask; i++) {
+		if (m->slots[i].block && m->slots[i].block != &tombstone)
+			m->retired[m->n_retired++] = m->slots[i].block;
+		m->slots[i].block = NULL;
+	}
+	m->used = 0;
 	m->wait_states = flash_wait_states;
-	drop_all(m);
 }
 
 unsigned cyc_wait_states(const struct cyc_model *m)
@@ -158,22 +180,25 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 	return b;
 }
 
-static int grow(struct cyc_model *m)
+/* Rehashes into a table of `n` slots (a power of two), dropping tombstones. */
+static int rehash(struct cyc_model *m, uint32_t n)
 {
-	uint32_t old_n = m->mask + 1u;
 	struct cyc_slot *old = m->slots;
-	struct cyc_slot *s = calloc((size_t)old_n * 2u, sizeof(*s));
+	uint32_t old_n = m->mask + 1u;
+	struct cyc_slot *s = calloc(n, sizeof(*s));
 	if (!s)
 		return -1;
 	m->slots = s;
-	m->mask = old_n * 2u - 1u;
+	m->mask = n - 1u;
+	m->used = 0;
 	for (uint32_t i = 0; i < old_n; i++) {
-		if (!old[i].block)
+		if (!old[i].block || old[i].block == &tombstone)
 			continue;
 		uint32_t h = slot_hash(old[i].addr, old[i].size) & m->mask;
 		while (s[h].block)
 			h = (h + 1u) & m->mask;
 		s[h] = old[i];
+		m->used++;
 	}
 	free(old);
 	return 0;
@@ -191,9 +216,14 @@ const struct cyc_block *cyc_lookup(struct cyc_model *m, uint32_t addr, const uin
 			return s->block;
 		h = (h + 1u) & m->mask;
 	}
-	/* Miss: decode once. Keep the load factor under 1/2 so probes stay short. */
+	/* Miss: decode once. Keep the load factor (live blocks and tombstones) under 1/2 so probes
+	 * stay short; grow only when live blocks fill a quarter, else just sweep the tombstones. */
 	if ((m->used + 1u) * 2u > m->mask + 1u) {
-		if (grow(m) != 0)
+		uint32_t n = m->mask + 1u;
+		uint32_t live = 0;
+		for (uint32_t i = 0; i < n; i++)
+			live += m->slots[i].block && m->slots[i].block != &tombstone;
+		if (rehash(m, (live + 1u) * 4u > n ? n * 2u : n) != 0)
 			return NULL;
 		h = slot_hash(addr, size) & m->mask;
 		while (m->slots[h].block)
@@ -211,34 +241,21 @@ const struct cyc_block *cyc_lookup(struct cyc_model *m, uint32_t addr, const uin
 
 void cyc_invalidate(struct cyc_model *m, uint32_t addr, uint32_t size)
 {
-	/* Rare (flash programmed, code in RAM rewritten): rebuild the table without the overlapping
-	 * blocks rather than keeping tombstones on the hot path. */
+	/* Rare (flash programmed, code in RAM rewritten): free the overlapping blocks and leave a
+	 * tombstone in their slots, so probe chains through them stay intact. A tombstone's key has the
+	 * Thumb bit set, which no lookup asks for, so the hot path needs no test for it. */
 	uint64_t lo = addr, hi = (uint64_t)addr + size;
-	uint32_t n = m->mask + 1u;
-	struct cyc_slot *old = m->slots;
-	struct cyc_slot *s = calloc(n, sizeof(*s));
-	if (!s) {
-		/* Out of memory: dropping everything is always correct. */
-		drop_all(m);
-		return;
-	}
-	m->slots = s;
-	m->used = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		struct cyc_block *b = old[i].block;
-		if (!b)
+	for (uint32_t i = 0; i <= m->mask; i++) {
+		struct cyc_block *b = m->slots[i].block;
+		if (!b || b == &tombstone)
 			continue;
 		if ((uint64_t)b->addr < hi && (uint64_t)b->addr + b->size > lo) {
 			free(b);
-			continue;
+			m->slots[i].block = &tombstone;
+			m->slots[i].addr = 1u;
+			m->slots[i].size = 0u;
 		}
-		uint32_t h = slot_hash(old[i].addr, old[i].size) & m->mask;
-		while (s[h].block)
-			h = (h + 1u) & m->mask;
-		s[h] = old[i];
-		m->used++;
 	}
-	free(old);
 }
 
 uint32_t cyc_skip_saving(const struct cyc_block *b, unsigned i)

@@ -20,7 +20,8 @@
  *  - CYC_DYN_CONDITIONAL: cond[i] holds the condition. An instruction that fails it costs 1 cycle
  *    (table 3-1), so cyc_skip_saving() cycles come off. It is 0 for 1-cycle instructions, so only
  *    those with a saving need care: the last instruction of a block (a conditional POP {..,PC},
- *    LDR PC, BX in an IT block) failed when the next block starts at `fallthrough`; for one in the
+ *    LDR PC, BX in an IT block: CYC_DYN_BRANCH is set too) failed when the next block starts at
+ *    `fallthrough` (without CYC_DYN_BRANCH, the block was only split there); for one in the
  *    middle of a block, evaluate cyc_cond_passed() on APSR in a code hook on that address, or keep
  *    the executed cost (docs/cycle-model.md says which the core does).
  *  - CYC_DYN_EXCEPTION: if the instruction raises its exception, charge cycles up to it
@@ -57,12 +58,16 @@ struct cyc_model;
 
 struct cyc_model *cyc_new(unsigned flash_wait_states);
 void cyc_free(struct cyc_model *m);
+/* Later lookups cost blocks with the new wait states. Blocks returned before stay valid (kept
+ * until cyc_free) but keep their old costs: the core drops its own block pointers and unicorn's
+ * translations (so every block is looked up again) to apply the change everywhere at once. */
 void cyc_set_wait_states(struct cyc_model *m, unsigned flash_wait_states);
 unsigned cyc_wait_states(const struct cyc_model *m);
 
 /* Static costs of the block at addr; code points at its `size` bytes. Cached: decoded once. */
 const struct cyc_block *cyc_lookup(struct cyc_model *m, uint32_t addr, const uint8_t *code, uint32_t size);
-/* Drop cached blocks overlapping [addr, addr+size): after flash or RAM code is rewritten. */
+/* Drop cached blocks overlapping [addr, addr+size): after flash or RAM code is rewritten. They are
+ * freed: pointers cyc_lookup returned for them are invalid from here on. */
 void cyc_invalidate(struct cyc_model *m, uint32_t addr, uint32_t size);
 
 /* Divide cost by operands (TRM 3.3.1, note on UDIV/SDIV: 2-12 cycles, early termination by

@@ -204,6 +204,45 @@ static void test_wait_states_redecode(void **state)
 	cyc_free(m);
 }
 
+/* Invalidation leaves every other block where it was (the same pointer, not decoded again), also
+ * when probe chains ran through the dropped slots, and a wait-state change keeps old blocks alive. */
+static void test_invalidate_keeps_others(void **state)
+{
+	(void)state;
+	static const uint8_t nops[4] = {0x00, 0xbf, 0x00, 0xbf};
+	static const uint8_t ldrs[4] = {0x08, 0x68, 0x1a, 0x68}; /* ldr r0,[r1] ; ldr r2,[r3] */
+	enum { N = 3000 };
+	static const struct cyc_block *first[N];
+	struct cyc_model *m = cyc_new(0);
+	assert_non_null(m);
+	for (uint32_t i = 0; i < N; i++)
+		assert_non_null(first[i] = cyc_lookup(m, 0x08000000u + 4u * i, nops, sizeof(nops)));
+	for (int round = 0; round < 4; round++) {
+		/* Drop every third block, decode it again with other bytes, check everyone. */
+		for (uint32_t i = (uint32_t)round % 3u; i < N; i += 3)
+			cyc_invalidate(m, 0x08000000u + 4u * i, 4);
+		for (uint32_t i = 0; i < N; i++) {
+			const struct cyc_block *b = cyc_lookup(m, 0x08000000u + 4u * i, ldrs, sizeof(ldrs));
+			assert_non_null(b);
+			if (i % 3u == (uint32_t)round % 3u) {
+				assert_int_equal(b->total, 3);
+				first[i] = b;
+			} else {
+				assert_ptr_equal(b, first[i]);
+			}
+		}
+	}
+	const struct cyc_block *old = first[0];
+	uint32_t old_total = old->total;
+	cyc_set_wait_states(m, 3);
+	assert_int_equal(old->total, old_total); /* still readable: ASan would catch a use after free */
+	assert_ptr_not_equal(cyc_lookup(m, 0x08000000u, nops, sizeof(nops)), old);
+	assert_int_equal(cyc_lookup(m, 0x08000000u, nops, sizeof(nops))->total, 2);
+	cyc_set_wait_states(m, 3); /* no change: nothing decoded again */
+	assert_ptr_equal(cyc_lookup(m, 0x08000000u, ldrs, sizeof(nops)), cyc_lookup(m, 0x08000000u, nops, 4));
+	cyc_free(m);
+}
+
 static void test_undecodable(void **state)
 {
 	(void)state;
@@ -223,10 +262,15 @@ static void test_undecodable(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_every_rule),           cmocka_unit_test(test_block_tables),
-	    cmocka_unit_test(test_divide_extra),         cmocka_unit_test(test_exceptions),
-	    cmocka_unit_test(test_conditions),           cmocka_unit_test(test_cache),
-	    cmocka_unit_test(test_wait_states_redecode), cmocka_unit_test(test_undecodable),
+		cmocka_unit_test(test_every_rule),
+		cmocka_unit_test(test_block_tables),
+		cmocka_unit_test(test_divide_extra),
+		cmocka_unit_test(test_exceptions),
+		cmocka_unit_test(test_conditions),
+		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_wait_states_redecode),
+		cmocka_unit_test(test_undecodable),
+		cmocka_unit_test(test_invalidate_keeps_others),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
