@@ -437,10 +437,14 @@ int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct sim_con
 		{"periph", PERIPH_BASE, PERIPH_SIZE, NULL, periph_read, periph_write, st},
 		{"dbgmcu", DBGMCU_BASE, DBGMCU_SIZE, NULL, dbgmcu_read, dbgmcu_write, st},
 	};
+	size_t n_before = bus->n_regions;
 	for (size_t i = 0; i < sizeof(regions) / sizeof(regions[0]); i++) {
 		if (bus_add_region(bus, &regions[i]) != 0) {
 			errmsg(err, errlen, "stm32f4: cannot add %s at 0x%08x to the bus (map full or overlapping)",
 			       regions[i].name, regions[i].base);
+			/* Take back what was added: those regions point into memory freed below. */
+			bus->n_regions = n_before;
+			bus->last = NULL;
 			stm32f4_free(st);
 			return -1;
 		}
