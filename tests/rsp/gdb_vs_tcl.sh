@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The same firmware measured through OpenOCD's GDB port (bench run --gdb, the RSP backend) and its
+# TCL port (bench run --openocd) on the virtual board must give exactly the same cycles, sample
+# for sample: NOP sleds (N cycles each), fut-hardfp over an input sweep, and a firmware with no
+# markers at all measured with --start/--stop.
+#   gdb_vs_tcl.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1 src=$2
+. "$src/tests/rsp/rsp_sim_lib.sh"
+if [[ ! -x "$build/bench-sim" ]]; then
+  echo "SKIP: $build/bench-sim not built (sim/main.c missing)"
+  exit 77
+fi
+rsp_sim_start "$build" "$src"
+ex=$build/examples/sim-stm32f4
+fails=0
+
+# Runs one firmware both ways; compares every result's samples; prints them.
+both() {
+  local name=$1; shift
+  "$build/bench" run --openocd "127.0.0.1:$TCL_PORT" "$@" --json "$RSP_WORK/$name-tcl.json" --quiet --no-progress
+  "$build/bench" run --gdb "127.0.0.1:$GDB_PORT" "$@" --json "$RSP_WORK/$name-gdb.json" --quiet --no-progress
+  python3 - "$RSP_WORK/$name-tcl.json" "$RSP_WORK/$name-gdb.json" "$name" <<'PY'
+import json, sys
+tcl, gdb = (json.load(open(p)) for p in sys.argv[1:3])
+name = sys.argv[3]
+assert tcl["status"] == "ok" and gdb["status"] == "ok", (tcl["error"], gdb["error"])
+assert tcl["context"]["backend"] == "openocd-tcl" and gdb["context"]["backend"] == "gdb-rsp"
+key = lambda r: (r["name"], json.dumps(r["args"], sort_keys=True))
+t = {key(r): r["samples"] for r in tcl["results"]}
+g = {key(r): r["samples"] for r in gdb["results"]}
+assert t and t == g, f"{name}: TCL {t} != GDB {g}"
+assert tcl["context"]["overhead_cycles"] == gdb["context"]["overhead_cycles"]
+for k, v in sorted(t.items()):
+    print(f"{name} {k[0]} {k[1]}: {v[:5]}{'...' if len(v) > 5 else ''} (same through TCL and GDB)")
+if name == "nops":
+    for k, v in t.items():
+        n = int(k[0].replace("nop", ""))
+        assert set(v) == {n}, f"{k[0]}: {v}, want {n} cycles"
+PY
+}
+
+both nops "$ex/nops.elf" --repeat 5 || fails=$((fails + 1))
+both fut-hardfp "$ex/fut-hardfp.elf" --repeat 3 --arg input=0:100:50 || fails=$((fails + 1))
+both fut-softfp "$ex/fut-softfp.elf" --repeat 2 --arg input=1,1000,100000 || fails=$((fails + 1))
+both nomarkers "$build/tests/firmware/rsp/sim_nomarkers.elf" --start start_trigger --stop stop_trigger --repeat 3 ||
+  fails=$((fails + 1))
+exit $fails

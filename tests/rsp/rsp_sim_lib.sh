@@ -1,0 +1,46 @@
+# Shared by tests/rsp/*.sh and perf/bench_rsp.sh: start bench-sim and stock OpenOCD with both its
+# TCL and GDB ports on free 127.0.0.1 ports, and stop both on every exit path (trap).
+#   rsp_sim_start BUILD_DIR SOURCE_DIR   -> sets TCL_PORT, GDB_PORT, RSP_WORK
+# Every process started here is killed by its pid in rsp_sim_stop.
+
+rsp_free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+rsp_sim_stop() {
+  [[ -n "${OCD_PID:-}" ]] && kill "$OCD_PID" 2>/dev/null && wait "$OCD_PID" 2>/dev/null
+  [[ -n "${SIM_PID:-}" ]] && kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
+  OCD_PID= SIM_PID=
+  [[ -n "${RSP_WORK:-}" && -d "$RSP_WORK" ]] && rm -rf "$RSP_WORK"
+  return 0
+}
+
+# Waits until 127.0.0.1:$1 accepts, at most $2 tenths of a second.
+rsp_wait_port() {
+  for _ in $(seq "$2"); do
+    python3 -c "import socket,sys; socket.create_connection(('127.0.0.1',$1),0.2).close()" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+rsp_sim_start() {
+  local build=$1 src=$2 jtag
+  RSP_WORK=$(mktemp -d /tmp/bench-rsp-XXXXXX)
+  trap rsp_sim_stop EXIT INT TERM
+  "$build/bench-sim" --jtag-port 0 --quiet >"$RSP_WORK/sim.out" 2>"$RSP_WORK/sim.err" &
+  SIM_PID=$!
+  for _ in $(seq 50); do
+    jtag=$(sed -n 's/^jtag-port \([0-9]*\)$/\1/p' "$RSP_WORK/sim.out")
+    [[ -n "$jtag" ]] && break
+    sleep 0.1
+  done
+  [[ -n "$jtag" ]] || { echo "bench-sim did not print its port: $(cat "$RSP_WORK/sim.err")" >&2; return 1; }
+  TCL_PORT=$(rsp_free_port)
+  GDB_PORT=$(rsp_free_port)
+  openocd -c "set SIM_JTAG_PORT $jtag" -f "$src/boards/sim-stm32f4/openocd.cfg" -c "bindto 127.0.0.1" \
+    -c "gdb_port $GDB_PORT" -c "tcl_port $TCL_PORT" -c "telnet_port disabled" >"$RSP_WORK/openocd.log" 2>&1 &
+  OCD_PID=$!
+  rsp_wait_port "$TCL_PORT" 100 && rsp_wait_port "$GDB_PORT" 100 ||
+    { echo "OpenOCD did not start: $(tail -3 "$RSP_WORK/openocd.log")" >&2; return 1; }
+}
