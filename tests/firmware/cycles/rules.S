@@ -248,8 +248,35 @@ snippets:
 	bl fut
 	END
 
-	/* SVC: 1, entry 12, handler BX LR 1, return 10 (the return's refill is in its 10). */
-	BEGIN(24)
+	/* Exceptions (TRM 3.3 / 2.3): entry 12, return 10 (its refill included), tail-chain 6. */
+	movs r0, #0
+	BEGIN(28)                 /* svc 1, entry 12, handler (cbz taken 4, bx lr 1), return 10 */
+	svc #0
+	END
+	movs r0, #1
+	BEGIN(36)                 /* svc 1, entry 12, handler 6 pends PendSV, tail-chain 6, bx lr 1, return 10 */
+	svc #0
+	END
+	ldr r0, =0xE000E010       /* SysTick: CTRL, LOAD, VAL (Armv7-M ARM B3.3) */
+	movs r1, #50
+	str r1, [r0, #4]          /* LOAD: fires about 50 cycles into the sled */
+	str r1, [r0, #8]          /* VAL: any write clears it */
+	movs r1, #7
+	str r1, [r0]              /* ENABLE | TICKINT | CLKSOURCE (processor clock) */
+	BEGIN(127)                /* 100 nops, entry 12, handler 5 (disables SysTick), return 10 */
+	.rept 100
+	nop
+	.endr
+	END
+	/* Last, as it leaves lazy stacking off: the FP context is stacked (CONTROL.FPCA is set, the
+	 * FP snippets above ran), FPCCR.LSPEN = 0 (Armv7-M ARM B3.2.22): 18 more words each way. */
+	ldr r0, =0xE000EF34       /* FPCCR */
+	ldr r1, [r0]
+	bic r1, r1, #(1 << 30)    /* LSPEN */
+	str r1, [r0]
+	vmov s0, r1               /* an FP instruction: CONTROL.FPCA = 1 */
+	movs r0, #0
+	BEGIN(62)                 /* svc 1, entry 12 + 17, handler 5, return 10 + 17 */
 	svc #0
 	END
 
@@ -284,7 +311,26 @@ fut:
 	.p2align 2
 1:	.word 1078530011          /* 3.14159265f */
 
+	/* r0 = 0: return at once; else pend PendSV (ICSR.PENDSVSET, B3.2.4), which has the same
+	 * priority, so it runs tail-chained after this handler returns. */
 	.thumb_func
 	.global svc_handler
 svc_handler:
+	cbz r0, 1f
+	ldr r0, =0xE000ED04       /* ICSR */
+	mov r1, #(1 << 28)
+	str r1, [r0]
+1:	bx lr
+
+	.thumb_func
+	.global pendsv_handler
+pendsv_handler:
+	bx lr
+
+	.thumb_func
+	.global systick_handler
+systick_handler:
+	ldr r0, =0xE000E010
+	movs r1, #0
+	str r1, [r0]              /* SysTick off: it fires once */
 	bx lr

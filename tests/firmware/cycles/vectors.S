@@ -11,7 +11,9 @@
 	.word fault_handler       /* NMI, HardFault, MemManage, BusFault, UsageFault, reserved x4 */
 	.endr
 	.word svc_handler         /* SVCall, 11 */
-	.word fault_handler, fault_handler, fault_handler, fault_handler /* DebugMon, res, PendSV, SysTick */
+	.word fault_handler, fault_handler /* DebugMonitor, reserved */
+	.word pendsv_handler      /* PendSV, 14 */
+	.word systick_handler     /* SysTick, 15 */
 
 	.text
 	.thumb_func
@@ -38,8 +40,10 @@ reset_handler:
 1:	b 1b
 
 	.thumb_func
-	.weak svc_handler
+	.weak svc_handler, pendsv_handler, systick_handler
 svc_handler:
+pendsv_handler:
+systick_handler:
 	.thumb_func
 fault_handler:
 	bkpt #0xfe                /* an unexpected exception: the test fails on this marker */
