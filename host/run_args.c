@@ -126,6 +126,9 @@ int run_parse_sweep(const char *spec, struct run_sweep *out, struct bench_error 
 		out->n = (size_t)n;
 		return 0;
 	}
+	/* "1,,2" has an empty element strtok_r would skip. */
+	if (strstr(buf, ",,") || buf[0] == ',' || buf[strlen(buf) - 1] == ',')
+		return sweep_usage(err, spec, "empty list element");
 	size_t n = 1;
 	for (const char *p = buf; *p; p++)
 		n += *p == ',';
@@ -140,12 +143,6 @@ int run_parse_sweep(const char *spec, struct run_sweep *out, struct bench_error 
 			out->values = NULL;
 			return sweep_usage(err, spec, "not a list of integers");
 		}
-	}
-	/* "1,,2" leaves an empty token strtok_r skips: the count would not match. */
-	if (strstr(buf, ",,") || buf[0] == ',' || buf[strlen(buf) - 1] == ',') {
-		free(out->values);
-		out->values = NULL;
-		return sweep_usage(err, spec, "empty list element");
 	}
 	out->n = n;
 	return 0;

@@ -1,6 +1,5 @@
 /* Statistics of one result's samples: n, min, max, mean, median, sample standard deviation (n-1,
- * as Google Benchmark's "stddev" aggregate). Welford's update keeps the variance exact enough for
- * cycle counts near 2^32 (Knuth, TAOCP vol. 2, 4.2.2). */
+ * as Google Benchmark's "stddev" aggregate). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,21 +33,28 @@ static double median_of(const int64_t *samples, size_t n, double fallback)
 
 void stats_compute(const int64_t *samples, size_t n, struct bench_stats *out)
 {
-	double mean = 0.0, m2 = 0.0;
+	int64_t sum = 0;
+	double mean, m2 = 0.0;
 
 	memset(out, 0, sizeof(*out));
 	out->n = n;
 	if (n == 0)
 		return;
 	out->min = out->max = (double)samples[0];
+	/* Samples are cycle counts below 2^33: their integer sum is exact for any n a run can hold. */
 	for (size_t i = 0; i < n; i++) {
-		double x = (double)samples[i], d = x - mean;
-		mean += d / (double)(i + 1);
-		m2 += d * (x - mean);
+		double x = (double)samples[i];
+		sum += samples[i];
 		if (x < out->min)
 			out->min = x;
 		if (x > out->max)
 			out->max = x;
+	}
+	mean = (double)sum / (double)n;
+	/* Two passes: the squared deviations from the exact mean, no cancellation near 2^32. */
+	for (size_t i = 0; i < n; i++) {
+		double d = (double)samples[i] - mean;
+		m2 += d * d;
 	}
 	out->mean = mean;
 	out->stddev = n > 1 ? sqrt(m2 / (double)(n - 1)) : 0.0;

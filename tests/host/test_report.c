@@ -1,0 +1,201 @@
+/* The JSON and console reporters and atomic writing (report/json.c, console.c, write.c). Writes
+ * the report to argv[1] when given, for the schema check that runs after this test
+ * (check_schema.py, ctest fixture host.report). */
+#include <cjson/cJSON.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "report/reporter.h"
+
+static const char *out_path;
+
+static void make_report(struct bench_report *r)
+{
+	struct bench_arg a = {"input", 7};
+	struct bench_result *res;
+	struct bench_region_result *g;
+
+	results_init(r);
+	snprintf(r->context.tool_version, sizeof(r->context.tool_version), "0.1.0");
+	snprintf(r->context.firmware, sizeof(r->context.firmware), "build/examples/sim-stm32f4/fut-hardfp.elf");
+	memset(r->context.firmware_sha256, 'a', 64);
+	snprintf(r->context.board, sizeof(r->context.board), "sim-stm32f4");
+	snprintf(r->context.probe, sizeof(r->context.probe), "virtual");
+	snprintf(r->context.backend, sizeof(r->context.backend), "openocd-tcl");
+	snprintf(r->context.server_version, sizeof(r->context.server_version), "Open On-Chip Debugger 0.12.0");
+	r->context.cycles_modelled = true;
+	r->context.core_clock_hz = 168000000;
+	r->context.overhead_cycles = 2;
+	snprintf(r->context.date, sizeof(r->context.date), "2026-11-22T04:40:00Z");
+	res = results_get(r, "fut", &a, 1);
+	results_add_sample(res, 14, 0);
+	results_add_sample(res, 14, 0);
+	results_add_sample(res, 17, BENCH_SAMPLE_WRAPPED);
+	res = results_get(r, "nop100", NULL, 0);
+	results_add_sample(res, 100, 0);
+	res = results_get(r, "never", NULL, 0);
+	snprintf(res->error, sizeof(res->error), "no samples: timeout");
+	g = results_add_region(r);
+	snprintf(g->name, sizeof(g->name), "isr");
+	g->id = 1, g->count = 10, g->total = 4200, g->min = 420, g->max = 420, g->last = 420;
+	g->mean = 420.0, g->ema = 420.0, g->enabled = true;
+	snprintf(g->events[0].name, sizeof(g->events[0].name), "PAPI_TOT_INS");
+	g->events[0].value = 300;
+	g->n_events = 1;
+	results_finish(r);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	static char buf[65536];
+	size_t n;
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+static void test_json_roundtrip(void **state)
+{
+	struct bench_report r;
+	struct bench_error err;
+	char path[] = "/tmp/bench-test-report-XXXXXX";
+	const char *p = out_path;
+	int fd;
+
+	make_report(&r);
+	if (!p) {
+		fd = mkstemp(path);
+		assert_true(fd >= 0);
+		close(fd);
+		p = path;
+	}
+	assert_int_equal(report_write_atomic(reporter_find("json"), p, &r, &err), 0);
+	struct stat st;
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+	cJSON *root = cJSON_Parse(slurp(p));
+	assert_non_null(root);
+	assert_int_equal(cJSON_GetObjectItem(root, "schema_version")->valueint, 1);
+	assert_string_equal(cJSON_GetObjectItem(root, "status")->valuestring, "ok");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(root, "error")));
+	cJSON *ctx = cJSON_GetObjectItem(root, "context");
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ctx, "cycles_modelled")));
+	assert_true(cJSON_GetObjectItem(ctx, "core_clock_hz")->valuedouble == 168000000.0);
+	cJSON *res = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 0);
+	assert_string_equal(cJSON_GetObjectItem(res, "name")->valuestring, "fut");
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(res, "args"), "input")->valueint, 7);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(res, "samples")), 3);
+	assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(res, "wrapped"), 0)->valueint, 2);
+	assert_int_equal(cJSON_GetObjectItem(res, "median")->valueint, 14);
+	assert_true(cJSON_GetObjectItem(res, "mean")->valuedouble == 15.0);
+	/* 14 cycles at 168 MHz = 83.333 ns, reported to 0.1 ns. */
+	assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(res, "time_ns"), "min")->valuedouble == 83.3);
+	res = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 2);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(res, "min")));
+	assert_string_equal(cJSON_GetObjectItem(res, "error")->valuestring, "no samples: timeout");
+	cJSON *reg = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "regions"), 0);
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(reg, "events"), "PAPI_TOT_INS")->valueint, 300);
+	cJSON_Delete(root);
+	if (!out_path)
+		unlink(path);
+	results_free(&r);
+}
+
+static void test_console_golden(void **state)
+{
+	struct bench_report r;
+	struct bench_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	static const char want[] =
+		"fut-hardfp.elf on sim-stm32f4 at 168.0 MHz, DWT_CYCCNT via openocd-tcl\n"
+		"cycles are modelled by the virtual board (Cortex-M4 timing model), not measured on silicon\n"
+		"overhead of an empty marker pair: 2 cycles, subtracted from every sample\n"
+		"\n"
+		"name    args     n     min  median    mean     max  stddev   time(min)\n"
+		"fut     input=7  3      14      14    15.0      17     1.7     83.3 ns\n"
+		"nop100  -        1     100     100   100.0     100     0.0    595.2 ns\n"
+		"never   -        0  no samples: timeout\n"
+		"(cycles; n samples per row; stddev is the sample standard deviation)\n"
+		"\n"
+		"region                  count        total      min      max       mean        ema\n"
+		"isr                        10         4200      420      420      420.0      420.0\n";
+
+	assert_non_null(f);
+	make_report(&r);
+	assert_int_equal(report_emit(reporter_find("console"), f, &r, &err), 0);
+	fclose(f);
+	if (strcmp(buf, want))
+		fail_msg("console output differs:\n%s", buf);
+	free(buf);
+	results_free(&r);
+}
+
+static void test_write_failures(void **state)
+{
+	struct bench_report r;
+	struct bench_error err;
+	FILE *full = fopen("/dev/full", "w");
+
+	make_report(&r);
+	assert_int_equal(report_write_atomic(reporter_find("json"), "/nonexistent-dir/r.json", &r, &err),
+			 -(int)BENCH_E_IO);
+	assert_non_null(strstr(err.msg, "cannot write report /nonexistent-dir/r.json: No such file or directory"));
+	/* A full disk is an error, not a silent short file. */
+	assert_non_null(full);
+	assert_int_equal(report_emit(reporter_find("json"), full, &r, &err), -(int)BENCH_E_IO);
+	fclose(full);
+	assert_null(reporter_find("nosuch"));
+	assert_non_null(reporter_find("csv"));
+	results_free(&r);
+}
+
+static void test_incomplete_status(void **state)
+{
+	struct bench_report r;
+	struct bench_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	make_report(&r);
+	r.status = BENCH_STATUS_INCOMPLETE;
+	snprintf(r.status_detail, sizeof(r.status_detail), "timeout");
+	snprintf(r.error, sizeof(r.error), "the target did not reach the next marker within 100 ms");
+	assert_int_equal(report_emit(reporter_find("json"), f, &r, &err), 0);
+	fclose(f);
+	cJSON *root = cJSON_Parse(buf);
+	assert_string_equal(cJSON_GetObjectItem(root, "status")->valuestring, "incomplete");
+	assert_string_equal(cJSON_GetObjectItem(root, "status_detail")->valuestring, "timeout");
+	assert_string_equal(cJSON_GetObjectItem(root, "error")->valuestring,
+			    "the target did not reach the next marker within 100 ms");
+	cJSON_Delete(root);
+	free(buf);
+	results_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_roundtrip),
+		cmocka_unit_test(test_console_golden),
+		cmocka_unit_test(test_write_failures),
+		cmocka_unit_test(test_incomplete_status),
+	};
+	out_path = argc > 1 ? argv[1] : NULL;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
