@@ -1,0 +1,238 @@
+/* Core test cases (tests/sim/core_test.c). The test writes `test_id` in SRAM before the core
+ * runs; reset_handler dispatches on it. Fault handlers halt with a BKPT whose immediate names them
+ * (0x20 HardFault, 0x21 UsageFault, 0x22 BusFault, 0x23 SVCall, 0x24-0x25 PendSV), so the test
+ * reads CFSR/HFSR/BFAR and the stacked frame at that halt. */
+	.syntax unified
+	.thumb
+#define SCB_ICSR 0xE000ED04
+#define SCB_SHCSR 0xE000ED24
+#define SCB_CPACR 0xE000ED88
+#define DEMCR 0xE000EDFC
+#define DWT_CTRL 0xE0001000
+#define DWT_CYCCNT 0xE0001004
+#define SYST_CSR 0xE000E010
+
+	.section .vectors, "a"
+	.word 0x20020000          /* initial MSP: top of SRAM */
+	.word reset_handler
+	.word hang                /* NMI */
+	.word hardfault_handler
+	.word hang                /* MemManage */
+	.word busfault_handler
+	.word usagefault_handler
+	.word hang, hang, hang, hang
+	.word svc_handler
+	.word hang, hang
+	.word pendsv_handler
+	.word systick_handler
+
+	.section .noinit, "aw", %nobits
+	.global test_id
+test_id: .space 4
+	.global tick_count
+tick_count: .space 4
+
+	.text
+	.thumb_func
+	.global reset_handler
+reset_handler:
+	ldr r0, =test_id
+	ldr r0, [r0]
+	adr r1, cases
+	ldr pc, [r1, r0, lsl #2]
+	.align 2
+cases:
+	.word hang + 1, case_bad_read + 1, case_bad_read_busfault + 1, case_udf + 1
+	.word case_udf_usagefault + 1, case_fp_off + 1, case_bkpt + 1, case_systick + 1
+	.word case_fp_stacking + 1, case_svc + 1, case_cyccnt_ldr + 1, case_lockup + 1
+
+	.thumb_func
+case_bad_read:                    /* 1: unmapped load, BusFault disabled: HardFault FORCED */
+	ldr r0, =0x30000000
+	ldr r1, [r0]
+	b hang
+
+	.thumb_func
+case_bad_read_busfault:           /* 2: the same with SHCSR.BUSFAULTENA: BusFault */
+	ldr r0, =SCB_SHCSR
+	mov r1, #(1 << 17)
+	str r1, [r0]
+	ldr r0, =0x30000004
+	.global bad_read_insn
+bad_read_insn:
+	ldr r1, [r0]
+	b hang
+
+	.thumb_func
+case_udf:                         /* 3: UDF, UsageFault disabled: HardFault FORCED */
+	.global udf_insn
+udf_insn:
+	udf #7
+	b hang
+
+	.thumb_func
+case_udf_usagefault:              /* 4: UDF with SHCSR.USGFAULTENA: UsageFault UNDEFINSTR */
+	ldr r0, =SCB_SHCSR
+	mov r1, #(1 << 18)
+	str r1, [r0]
+	dsb
+	isb
+	udf #8
+	b hang
+
+	.thumb_func
+case_fp_off:                      /* 5: FP instruction with CPACR CP10/CP11 off: NOCP */
+	mov r0, #0
+	.global fp_insn
+fp_insn:
+	vmov s0, r0
+	b hang
+
+	.thumb_func
+case_bkpt:                        /* 6: BKPT without a debugger: HardFault DEBUGEVT */
+	.global bkpt_insn
+bkpt_insn:
+	bkpt #0x30
+	b hang
+
+	.thumb_func
+case_systick:                     /* 7: one SysTick interrupt inside a 1000-NOP stretch */
+	ldr r0, =DEMCR
+	mov r1, #(1 << 24)        /* TRCENA */
+	str r1, [r0]
+	ldr r0, =DWT_CTRL
+	ldr r1, =((1 << 18) | 1)  /* EXCEVTENA, CYCCNTENA */
+	str r1, [r0]
+	ldr r0, =SYST_CSR
+	ldr r1, =800
+	str r1, [r0, #4]          /* RVR: an event every 801 cycles */
+	mov r1, #0
+	str r1, [r0, #8]          /* CVR */
+	mov r1, #7                /* CLKSOURCE processor, TICKINT, ENABLE */
+	str r1, [r0]
+	isb
+	bkpt #1
+	.rept 1000
+	nop
+	.endr
+	bkpt #2
+	ldr r0, =SYST_CSR
+	mov r1, #0
+	str r1, [r0]
+	bkpt #4
+	b hang
+
+	.thumb_func
+case_fp_stacking:                 /* 8: FP context, lazy stacking, restore on return */
+	ldr r0, =SCB_CPACR
+	mov r1, #(0xF << 20)
+	str r1, [r0]
+	dsb
+	isb
+	mov r0, #0x100
+	mov r2, #0
+1:	vmov s0, r0               /* s0..s15 = 0x100..0x10F, in reverse through s0 shifts */
+	vmov s1, s0
+	vmov s2, s1
+	vmov s3, s2
+	vmov s4, s3
+	vmov s5, s4
+	vmov s6, s5
+	vmov s7, s6
+	vmov s8, s7
+	vmov s9, s8
+	vmov s10, s9
+	vmov s11, s10
+	vmov s12, s11
+	vmov s13, s12
+	vmov s14, s13
+	vmov s15, s14
+	ldr r0, =SCB_ICSR
+	mov r1, #(1 << 28)        /* PENDSVSET */
+	str r1, [r0]
+	dsb
+	isb
+	bkpt #0x26                /* back in thread mode: s0 restored from the frame */
+	bkpt #4
+	b hang
+
+	.thumb_func
+case_svc:                         /* 9: SVC: handler with the return address after the SVC */
+	.global svc_insn
+svc_insn:
+	svc #5
+	bkpt #0x28
+	bkpt #4
+	b hang
+
+	.thumb_func
+case_cyccnt_ldr:                  /* 10: LDR of DWT_CYCCNT inside a block is exact per instruction */
+	ldr r0, =DEMCR
+	mov r1, #(1 << 24)
+	str r1, [r0]
+	ldr r0, =DWT_CTRL
+	mov r1, #1
+	str r1, [r0]
+	ldr r1, =DWT_CYCCNT
+	ldr r2, [r1]
+	.rept 10
+	nop
+	.endr
+	ldr r3, [r1]
+	subs r4, r3, r2
+	ldr r2, [r1]
+	.rept 20
+	nop
+	.endr
+	ldr r3, [r1]
+	subs r5, r3, r2
+	bkpt #0x27
+	bkpt #4
+	b hang
+
+	.thumb_func
+case_lockup:                      /* 11: a fault inside HardFault: lockup */
+	udf #9
+	b hang
+
+	.thumb_func
+hardfault_handler:
+	ldr r0, =test_id
+	ldr r0, [r0]
+	cmp r0, #11
+	beq 1f
+	bkpt #0x20
+	b hang
+1:	udf #10                   /* a fault at priority -1: lockup */
+
+	.thumb_func
+usagefault_handler:
+	bkpt #0x21
+	b hang
+
+	.thumb_func
+busfault_handler:
+	bkpt #0x22
+	b hang
+
+	.thumb_func
+svc_handler:
+	bkpt #0x23
+	bx lr
+
+	.thumb_func
+pendsv_handler:
+	bkpt #0x24                /* lazy state pending: FPCCR.LSPACT, nothing written yet */
+	vmov r0, s0               /* first FP instruction in the handler: the lazy state is stacked */
+	bkpt #0x25
+	mov r1, #0
+	vmov s0, r1               /* clobbered here, restored by the exception return */
+	bx lr
+
+	.thumb_func
+systick_handler:
+	bx lr
+
+	.thumb_func
+hang:
+	b hang
