@@ -38,7 +38,10 @@ static uint32_t cyccnt_enable(void)
 		if (CM_DWT_LSR & CM_LSR_SLK)
 			return BENCH_STATUS_DWT_LOCKED;
 	}
-	if (CM_DWT_CTRL & CM_DWT_CTRL_NOCYCCNT)
+	/* NOCYCCNT says so; a DWT_CTRL of all zeros (not even NUMCOMP, bits 31:28) is no DWT at all,
+	 * as on QEMU's Cortex-M models. */
+	uint32_t ctrl = CM_DWT_CTRL;
+	if ((ctrl & CM_DWT_CTRL_NOCYCCNT) || ctrl == 0)
 		return BENCH_STATUS_NO_CYCCNT;
 	CM_DWT_CYCCNT = 0;
 	CM_DWT_CTRL |= CM_DWT_CTRL_CYCCNTENA;
