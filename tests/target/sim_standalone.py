@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""The example firmware on the virtual board, through bench-sim's built-in debugger
+(`bench-sim --elf X --standalone`: it sets C_DEBUGEN, prints one line per halt
+`halt pc=0x%08x imm=%u cyccnt=%u reason=...` and resumes past each BKPT; sim/core.h).
+
+  sim_standalone.py BENCH_SIM EXAMPLES_DIR
+
+Checks, from the halts alone: the calibration pair costs 0 cycles; the NOP sleds nop1, nop10,
+nop100, nop1000 cost exactly 1, 10, 100, 1000 cycles in every repetition; fut-hardfp costs the same
+in every repetition (nobody writes `input`, so the soft-float variant is only checked for running);
+the first markers come in the order the runtime puts them: CAL_BEGIN, CAL_END, SYNC, BEGIN."""
+import re
+import subprocess
+import sys
+
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    print(("ok   " if ok else "FAIL ") + what)
+    failures += 0 if ok else 1
+
+
+def halts(sim, elf, max_cycles):
+    # Nobody writes bench_ctl.stop, so the firmware measures until max_cycles run out.
+    p = subprocess.run([sim, "--elf", elf, "--standalone", "--max-cycles", str(max_cycles)],
+                       capture_output=True, text=True, timeout=60)
+    out = []
+    for line in p.stdout.splitlines():
+        m = re.match(r"halt pc=0x([0-9a-f]{8}) imm=(\d+) cyccnt=(\d+) reason=(\w+)", line)
+        if m:
+            out.append((int(m.group(1), 16), int(m.group(2)), int(m.group(3)), m.group(4)))
+    return out
+
+
+def pairs(hs, begin, end):
+    """Cycle differences (uint32) of each `begin` halt to the next `end` halt."""
+    d = []
+    for i, h in enumerate(hs):
+        if h[1] == begin and i + 1 < len(hs) and hs[i + 1][1] == end:
+            d.append((hs[i + 1][2] - h[2]) & 0xFFFFFFFF)
+    return d
+
+
+def main():
+    sim, d = sys.argv[1], sys.argv[2]
+    hs = halts(sim, f"{d}/nops.elf", 20000)
+    check([h[1] for h in hs[:4]] == [5, 6, 3, 1], f"nops: first halts CAL_BEGIN, CAL_END, SYNC, BEGIN ({[h[1] for h in hs[:4]]})")
+    check(all(h[3] == "bkpt" for h in hs), "nops: every halt is a BKPT")
+    check(pairs(hs, 5, 6) == [0], f"nops: calibration pair costs 0 cycles ({pairs(hs, 5, 6)})")
+    sleds = pairs(hs, 1, 2)
+    reps = len(sleds) // 4
+    check(reps >= 3 and sleds[:4 * reps] == [1, 10, 100, 1000] * reps,
+          f"nops: sleds cost exactly 1, 10, 100, 1000 cycles in each of {reps} repetitions ({sleds})")
+    hs = halts(sim, f"{d}/fut-hardfp.elf", 5000)
+    fut = pairs(hs, 1, 2)
+    check(len(fut) >= 3 and len(set(fut)) == 1 and fut[0] > 0, f"fut-hardfp: one constant cycle count ({fut})")
+    hs = halts(sim, f"{d}/fut-softfp.elf", 5000)
+    fut = pairs(hs, 1, 2)
+    check(len(fut) >= 3 and all(c > 0 for c in fut), f"fut-softfp: runs and measures ({fut})")
+    print(f"{failures} failed")
+    return min(failures, 125)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
