@@ -234,15 +234,22 @@ const struct elf_symbol *elf_symbol(const struct elf_file *e, const char *name)
 
 const struct elf_symbol *elf_symbol_at(const struct elf_file *e, uint32_t addr, uint32_t *offset)
 {
-	const struct elf_symbol *best = NULL;
+	const struct elf_symbol *best = NULL, *label = NULL;
 
-	/* The last symbol starting at or below addr whose size covers it (or a size-0 label). */
+	/* A sized symbol covering addr (the innermost: the latest start) wins. Failing that, an
+	 * assembly function without .size covers up to the next symbol. Linker-script labels (no type,
+	 * no size: _estack, _sbss) name no code and are never used here. */
 	for (size_t i = 0; i < e->n_symbols && e->symbols[i].addr <= addr; i++) {
 		const struct elf_symbol *s = &e->symbols[i];
-		if (addr - s->addr < s->size || (s->size == 0 && (!best || best->addr < s->addr)))
-			if (!best || s->addr > best->addr || (s->addr == best->addr && s->size))
-				best = s;
+		if (s->size && addr - s->addr < s->size)
+			best = s;
+		if (s->size == 0 && s->is_func)
+			label = s;
+		else if (label && s->addr > label->addr)
+			label = NULL;
 	}
+	if (!best)
+		best = label;
 	if (best && offset)
 		*offset = addr - best->addr;
 	return best;

@@ -52,7 +52,7 @@ const char *run_fault_exception_name(uint32_t ipsr)
 	return ipsr < sizeof(names) / sizeof(names[0]) ? names[ipsr] : NULL;
 }
 
-bool run_fault_describe(struct backend *bk, const struct elf_file *elf, char *out, size_t len)
+bool run_fault_describe(struct backend *bk, const struct elf_file *elf, uint32_t pc, char *out, size_t len)
 {
 	struct bench_error e;
 	uint32_t xpsr, ipsr, cfsr = 0, hfsr = 0, lr = 0, sp = 0, stacked_pc = 0;
@@ -68,18 +68,31 @@ bool run_fault_describe(struct backend *bk, const struct elf_file *elf, char *ou
 		return false;
 	if (backend_read_u32(bk, RUN_REG_CFSR, &cfsr, &e) || backend_read_u32(bk, RUN_REG_HFSR, &hfsr, &e))
 		cfsr = hfsr = 0;
-	/* EXC_RETURN bit 2 says which stack holds the frame (B1.5.8); LR holds it on handler entry,
-	 * which is where a vector catch halts. Anything else in LR: assume the main stack. */
-	if (!backend_read_reg(bk, BK_REG_LR, &lr, &e)) {
-		enum backend_reg sp_reg = (lr & 0xffffff00u) == 0xffffff00u && (lr & 4u) ? BK_REG_PSP : BK_REG_MSP;
+	/* At handler entry (where a vector catch halts, DEMCR.VC_*) LR holds EXC_RETURN, whose bit 2
+	 * says which stack holds the frame (B1.5.8), and SP points at the frame. Deeper in a handler
+	 * the frame's offset is unknown: then name where the core is instead of guessing. */
+	if (!backend_read_reg(bk, BK_REG_LR, &lr, &e) && (lr & 0xffffff00u) == 0xffffff00u) {
+		enum backend_reg sp_reg = lr & 4u ? BK_REG_PSP : BK_REG_MSP;
 		if (!backend_read_reg(bk, sp_reg, &sp, &e) && !backend_read_u32(bk, sp + 24u, &stacked_pc, &e))
 			have_pc = true;
 	}
 	run_fault_bits(cfsr, hfsr, bits, sizeof(bits));
-	if (have_pc)
+	if (have_pc) {
 		elf_describe_addr(elf, stacked_pc & ~1u, where, sizeof(where));
-	else
-		snprintf(where, sizeof(where), "an unknown address");
-	snprintf(out, len, "%s (%s) at %s", exc, bits[0] ? bits : "no fault status bits", where);
+		snprintf(out, len, "%s (%s) at %s", exc, bits[0] ? bits : "no fault status bits", where);
+	} else {
+		elf_describe_addr(elf, pc & ~1u, where, sizeof(where));
+		snprintf(out, len, "%s (%s), halted in %s", exc, bits[0] ? bits : "no fault status bits", where);
+	}
 	return true;
+}
+
+int run_fault_catch(struct backend *bk, struct bench_error *err)
+{
+	uint32_t demcr;
+	int rc = backend_read_u32(bk, RUN_REG_DEMCR, &demcr, err);
+
+	if (rc)
+		return rc;
+	return backend_write_u32(bk, RUN_REG_DEMCR, demcr | RUN_DEMCR_VC_FAULTS, err);
 }

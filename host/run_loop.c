@@ -42,7 +42,7 @@ static int diagnose(struct run_ctx *c, bool timed_out, uint32_t pc)
 					  "and does not halt (after marker %s): raise --timeout or check the firmware",
 					  c->o->timeout_ms, marker_text(c->last_marker, last, sizeof(last)));
 	}
-	if (run_fault_describe(&c->bk, &c->elf, fault, sizeof(fault)))
+	if (run_fault_describe(&c->bk, &c->elf, pc, fault, sizeof(fault)))
 		return bench_fail(c->err, BENCH_E_FAULT, "the target faulted: %s (after marker %s): fix the code under test",
 				  fault, marker_text(c->last_marker, last, sizeof(last)));
 	elf_describe_addr(&c->elf, pc, where, sizeof(where));
@@ -358,6 +358,9 @@ int run_loop(struct run_ctx *c)
 	for (size_t pass = 0; pass < passes; pass++) {
 		if ((rc = backend_reset(&c->bk, BK_RESET_HALT, c->err)))
 			break;
+		/* A fault then halts with its frame intact; a target without DEMCR (QEMU) just runs on. */
+		if (run_fault_catch(&c->bk, c->err))
+			bench_error_clear(c->err);
 		if (pass == 0 && c->mode != RUN_MODE_MARKERS && (rc = plant_breakpoints(c)))
 			break;
 		memset(c->pend, 0, sizeof(c->pend));
