@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# End-to-end on the virtual board through stock OpenOCD (issue 6's Must-shows):
+#  - a real pair of reports of one firmware (sled.elf: 50 NOPs, then 55): compare exits 1 with the
+#    exact +5 cycles / +10.00% row, 0 the other way round and against itself;
+#  - fut-hardfp vs fut-softfp: refused as different firmware (2), compared when allowed;
+#  - a farm of two virtual boards run in parallel, one combined report.
+# argv: BENCH BUILD_DIR. Exit 77 (skipped) while bench-sim is not built.
+set -euo pipefail
+bench=$1
+build=$2
+here=$(cd "$(dirname "$0")" && pwd)
+fw=$build/tests/firmware/ci
+ex=$build/examples/sim-stm32f4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+[[ -x $build/sim/bench-sim || -x $build/bench-sim || -n "${BENCH_SIM:-}" ]] || { echo "bench-sim not built: skipped"; exit 77; }
+
+# jq-free JSON checks: python3 reads the report and prints what the test compares.
+field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+run() { # name, then bench run arguments
+  local name=$1; shift
+  "$bench" run "$@" --quiet --no-progress --json "$tmp/$name.json" >"$tmp/$name.out" 2>"$tmp/$name.err" ||
+    fail "bench run $name: exit $?: $(cat "$tmp/$name.err")"
+}
+
+run base "$fw/base/sled.elf" --repeat 3
+run new "$fw/new/sled.elf" --repeat 3
+[[ $(field "$tmp/base.json" "[r['samples'] for r in r['results']]") == "[[50, 50, 50]]" ]] ||
+  fail "base sled: $(field "$tmp/base.json" "r['results']")"
+[[ $(field "$tmp/new.json" "[r['samples'] for r in r['results']]") == "[[55, 55, 55]]" ]] ||
+  fail "new sled: $(field "$tmp/new.json" "r['results']")"
+
+set +e
+"$bench" compare "$tmp/base.json" "$tmp/new.json" >"$tmp/cmp.out" 2>"$tmp/cmp.err"; rc=$?
+set -e
+[[ $rc -eq 1 ]] || fail "compare base new: exit $rc, expected 1"
+grep -qx 'sled   50.0  55.0    +5.0   +10.00%              REGRESSED' "$tmp/cmp.out" || fail "compare row: $(cat "$tmp/cmp.out")"
+[[ $(cat "$tmp/cmp.err") == "bench: 1 regression beyond 1%" ]] || fail "compare stderr: $(cat "$tmp/cmp.err")"
+"$bench" compare "$tmp/new.json" "$tmp/base.json" >"$tmp/cmp2.out" || fail "compare new base: exit $?, expected 0"
+grep -q 'improved$' "$tmp/cmp2.out" || fail "compare new base: $(cat "$tmp/cmp2.out")"
+"$bench" compare "$tmp/base.json" "$tmp/base.json" >/dev/null || fail "compare base base: exit $?, expected 0"
+"$bench" compare "$tmp/base.json" "$tmp/new.json" --threshold 10% >/dev/null || fail "10% is within --threshold 10%"
+
+run hard "$ex/fut-hardfp.elf" --arg input=0:1000:250 --repeat 2
+run soft "$ex/fut-softfp.elf" --arg input=0:1000:250 --repeat 2
+set +e
+"$bench" compare "$tmp/hard.json" "$tmp/soft.json" >/dev/null 2>"$tmp/fw.err"; rc=$?
+set -e
+[[ $rc -eq 2 ]] || fail "hardfp vs softfp: exit $rc, expected 2"
+grep -q "measured firmware 'fut-hardfp.elf' but .* measured 'fut-softfp.elf'" "$tmp/fw.err" || fail "$(cat "$tmp/fw.err")"
+set +e
+"$bench" compare "$tmp/hard.json" "$tmp/soft.json" --allow-different-firmware >"$tmp/hs.out"; rc=$?
+set -e
+[[ $rc -eq 1 ]] || fail "soft-float should be slower than hard-float: exit $rc: $(cat "$tmp/hs.out")"
+"$bench" report "$tmp/hard.json" "$tmp/soft.json" --html "$tmp/fut.html" || fail "report --html: exit $?"
+
+# A farm of two virtual boards, in parallel, one report.
+"$bench" run --farm "$here/fixtures/farm/two-virtual.farm" "$ex/fut-hardfp.elf" --arg input=0:1000:500 --repeat 2 \
+  --quiet --no-progress --json "$tmp/farm.json" 2>"$tmp/farm.err" || fail "farm: exit $?: $(cat "$tmp/farm.err")"
+[[ $(field "$tmp/farm.json" "sorted(set(x['name'] for x in r['results']))") == "['sim-a/fut', 'sim-b/fut']" ]] ||
+  fail "farm names: $(field "$tmp/farm.json" "[x['name'] for x in r['results']]")"
+[[ $(field "$tmp/farm.json" "len(r['results'])") == 6 ]] || fail "farm: expected 2 boards x 3 inputs"
+[[ $(field "$tmp/farm.json" "(r['status'], r['context']['board'], r['context']['probe'])") == "('ok', 'farm', 'virtual,virtual')" ]] ||
+  fail "farm context: $(field "$tmp/farm.json" "r['context']")"
+[[ $(field "$tmp/farm.json" "[x['samples'] for x in r['results'] if x['name']=='sim-a/fut'] == [x['samples'] for x in r['results'] if x['name']=='sim-b/fut']") == True ]] ||
+  fail "farm: the two virtual boards disagree"
+echo ok
