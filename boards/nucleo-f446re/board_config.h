@@ -1,5 +1,6 @@
 /* NUCLEO-F446RE (STM32F446RE; RM0390): start-up data for target/port/cortex-m (startup.c, stm32f4_clock.c).
- * SYSCLK = (16000000 Hz HSI / PLL_M) * PLL_N / PLL_P = 180000000 Hz. */
+ * SYSCLK = (16000000 Hz HSI / PLL_M) * PLL_N / PLL_P = 180000000 Hz;
+ * VCO input 2 MHz, VCO output 360 MHz (RM0390 6.3.2: 100-432 MHz). */
 #ifndef BOARD_CONFIG_H
 #define BOARD_CONFIG_H
 
@@ -10,7 +11,7 @@
 #define BOARD_HSE_HZ 0              /* 0: the PLL runs from the 16 MHz HSI */
 #define BOARD_HSE_BYPASS 0          /* 1: HSE from an external clock (ST-LINK MCO) */
 #define BOARD_PLL_M 8u
-#define BOARD_PLL_N 360u
+#define BOARD_PLL_N 180u
 #define BOARD_PLL_P 2u
 #define BOARD_PLL_Q 7u
 #define BOARD_PLL_R 2u              /* PLLCFGR[30:28]; reserved (0) where the part has no PLLR */

@@ -8,6 +8,24 @@
 
 #if defined(BOARD_CLOCK_STM32F4)
 
+/* The board's numbers, checked at build time: VCO input 1-2 MHz, VCO output 100-432 MHz
+ * (RM0090 7.3.2), and the result is the clock board.json promises the host. */
+#define CLOCK_SRC_HZ (BOARD_HSE_HZ ? BOARD_HSE_HZ : 16000000)
+#define CLOCK_VCO_IN_HZ (CLOCK_SRC_HZ / BOARD_PLL_M)
+#define CLOCK_VCO_OUT_HZ (CLOCK_VCO_IN_HZ * BOARD_PLL_N)
+#if CLOCK_VCO_IN_HZ < 1000000 || CLOCK_VCO_IN_HZ > 2000000
+#error "board_config.h: PLL input (source / BOARD_PLL_M) must be 1-2 MHz"
+#endif
+#if CLOCK_VCO_OUT_HZ < 100000000 || CLOCK_VCO_OUT_HZ > 432000000
+#error "board_config.h: VCO output (input * BOARD_PLL_N) must be 100-432 MHz"
+#endif
+#if CLOCK_VCO_OUT_HZ / BOARD_PLL_P != BOARD_CORE_CLOCK_HZ
+#error "board_config.h: the PLL does not give BOARD_CORE_CLOCK_HZ"
+#endif
+#if defined(BOARD_JSON_CORE_CLOCK_HZ) && BOARD_JSON_CORE_CLOCK_HZ != BOARD_CORE_CLOCK_HZ
+#error "board.json core_clock_hz differs from board_config.h BOARD_CORE_CLOCK_HZ"
+#endif
+
 #define REG(a) (*(volatile uint32_t *)(a))
 #define RCC_CR REG(0x40023800u)
 #define RCC_PLLCFGR REG(0x40023804u)
