@@ -171,3 +171,32 @@ void openocd_stop(struct openocd_proc *p)
 	proc_stop(p->sim, STOP_GRACE_MS);
 	p->sim = NULL;
 }
+
+void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, size_t len)
+{
+	char line[512], ring[8][512];
+	unsigned n = 0;
+	size_t used = 0;
+	FILE *f;
+
+	if (len)
+		out[0] = '\0';
+	if (max > 8)
+		max = 8;
+	if (!p || !p->log_path[0] || !max || !(f = fopen(p->log_path, "r")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "Error: ", 7))
+			continue;
+		line[strcspn(line, "\r\n")] = '\0';
+		snprintf(ring[n % max], sizeof(ring[0]), "%s", line + 7);
+		n++;
+	}
+	fclose(f);
+	for (unsigned i = n > max ? n - max : 0; i < n && used + 1 < len; i++) {
+		int w = snprintf(out + used, len - used, "%s%s", used ? " | " : "", ring[i % max]);
+		if (w < 0)
+			break;
+		used += (size_t)w < len - used ? (size_t)w : len - used - 1;
+	}
+}

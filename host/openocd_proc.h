@@ -39,6 +39,9 @@ struct openocd_proc {
 int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, struct bench_error *err);
 /* Asks nothing of OpenOCD: stops it and the simulator (SIGTERM, then SIGKILL). Safe to call twice. */
 void openocd_stop(struct openocd_proc *p);
+/* The last `max` lines of OpenOCD's log that start with "Error:", joined with " | " ("" if none):
+ * OpenOCD logs why a command failed, while the command's Tcl result often does not say. */
+void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, size_t len);
 /* The bench-sim binary: $BENCH_SIM, next to /proc/self/exe, BENCH_BUILD_DIR/sim/ or BENCH_BUILD_DIR/. */
 int openocd_find_sim(char *out, size_t len, struct bench_error *err);
 

@@ -269,6 +269,12 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		rc = connect_backend(c);
 	if (!rc)
 		rc = run_loop(c);
+	if (rc && c->ocd_started && (err->kind == BENCH_E_TARGET || err->kind == BENCH_E_CONNECT)) {
+		char why[600];
+		openocd_log_errors(&c->ocd, 3, why, sizeof(why));
+		if (why[0])
+			snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg), " (OpenOCD log: %s)", why);
+	}
 	if (c->bk_open)
 		backend_close(&c->bk);
 	if (c->ocd_started)

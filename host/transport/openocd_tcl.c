@@ -256,6 +256,8 @@ static int eval_to(struct backend *bk, const char *script, unsigned timeout_ms, 
 		char *nl;
 		while ((nl = strpbrk(reply, "\r\n")))
 			*nl = ' ';
+		for (size_t n = strlen(reply); n && reply[n - 1] == ' ';)
+			reply[--n] = '\0';
 		rc = bench_fail(err, BENCH_E_TARGET, "OpenOCD could not %s: %s", what, reply[0] ? reply : "(no message)");
 	} else if (out && outlen) {
 		snprintf(out, outlen, "%s", reply);
