@@ -202,10 +202,11 @@ static int g_offset(struct rsp_priv *s, int regnum, size_t *off, unsigned *bytes
 	*bytes = 0;
 
 	for (size_t i = 0; i < s->tdesc.n_regs; i++) {
+		/* whole bytes per register, also for OpenOCD's 1/2/8-bit primask, control, basepri */
 		if (s->tdesc.regs[i].regnum < regnum)
-			o += s->tdesc.regs[i].bitsize / 8;
+			o += (s->tdesc.regs[i].bitsize + 7) / 8;
 		if (s->tdesc.regs[i].regnum == regnum) {
-			*bytes = s->tdesc.regs[i].bitsize / 8;
+			*bytes = (s->tdesc.regs[i].bitsize + 7) / 8;
 			found = true;
 		}
 	}
@@ -627,6 +628,13 @@ static void op_close(struct backend *bk)
 	if (s->link.io.fd >= 0 && !(s->running && op_halt(bk, &ignored) < 0)) {
 		while (s->n_breaks > 0 && op_clear_break(bk, s->breaks[0].addr, &ignored) == 0)
 			;
+		if (s->saved_poll_ms) {
+			char cmd[64], out[128];
+
+			snprintf(cmd, sizeof(cmd), "%s %u", s->flavour->poll_cmd, s->saved_poll_ms);
+			if (rsp_monitor(s, cmd, out, sizeof(out), &ignored) == 0)
+				s->saved_poll_ms = 0;
+		}
 		if (rsp_link_send(&s->link, "D", 1, &ignored) == 0 &&
 		    rsp_link_recv(&s->link, rsp_io_now_ms() + 500, &ignored) < 0)
 			s->n_breaks = 0; /* no "OK" to the detach: nothing left to do but close */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gdb_rsp_priv.h"
 
@@ -90,7 +91,8 @@ int rsp_tdesc_parse(struct rsp_priv *s, struct rsp_tdesc *td, const char *xml, i
 static int find_reg(const struct rsp_tdesc *td, const char *a, const char *b)
 {
 	for (size_t i = 0; i < td->n_regs; i++)
-		if (!strcmp(td->regs[i].name, a) || (b && !strcmp(td->regs[i].name, b)))
+		/* OpenOCD names it "xPSR" (src/target/armv7m.c armv7m_regs[]), QEMU and GDB "xpsr" */
+		if (!strcasecmp(td->regs[i].name, a) || (b && !strcasecmp(td->regs[i].name, b)))
 			return td->regs[i].regnum;
 	return -1;
 }

@@ -183,7 +183,7 @@ static void test_generic_server_g_fallback(void **state)
 		   "<reg name=\"r7\" bitsize=\"32\"/><reg name=\"r8\" bitsize=\"32\"/><reg name=\"r9\" bitsize=\"32\"/>"
 		   "<reg name=\"r10\" bitsize=\"32\"/><reg name=\"r11\" bitsize=\"32\"/><reg name=\"r12\" bitsize=\"32\"/>"
 		   "<reg name=\"sp\" bitsize=\"32\" type=\"data_ptr\"/><reg name=\"lr\" bitsize=\"32\"/>"
-		   "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\"/><reg name=\"xpsr\" bitsize=\"32\" regnum=\"16\"/>"
+		   "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\"/><reg name=\"xPSR\" bitsize=\"32\" regnum=\"16\"/>"
 		   "</feature>"),
 		 false},
 		{"g", P(g), false},
