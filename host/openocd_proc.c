@@ -150,7 +150,10 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 		/* Say it is OpenOCD that failed, and quote its log. */
 		if (err->kind == BENCH_E_TOOL_START) {
 			char tail[700];
-			proc_log_tail(out->log_path, 4, tail, sizeof(tail));
+			/* Its "Error:" lines say why; the last lines may be a list it printed after them. */
+			openocd_log_errors(out, 3, tail, sizeof(tail));
+			if (!tail[0])
+				proc_log_tail(out->log_path, 4, tail, sizeof(tail));
 			bench_fail(err, BENCH_E_TOOL_START, "OpenOCD failed to start (log %s: %s): check the board, the "
 				   "probe and its USB permissions", out->log_path, tail[0] ? tail : "empty");
 		}

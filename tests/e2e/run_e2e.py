@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `bench run` on the virtual board, through stock OpenOCD and bench-sim.
+
+Each case runs the real `bench` binary as a user would, then checks the exit code, the one-line
+error on stderr, the JSON report (schema check with check_schema.py) and that no process bench
+started outlives it. Usage: run_e2e.py BUILD_DIR SOURCE_DIR CASE"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+BUILD, SRC, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
+BENCH = os.path.join(BUILD, "bench")
+EX = os.path.join(BUILD, "examples", "sim-stm32f4")
+FW = os.path.join(BUILD, "tests", "firmware")
+SCHEMA = os.path.join(SRC, "docs", "report-schema.json")
+CHECK = os.path.join(SRC, "tests", "host", "check_schema.py")
+failures = []
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+        print(f"FAIL: {what}", file=sys.stderr)
+
+
+def procs_in(workdir):
+    """Processes whose working directory is workdir: what bench started (it runs them there)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            if os.readlink(f"/proc/{pid}/cwd") == workdir:
+                found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def run(args, env=None, timeout=120, status=None, check_schema=True):
+    """Runs bench run ARGS with --json and a work dir; returns (rc, stdout, stderr, report)."""
+    tmp = tempfile.mkdtemp(prefix="bench-e2e-")
+    report = os.path.join(tmp, "report.json")
+    wd = os.path.join(tmp, "wd")
+    cmd = [BENCH, "run"] + args + ["--json", report, "--work-dir", wd]
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=e)
+    print(f"$ {' '.join(cmd)}\n-> {p.returncode}\n{p.stdout}{p.stderr}", file=sys.stderr)
+    rep = None
+    if os.path.exists(report):
+        rep = json.load(open(report))
+        if check_schema:
+            argv = [sys.executable, CHECK, SCHEMA, report] + (["--expect-status", status] if status else [])
+            c = subprocess.run(argv, capture_output=True, text=True)
+            expect(c.returncode == 0, f"schema check: {c.stderr.strip()}")
+    expect(procs_in(os.path.realpath(wd)) == [], f"processes left running in {wd}")
+    return p.returncode, p.stdout, p.stderr, rep
+
+
+def result(rep, name, **args):
+    for r in rep["results"]:
+        if r["name"] == name and r["args"] == args:
+            return r
+    return None
+
+
+def one_error_line(err, text, code, rc):
+    lines = [l for l in err.splitlines() if l.startswith("bench: ")]
+    expect(rc == code, f"exit code {rc}, expected {code}")
+    expect(len(lines) == 1, f"expected one error line, got {lines}")
+    expect(lines and text in lines[0], f"error line {lines} lacks {text!r}")
+
+
+def case_nops():
+    rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--repeat", "5"], status="ok")
+    expect(rc == 0, f"exit code {rc}")
+    for n in (1, 10, 100, 1000):
+        r = result(rep, f"nop{n}")
+        expect(r is not None, f"no result nop{n}")
+        if r:
+            expect(r["samples"] == [n] * 5, f"nop{n}: samples {r['samples']}, expected 5 x {n}")
+    expect(rep["context"]["cycles_modelled"] is True, "cycles_modelled not true")
+    expect(rep["context"]["board"] == "sim-stm32f4", "board")
+    expect("modelled" in out, "console does not say the cycles are modelled")
+    expect("nop1000" in out, "console lacks the nop1000 row")
+
+
+def case_hardfp():
+    rc, out, err, rep = run([os.path.join(EX, "fut-hardfp.elf"), "--arg", "input=0:1000:100", "--repeat", "3"],
+                            status="ok")
+    expect(rc == 0, f"exit code {rc}")
+    values = set()
+    for v in range(0, 1001, 100):
+        r = result(rep, "fut", input=v)
+        expect(r is not None and r["n"] == 3, f"fut input={v}: {r}")
+        if r:
+            values.update(r["samples"])
+    expect(len(values) == 1, f"fut-hardfp: cycle counts {sorted(values)}, expected one value for every input")
+    expect(all(v > 0 for v in values), f"fut-hardfp: non-positive cycles {values}")
+
+
+def case_softfp():
+    rc, out, err, rep = run([os.path.join(EX, "fut-softfp.elf"), "--arg", "input=0:1000:100", "--repeat", "2"],
+                            status="ok")
+    expect(rc == 0, f"exit code {rc}")
+    per_input = {}
+    for v in range(0, 1001, 100):
+        r = result(rep, "fut", input=v)
+        expect(r is not None and r["n"] == 2, f"fut input={v}: {r}")
+        if r:
+            expect(len(set(r["samples"])) == 1, f"input={v}: repeats differ {r['samples']}")
+            per_input[v] = r["samples"][0]
+    expect(len(set(per_input.values())) > 1, f"fut-softfp: counts {per_input} do not vary with the input")
+    expect(per_input.get(0, 0) < max(per_input.values() or [0]), "soft-float fut(0) should be the cheap case")
+
+
+def case_missing():
+    rc, out, err, rep = run(["/nonexistent/fut.elf"], status="error")
+    one_error_line(err, "cannot open firmware /nonexistent/fut.elf: No such file or directory: check the path", 3, rc)
+    expect(rep and rep["status_detail"] == "file", "report status_detail")
+
+
+def case_not_elf():
+    rc, out, err, rep = run([os.path.join(SRC, "README.md")], status="error")
+    one_error_line(err, "is not an ELF file", 3, rc)
+
+
+def case_wrong_arch():
+    rc, out, err, rep = run([os.path.realpath(sys.executable)], status="error")
+    one_error_line(err, "is an ELF for another architecture", 3, rc)
+    expect(rep and rep["status_detail"] == "arch", "status_detail arch")
+
+
+def case_no_markers():
+    rc, out, err, rep = run([os.path.join(FW, "rsp", "sim_nomarkers.elf")], status="error")
+    one_error_line(err, "has no markers (no .bench_markers section)", 3, rc)
+
+
+def case_unknown_board():
+    rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--board", "nucleo-f999"], status="error")
+    one_error_line(err, "unknown board 'nucleo-f999': pick one of: ", 2, rc)
+    expect("sim-stm32f4" in err, "known boards not listed")
+
+
+def case_openocd_missing():
+    rc, out, err, rep = run([os.path.join(EX, "nops.elf")], env={"BENCH_OPENOCD": "/nonexistent/openocd"},
+                            status="error")
+    one_error_line(err, "/nonexistent/openocd not found: install it with `apt-get install openocd`", 4, rc)
+
+
+def case_openocd_fails():
+    # A board whose OpenOCD config is broken: OpenOCD exits, bench quotes the end of its log.
+    boards = tempfile.mkdtemp(prefix="bench-e2e-boards-")
+    d = os.path.join(boards, "broken")
+    os.mkdir(d)
+    json.dump({"name": "broken", "core_clock_hz": 16000000, "openocd_cfg": "openocd.cfg"},
+              open(os.path.join(d, "board.json"), "w"))
+    open(os.path.join(d, "openocd.cfg"), "w").write("adapter driver no_such_adapter_xyz\n")
+    rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--board", "broken", "--boards-dir", boards],
+                            status="error")
+    one_error_line(err, "OpenOCD failed to start (log ", 4, rc)
+    expect("no_such_adapter_xyz" in err, "the log's last lines are not quoted")
+
+
+def case_timeout():
+    rc, out, err, rep = run([os.path.join(FW, "run", "hang.elf"), "--arg", "input=1,2,3,4", "--repeat", "2",
+                             "--timeout", "1500"], status="incomplete")
+    one_error_line(err, "the target did not reach the next marker within 1500 ms (it is at spin", 5, rc)
+    expect(rep and rep["status_detail"] == "timeout", "status_detail timeout")
+    expect(rep and result(rep, "spin", input=1) and result(rep, "spin", input=1)["n"] == 2, "input=1 samples lost")
+    expect(rep and result(rep, "spin", input=2) and result(rep, "spin", input=2)["n"] == 2, "input=2 samples lost")
+
+
+def case_fault():
+    rc, out, err, rep = run([os.path.join(FW, "run", "fault.elf"), "--arg", "input=1,2,3", "--repeat", "2"],
+                            status="incomplete")
+    one_error_line(err, "the target faulted: HardFault (FORCED; UsageFault UNDEFINSTR) at crash_here+0x", 5, rc)
+    expect(rep and rep["status_detail"] == "fault", "status_detail fault")
+    expect(rep and result(rep, "crash", input=2) and result(rep, "crash", input=2)["n"] == 2, "samples lost")
+
+
+def case_sigint():
+    tmp = tempfile.mkdtemp(prefix="bench-e2e-")
+    report, wd = os.path.join(tmp, "r.json"), os.path.join(tmp, "wd")
+    cmd = [BENCH, "run", os.path.join(EX, "fut-softfp.elf"), "--arg", "input=0:100000:1", "--repeat", "1",
+           "--json", report, "--work-dir", wd]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Wait until samples are being taken (OpenOCD and the simulator are running), then interrupt.
+    deadline = time.time() + 30
+    while time.time() < deadline and len(procs_in(os.path.realpath(wd))) < 2:
+        time.sleep(0.05)
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    print(err, file=sys.stderr)
+    expect(p.returncode == 130, f"exit code {p.returncode}, expected 130")
+    expect("bench: interrupted" in err, "no interrupted message")
+    rep = json.load(open(report))
+    expect(rep["status"] == "incomplete" and rep["status_detail"] == "interrupted", f"status {rep['status']}")
+    expect(sum(r["n"] for r in rep["results"]) > 0, "no samples kept")
+    expect(procs_in(os.path.realpath(wd)) == [], "processes left running after SIGINT")
+    c = subprocess.run([sys.executable, CHECK, SCHEMA, report], capture_output=True, text=True)
+    expect(c.returncode == 0, f"schema: {c.stderr}")
+
+
+def case_quoting():
+    # A firmware path that would run `shutdown` if it reached Tcl unquoted.
+    tmp = tempfile.mkdtemp(prefix="bench-e2e-")
+    nasty = os.path.join(tmp, "x];shutdown;#.elf")
+    with open(os.path.join(EX, "nops.elf"), "rb") as src, open(nasty, "wb") as dst:
+        dst.write(src.read())
+    rc, out, err, rep = run([nasty, "--repeat", "1"], status="ok")
+    expect(rc == 0, f"exit code {rc}")
+    r = result(rep, "nop10")
+    expect(r and r["samples"] == [10], f"nop10 through a nasty path: {r}")
+
+
+CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
+if CASE not in CASES:
+    print(f"unknown case {CASE}; cases: {' '.join(CASES)}", file=sys.stderr)
+    sys.exit(2)
+CASES[CASE]()
+sys.exit(1 if failures else 0)
