@@ -328,6 +328,25 @@ int probes_find_serial(const struct probe_list *l, const char *serial, const str
 	return bench_fail(err, BENCH_E_USAGE, "no probe with serial '%s': attached are %s", serial, known);
 }
 
+int probes_select(const struct probe_list *l, const char *serial, struct bench_error *err)
+{
+	const struct probe_info *p;
+	char known[900] = "";
+	size_t used = 0;
+
+	if (serial && *serial)
+		return probes_find_serial(l, serial, &p, err);
+	if (l->n < 2)
+		return 0;
+	for (size_t i = 0; i < l->n && used < sizeof(known); i++) {
+		int w = snprintf(known + used, sizeof(known) - used, "%s%s (%s, bus %u port %s)", i ? ", " : "",
+				 l->items[i].serial[0] ? l->items[i].serial : "unreadable serial", l->items[i].kind,
+				 l->items[i].bus, l->items[i].port);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	return bench_fail(err, BENCH_E_USAGE, "%zu probes attached, pass --probe SERIAL with one of: %s", l->n, known);
+}
+
 static int print_json(FILE *out, const struct probe_list *l, struct bench_error *err)
 {
 	cJSON *arr = cJSON_CreateArray();

@@ -54,6 +54,10 @@ void probes_free(struct probe_list *l);
 /* Finds SERIAL in L. BENCH_E_USAGE when absent, naming the attached serials (or that none is). */
 int probes_find_serial(const struct probe_list *l, const char *serial, const struct probe_info **out,
 		       struct bench_error *err);
+/* What `bench run --board REAL [--probe SERIAL]` needs before starting OpenOCD: a given SERIAL must
+ * be attached (probes_find_serial's error); without one, several attached probes are ambiguous
+ * (BENCH_E_USAGE listing them, "pass --probe SERIAL"); one or none is left to OpenOCD. */
+int probes_select(const struct probe_list *l, const char *serial, struct bench_error *err);
 /* Prints L as an aligned table, or as a JSON array with JSON set. */
 int probes_print(FILE *out, const struct probe_list *l, bool json, struct bench_error *err);
 

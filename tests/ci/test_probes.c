@@ -161,6 +161,23 @@ static void serial_lookup(void **state)
 	assert_string_equal(err.msg, "no probe with serial 'ABC': no debug probe is attached (`bench probes` lists them)");
 }
 
+static void select_needs_a_serial_among_several(void **state)
+{
+	struct probe_info items[2] = {{.kind = "ST-LINK/V2-1", .serial = "066DFF535550755187191037", .bus = 3, .port = "2"},
+				      {.kind = "ST-LINK/V3", .serial = "002F00243438510B34313939", .bus = 3, .port = "4.1"}};
+	struct probe_list two = {items, 2}, one = {items, 1}, none = {NULL, 0};
+	struct bench_error err;
+
+	assert_int_equal(probes_select(&two, NULL, &err), -BENCH_E_USAGE);
+	assert_string_equal(err.msg, "2 probes attached, pass --probe SERIAL with one of: 066DFF535550755187191037 "
+				     "(ST-LINK/V2-1, bus 3 port 2), 002F00243438510B34313939 (ST-LINK/V3, bus 3 port 4.1)");
+	assert_int_equal(probes_select(&two, "002F00243438510B34313939", &err), 0);
+	assert_int_equal(probes_select(&one, NULL, &err), 0);
+	assert_int_equal(probes_select(&none, NULL, &err), 0);
+	assert_int_equal(probes_select(&none, "X", &err), -BENCH_E_USAGE);
+	assert_string_equal(err.msg, "no probe with serial 'X': no debug probe is attached (`bench probes` lists them)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,7 +185,7 @@ int main(void)
 		cmocka_unit_test(cmsis_dap_v1_hid),  cmocka_unit_test(daplink_prefers_v2_bulk),
 		cmocka_unit_test(jlink_any_pid),     cmocka_unit_test(wch_link_is_not_a_probe),
 		cmocka_unit_test(malformed_descriptors), cmocka_unit_test(string_decoding),
-		cmocka_unit_test(serial_lookup),
+		cmocka_unit_test(serial_lookup),        cmocka_unit_test(select_needs_a_serial_among_several),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
