@@ -13,6 +13,7 @@ fw=$build/tests/firmware/ci
 ex=$build/examples/sim-stm32f4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export TMPDIR=$tmp # the logs a failed run keeps go with the test's own files
 fail() { echo "FAIL: $*"; exit 1; }
 [[ -x $build/sim/bench-sim || -x $build/bench-sim || -n "${BENCH_SIM:-}" ]] || { echo "bench-sim not built: skipped"; exit 77; }
 
