@@ -16,17 +16,41 @@ static struct rsp_priv *priv(struct backend *bk)
 	return bk->priv;
 }
 
-int rsp_exchange(struct rsp_priv *s, const void *payload, size_t len, struct bench_error *err)
+/* E.3: 'O' XX... is console output; "OK" is not ('K' is not hex). */
+static bool is_console(const struct rsp_priv *s)
+{
+	const char *r = s->link.parser.data;
+	size_t len = s->link.parser.len;
+
+	if (r[0] != 'O' || len < 3 || !(len & 1))
+		return false;
+	for (size_t i = 1; i < len; i++)
+		if (!strchr("0123456789abcdefABCDEF", r[i]))
+			return false;
+	return true;
+}
+
+/* Sends a packet and receives its reply; console packets before the reply are returned as they
+ * come when keep_console, else skipped (OpenOCD forwards its log as O packets at any time, e.g.
+ * "Polling target failed" before the reply to a `p`). */
+static int exchange(struct rsp_priv *s, const void *payload, size_t len, bool keep_console, struct bench_error *err)
 {
 	int rc = rsp_link_send(&s->link, payload, len, err);
 
-	if (rc < 0)
-		return rc;
-	rc = rsp_link_recv(&s->link, rsp_io_now_ms() + s->link.timeout_ms, err);
+	do {
+		if (rc < 0)
+			break;
+		rc = rsp_link_recv(&s->link, rsp_io_now_ms() + s->link.timeout_ms, err);
+	} while (rc == 0 && !keep_console && is_console(s));
 	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
 		return bench_fail(err, BENCH_E_PROTOCOL, "gdbserver %s did not answer \"%.*s\" within %u ms",
 				  s->link.io.peer, (int)(len > 40 ? 40 : len), (const char *)payload, s->link.timeout_ms);
 	return rc;
+}
+
+int rsp_exchange(struct rsp_priv *s, const void *payload, size_t len, struct bench_error *err)
+{
+	return exchange(s, payload, len, false, err);
 }
 
 int rsp_command(struct rsp_priv *s, struct bench_error *err, const char *fmt, ...)
@@ -354,13 +378,11 @@ static int wait_stop(struct rsp_priv *s, uint64_t deadline, struct backend_halt_
 {
 	for (;;) {
 		int rc = rsp_link_recv(&s->link, deadline, err);
-		const char *r = reply(s);
 
 		if (rc < 0)
 			return rc;
-		/* E.3: 'O' XX... is console output while the target runs; "OK" is not ('K' is not hex). */
-		if (r[0] == 'O' && s->link.parser.len > 1 && (s->link.parser.len & 1) && all_hex(r + 1, s->link.parser.len - 1))
-			continue;
+		if (is_console(s))
+			continue; /* output while the target runs */
 		return rsp_parse_stop(s, info, err);
 	}
 }
@@ -538,14 +560,14 @@ int rsp_monitor(struct rsp_priv *s, const char *cmd, char *out, size_t outlen, s
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory for qRcmd");
 	memcpy(pkt, "qRcmd,", 6);
 	rsp_hex_encode(cmd, n, pkt + 6);
-	rc = rsp_exchange(s, pkt, 6 + 2 * n, err);
+	rc = exchange(s, pkt, 6 + 2 * n, true, err);
 	free(pkt);
 	if (out && outlen)
 		out[0] = '\0';
 	while (rc == 0) {
 		const char *r = reply(s);
 		size_t len = s->link.parser.len;
-		bool console = r[0] == 'O' && len > 1 && (len & 1) && all_hex(r + 1, len - 1);
+		bool console = is_console(s);
 
 		if (!console && (len == 0 || reply_is_error(s)))
 			return bench_fail(err, len == 0 ? BENCH_E_UNSUPPORTED : BENCH_E_TARGET,

@@ -95,7 +95,7 @@ static int initial_state(struct rsp_priv *s, struct bench_error *err)
  * version`; anything else is a generic Cortex-M gdbserver. */
 static int identify(struct rsp_priv *s, struct bench_error *err)
 {
-	char out[256];
+	char out[1024], *name;
 	int rc = rsp_command(s, err, "qqemu.sstepbits");
 
 	if (rc < 0)
@@ -110,11 +110,12 @@ static int identify(struct rsp_priv *s, struct bench_error *err)
 	rc = rsp_monitor(s, "version", out, sizeof(out), err);
 	if (rc < 0 && err->kind != BENCH_E_UNSUPPORTED && err->kind != BENCH_E_TARGET)
 		return rc;
-	out[strcspn(out, "\r\n")] = '\0';
-	if (rc == 0 && !strncmp(out, flavours[FLAVOUR_OPENOCD].version_match,
-				strlen(flavours[FLAVOUR_OPENOCD].version_match))) {
+	/* OpenOCD may put log lines ("[stm32f4x.cpu] clearing lockup ...") before the answer. */
+	name = rc == 0 ? strstr(out, flavours[FLAVOUR_OPENOCD].version_match) : NULL;
+	if (name) {
+		name[strcspn(name, "\r\n")] = '\0';
 		s->flavour = &flavours[FLAVOUR_OPENOCD];
-		snprintf(s->version, sizeof(s->version), "%.120s", out);
+		snprintf(s->version, sizeof(s->version), "%.120s", name);
 	} else {
 		s->flavour = &flavours[FLAVOUR_GENERIC];
 		snprintf(s->version, sizeof(s->version), "gdbserver at %s", s->link.io.peer);
