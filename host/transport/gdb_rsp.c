@@ -625,10 +625,10 @@ static int op_reset(struct backend *bk, enum backend_reset mode, struct bench_er
 	s->pc_valid = false;
 	if (rc < 0)
 		return rc;
+	/* Reset-and-run is reset-halt then continue everywhere: a server sends a stop reply only for a
+	 * run the client started (OpenOCD's `reset run` would leave the next halt unreported). */
 	if (mode == BK_RESET_RUN && !cmd)
 		return op_resume(bk, err);
-	if (mode == BK_RESET_RUN)
-		s->running = false; /* OpenOCD's `reset run` leaves GDB's view halted; resume() is a no-op check */
 	return 0;
 }
 

@@ -18,7 +18,7 @@
 static const struct rsp_flavour flavours[] = {
 	/* OpenOCD 0.12 src/server/gdb_server.c: `c` resumes with current=1, and cortex_m_resume()
 	 * steps over a BKPT it halted on (armv7m_maybe_skip_bkpt_inst, src/target/armv7m.c). */
-	{"openocd", "version", "Open On-Chip Debugger", "reset halt", "reset run", "reset init", true,
+	{"openocd", "version", "Open On-Chip Debugger", "reset halt", NULL, "reset init", true,
 	 BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT | BK_CAP_FLASH, "poll_period", 1},
 	/* QEMU 7.2 gdbstub: a guest BKPT is a guest exception (HardFault), DWT is not modelled
 	 * (reads 0); `monitor` goes to the HMP monitor. Identified by qqemu.sstepbits below. */

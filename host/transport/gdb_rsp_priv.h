@@ -33,7 +33,7 @@ struct rsp_flavour {
 	const char *version_cmd;    /* monitor command whose output names the server */
 	const char *version_match;  /* prefix of that output that identifies it */
 	const char *reset_halt;     /* monitor command: reset and stay halted at the reset vector */
-	const char *reset_run;
+	const char *reset_run;      /* NULL: reset_halt, then continue */
 	const char *reset_init;
 	bool continue_skips_bkpt;   /* `c` on a halted BKPT steps over it (OpenOCD armv7m_maybe_skip_bkpt_inst) */
 	uint32_t caps;              /* BK_CAP_HALT_ON_BKPT / BK_CAP_CYCCNT the target has behind it */
