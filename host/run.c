@@ -210,8 +210,24 @@ static int connect_backend(struct run_ctx *c)
 		return rc;
 	c->bk_open = true;
 	snprintf(ctx->backend, sizeof(ctx->backend), "%s", c->bk.ops->name);
-	if (backend_version(&c->bk, ctx->server_version, sizeof(ctx->server_version), c->err))
+	/* OpenOCD opens its TCL port before it scans the JTAG chain: the first command waits for init
+	 * and, when init fails, finds OpenOCD gone. Say so with its log, not as a lost connection. */
+	if (backend_version(&c->bk, ctx->server_version, sizeof(ctx->server_version), c->err)) {
+		int st;
+		if (c->ocd_started && !proc_alive(c->ocd.ocd, &st)) {
+			char how[64], why[600];
+			proc_describe_status(st, how, sizeof(how));
+			openocd_log_errors(&c->ocd, 3, why, sizeof(why));
+			if (!why[0])
+				proc_log_tail(c->ocd.log_path, 4, why, sizeof(why));
+			return bench_fail(c->err, BENCH_E_TOOL_START, "OpenOCD failed to start: it %s (log %s: %s): check "
+					  "the board, the probe and its USB permissions", how, c->ocd.log_path,
+					  why[0] ? why : "empty");
+		}
+		if (c->err->kind == BENCH_E_INTERRUPTED || c->err->kind == BENCH_E_CONNECT)
+			return -(int)c->err->kind;
 		snprintf(ctx->server_version, sizeof(ctx->server_version), "unknown");
+	}
 	bench_error_clear(c->err);
 	if (!backend_has(&c->bk, BK_CAP_CYCCNT) || !strcmp(ctx->counter, "none"))
 		return bench_fail(c->err, BENCH_E_UNSUPPORTED, "%s has no readable cycle counter (DWT_CYCCNT): measure on a "

@@ -352,7 +352,7 @@ int run_loop(struct run_ctx *c)
 		c->mode = RUN_MODE_BP_MARKERS; /* e.g. QEMU's gdbstub: a BKPT there is a HardFault */
 	/* Without a SYNC marker every iteration is a pass from reset: the firmware measures once. */
 	passes = c->mode == RUN_MODE_SYMBOLS || !c->has_sync ? c->total_iters : 1;
-	if (backend_has(&c->bk, BK_CAP_FLASH) && (rc = backend_load(&c->bk, c->firmware_abs, c->err)))
+	if (!o->no_load && backend_has(&c->bk, BK_CAP_FLASH) && (rc = backend_load(&c->bk, c->firmware_abs, c->err)))
 		return rc;
 	progress_begin(&c->prog, stderr, o->progress, c->total_iters);
 	for (size_t pass = 0; pass < passes; pass++) {
