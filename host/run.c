@@ -213,8 +213,15 @@ static int connect_backend(struct run_ctx *c)
 	/* OpenOCD opens its TCL port before it scans the JTAG chain: the first command waits for init
 	 * and, when init fails, finds OpenOCD gone. Say so with its log, not as a lost connection. */
 	if (backend_version(&c->bk, ctx->server_version, sizeof(ctx->server_version), c->err)) {
-		int st;
-		if (c->ocd_started && !proc_alive(c->ocd.ocd, &st)) {
+		int st = 0;
+		bool dead = false;
+		/* A lost connection may be OpenOCD exiting: give it half a second to be reaped. */
+		for (uint64_t end = proc_now_ms() + 500; c->ocd_started && c->err->kind == BENCH_E_CONNECT;) {
+			if ((dead = !proc_alive(c->ocd.ocd, &st)) || proc_now_ms() >= end)
+				break;
+			usleep(10000);
+		}
+		if (dead) {
 			char how[64], why[600];
 			proc_describe_status(st, how, sizeof(how));
 			openocd_log_errors(&c->ocd, 3, why, sizeof(why));
