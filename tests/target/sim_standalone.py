@@ -24,10 +24,15 @@ def check(ok, what):
 
 def halts(sim, elf, max_cycles):
     # Nobody writes bench_ctl.stop, so the firmware measures until max_cycles run out.
-    p = subprocess.run([sim, "--elf", elf, "--standalone", "--max-cycles", str(max_cycles)],
-                       capture_output=True, text=True, timeout=60)
+    try:
+        p = subprocess.run([sim, "--elf", elf, "--standalone", "--max-cycles", str(max_cycles)],
+                           capture_output=True, text=True, timeout=20)
+        stdout = p.stdout
+    except subprocess.TimeoutExpired as e:  # run() has killed it
+        check(False, f"{elf}: bench-sim ended within 20 s ({max_cycles} cycles)")
+        stdout = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
     out = []
-    for line in p.stdout.splitlines():
+    for line in stdout.splitlines():
         m = re.match(r"halt pc=0x([0-9a-f]{8}) imm=(\d+) cyccnt=(\d+) reason=(\w+)", line)
         if m:
             out.append((int(m.group(1), 16), int(m.group(2)), int(m.group(3)), m.group(4)))
