@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -165,14 +166,34 @@ fail:
 	return rc;
 }
 
+static double children_cpu_s(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_CHILDREN, &ru))
+		return 0.0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 void openocd_stop(struct openocd_proc *p)
 {
+	double t0, t1;
+
 	if (!p)
 		return;
-	proc_stop(p->ocd, STOP_GRACE_MS);
-	p->ocd = NULL;
-	proc_stop(p->sim, STOP_GRACE_MS);
-	p->sim = NULL;
+	t0 = children_cpu_s();
+	if (p->ocd) {
+		proc_stop(p->ocd, STOP_GRACE_MS);
+		p->ocd = NULL;
+		t1 = children_cpu_s();
+		p->ocd_cpu_s = t1 - t0;
+		t0 = t1;
+	}
+	if (p->sim) {
+		proc_stop(p->sim, STOP_GRACE_MS);
+		p->sim = NULL;
+		p->sim_cpu_s = children_cpu_s() - t0;
+	}
 }
 
 void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, size_t len)

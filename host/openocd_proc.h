@@ -31,6 +31,9 @@ struct openocd_proc {
 	uint16_t tcl_port;
 	char log_path[1100];        /* OpenOCD's log */
 	char sim_log_path[1100];
+	/* CPU time (user + system, seconds) each used, known after openocd_stop(): from the growth of
+	 * RUSAGE_CHILDREN as each is reaped, so only exact when no other child exits meanwhile. */
+	double ocd_cpu_s, sim_cpu_s;
 };
 
 /* Returns 0 with both running and the TCL port answering, or a negated bench_err

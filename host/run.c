@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -271,6 +272,21 @@ static void finish(struct run_ctx *c, int rc)
 	snprintf(rep->error, sizeof(rep->error), "%s", c->err->msg);
 }
 
+/* BENCH_STATS=1: where the CPU time went (perf/bench_run.sh reads this line from stderr). */
+static void print_stats(const struct run_ctx *c)
+{
+	struct rusage ru;
+	double self;
+	const char *env = getenv("BENCH_STATS");
+
+	if (!env || strcmp(env, "1") || getrusage(RUSAGE_SELF, &ru))
+		return;
+	self = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       (double)ru.ru_stime.tv_usec / 1e6;
+	fprintf(stderr, "bench-stats: halts=%zu host_cpu_s=%.6f openocd_cpu_s=%.6f sim_cpu_s=%.6f\n", c->halts, self,
+		c->ocd.ocd_cpu_s, c->ocd.sim_cpu_s);
+}
+
 int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench_error *err)
 {
 	struct run_ctx *c = calloc(1, sizeof(*c));
@@ -300,8 +316,10 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	}
 	if (c->bk_open)
 		backend_close(&c->bk);
-	if (c->ocd_started)
+	if (c->ocd_started) {
 		openocd_stop(&c->ocd);
+		print_stats(c);
+	}
 	qemu_stop(c->qemu);
 	if (!rc)
 		remove_work_dir(c);

@@ -90,6 +90,7 @@ static int next_halt(struct run_ctx *c, uint32_t *pc, uint32_t *cnt)
 	}
 	if (rc)
 		return rc;
+	c->halts++;
 	*pc = h.pc & ~1u;
 	bench_error_clear(c->err);
 	return 0;

@@ -69,6 +69,7 @@ struct run_ctx {
 	int64_t overhead;
 	const struct marker *last_marker;
 	size_t samples_taken;
+	size_t halts;               /* marker halts, for BENCH_STATS */
 	struct progress prog;
 	uint64_t last_poll_ms;
 };
