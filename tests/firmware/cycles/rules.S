@@ -9,6 +9,12 @@
 	.global snippets
 snippets:
 	push {r4-r8, lr}
+	ldr r0, =0xE000ED88       /* CPACR: CP10, CP11 full access (Armv7-M ARM B3.2.20) */
+	ldr r1, [r0]
+	orr r1, r1, #(0xF << 20)
+	str r1, [r0]
+	dsb
+	isb
 
 	/* NOP sleds of N cost exactly N. */
 	BEGIN(1)
@@ -201,6 +207,26 @@ snippets:
 	msr primask, r0
 	END
 
+	/* Exceptions (TRM 3.3 / 2.3): entry 12, return 10 (its refill included), tail-chain 6. */
+	movs r0, #0
+	BEGIN(28)                 /* svc 1, entry 12, handler (cbz taken 4, bx lr 1), return 10 */
+	svc #0
+	END
+	movs r0, #1
+	BEGIN(36)                 /* svc 1, entry 12, handler 6 pends PendSV, tail-chain 6, bx lr 1, return 10 */
+	svc #0
+	END
+	ldr r0, =0xE000E010       /* SysTick: CTRL, LOAD, VAL (Armv7-M ARM B3.3) */
+	movs r1, #50
+	str r1, [r0, #4]          /* LOAD: fires about 50 cycles into the sled */
+	str r1, [r0, #8]          /* VAL: any write clears it */
+	movs r1, #7
+	str r1, [r0]              /* ENABLE | TICKINT | CLKSOURCE (processor clock) */
+	BEGIN(127)                /* 100 nops, entry 12, handler 5 (disables SysTick), return 10 */
+	.rept 100
+	nop
+	.endr
+	END
 	/* FPU (table 7-1). */
 	BEGIN(3)
 	vadd.f32 s0, s1, s2
@@ -248,26 +274,6 @@ snippets:
 	bl fut
 	END
 
-	/* Exceptions (TRM 3.3 / 2.3): entry 12, return 10 (its refill included), tail-chain 6. */
-	movs r0, #0
-	BEGIN(28)                 /* svc 1, entry 12, handler (cbz taken 4, bx lr 1), return 10 */
-	svc #0
-	END
-	movs r0, #1
-	BEGIN(36)                 /* svc 1, entry 12, handler 6 pends PendSV, tail-chain 6, bx lr 1, return 10 */
-	svc #0
-	END
-	ldr r0, =0xE000E010       /* SysTick: CTRL, LOAD, VAL (Armv7-M ARM B3.3) */
-	movs r1, #50
-	str r1, [r0, #4]          /* LOAD: fires about 50 cycles into the sled */
-	str r1, [r0, #8]          /* VAL: any write clears it */
-	movs r1, #7
-	str r1, [r0]              /* ENABLE | TICKINT | CLKSOURCE (processor clock) */
-	BEGIN(127)                /* 100 nops, entry 12, handler 5 (disables SysTick), return 10 */
-	.rept 100
-	nop
-	.endr
-	END
 	/* Last, as it leaves lazy stacking off: the FP context is stacked (CONTROL.FPCA is set, the
 	 * FP snippets above ran), FPCCR.LSPEN = 0 (Armv7-M ARM B3.2.22): 18 more words each way. */
 	ldr r0, =0xE000EF34       /* FPCCR */

@@ -1,7 +1,7 @@
 /* Vector table and start-up shared by the cycle-model snippets: enables the cycle counter
- * (DEMCR.TRCENA, DWT_CTRL.CYCCNTENA: Armv7-M ARM C1.6.5, C1.8.7) and the FPU (CPACR CP10/CP11
- * full access: B3.2.20), points r9 at a scratch buffer in SRAM whose first word holds its own
- * address (for the address-dependency snippets), then runs `snippets`. */
+ * (DEMCR.TRCENA, DWT_CTRL.CYCCNTENA: Armv7-M ARM C1.6.5, C1.8.7), points r9 at a scratch buffer
+ * in SRAM whose first word holds its own address (for the address-dependency snippets), then runs
+ * `snippets`. Snippets that need the FPU enable it themselves. */
 	.syntax unified
 	.thumb
 	.section .vectors, "a"
@@ -27,12 +27,6 @@ reset_handler:
 	ldr r1, [r0]
 	orr r1, r1, #1            /* CYCCNTENA */
 	str r1, [r0]
-	ldr r0, =0xE000ED88       /* CPACR */
-	ldr r1, [r0]
-	orr r1, r1, #(0xF << 20)  /* CP10, CP11: full access */
-	str r1, [r0]
-	dsb
-	isb
 	ldr r9, =scratch
 	str r9, [r9]
 	bl snippets
