@@ -6,7 +6,7 @@
 #              (issue 2). Baseline: QEMU's rate on crc32_an386.elf, the same C at QEMU's addresses.
 # Each rate is (instructions) / (best of 3 wall times - best of 3 wall times of the _empty
 # variant, which does everything but the rounds): start-up and ELF loading cancel out. The
-# instruction count is bench-sim's own (its final `instructions=N`); QEMU runs the same
+# instruction count is bench-sim's own (control interface `stats`); QEMU runs the same
 # instruction stream (same compiler output, only the link addresses differ).
 # Usage: bash perf/bench_sim_mips.sh BUILD_DIR
 set -euo pipefail
@@ -24,7 +24,8 @@ if ! command -v qemu-system-arm >/dev/null; then
   exit 1
 fi
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+sim_pid=
+trap '[[ -n "$sim_pid" ]] && kill "$sim_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # Best (lowest) wall time in ns of three runs of a command; its output of the last run in $tmp/out.
 best_ns() {
@@ -42,13 +43,44 @@ best_ns() {
   echo "$best"
 }
 
+# The kernel's instruction count, from bench-sim's control interface (docs/sim.md `stats`): run
+# it without a debugger (its final BKPT then escalates to a lockup) and poll until the count stops.
+# Sets $insns; not in a subshell, so the EXIT trap sees $sim_pid and stops bench-sim on any path.
+count_instructions() {
+  local elf=$1 line ports ctl n prev=-1 i
+  coproc SIM { exec "$sim" --elf "$elf" --ctl-port 0 --jtag-port 0 --quiet; }
+  sim_pid=$SIM_PID
+  read -r -t 10 line <&"${SIM[0]}" && ports=$line
+  read -r -t 10 line <&"${SIM[0]}" && ports="$ports $line"
+  ctl=$(grep -o 'ctl-port [0-9]*' <<<"$ports" | cut -d' ' -f2 || true)
+  if [[ -z "$ctl" ]]; then
+    echo "bench_sim_mips: bench-sim printed no ctl-port ($ports)" >&2
+    return 1
+  fi
+  exec 3<>"/dev/tcp/127.0.0.1/$ctl"
+  for ((i = 0; i < 600; i++)); do
+    echo stats >&3
+    read -r -t 10 line <&3 || break
+    n=$(grep -o 'instructions=[0-9]*' <<<"$line" | cut -d= -f2 || true)
+    if [[ -n "$n" && "$n" == "$prev" ]]; then
+      echo quit >&3
+      exec 3>&-
+      wait "$sim_pid" 2>/dev/null || true
+      sim_pid=
+      insns=$n
+      return 0
+    fi
+    prev=$n
+    sleep 0.2
+  done
+  exec 3>&-
+  echo "bench_sim_mips: the instruction count did not settle ($line)" >&2
+  return 1
+}
+
+insns=
+count_instructions "$fw/crc32_sim.elf"
 sim_full=$(best_ns "$sim" --standalone --elf "$fw/crc32_sim.elf")
-insns=$(grep -o 'instructions=[0-9]*' "$tmp/out" | tail -1 | cut -d= -f2 || true)
-if [[ -z "$insns" ]]; then
-  echo "bench_sim_mips: bench-sim --standalone printed no instructions=N" >&2
-  cat "$tmp/out" >&2
-  exit 1
-fi
 sim_empty=$(best_ns "$sim" --standalone --elf "$fw/crc32_sim_empty.elf")
 qemu=(qemu-system-arm -M mps2-an386 -nographic -semihosting -monitor none -serial none -kernel)
 qemu_full=$(best_ns "${qemu[@]}" "$fw/crc32_an386.elf")
