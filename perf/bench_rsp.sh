@@ -13,16 +13,17 @@ for f in "$build/bench-sim" "$build/tests/rsp/rsp_halt_rate" "$fw"; do
   [[ -e "$f" ]] || { echo "bench_rsp: $f missing: build first" >&2; exit 1; }
 done
 command -v gdb-multiarch >/dev/null || { echo "bench_rsp: gdb-multiarch missing: bash scripts/setup.sh" >&2; exit 1; }
-rsp_sim_start "$build" "$src"
+# The firmware is programmed into the virtual flash at start (bench-sim --elf): only halts are timed.
+rsp_sim_start "$build" "$src" "$fw"
 
 rate() { # backend port -> halts/s over 200 halts (connection and load not timed)
-  "$build/tests/rsp/rsp_halt_rate" "$1" "127.0.0.1:$2" "$fw" 200 | sed -n 's/.*rate=\([0-9.]*\)$/\1/p'
+  "$build/tests/rsp/rsp_halt_rate" "$1" "127.0.0.1:$2" "$fw" 200 --no-load | sed -n 's/.*rate=\([0-9.]*\)$/\1/p'
 }
 rsp=$(rate gdb "$GDB_PORT")
 tcl=$(rate tcl "$TCL_PORT")
 
 # The baseline: gdb-multiarch in batch mode, N x (continue; print CYCCNT). Two lengths, so start-up
-# (gdb, connect, reset) cancels out: rate = (N2 - N1) / (t2 - t1). The firmware is in flash already.
+# (gdb, connect, reset) cancels out: rate = (N2 - N1) / (t2 - t1).
 gdb_time() {
   local n=$1 script=$RSP_WORK/halts.gdb t0 t1
   cat >"$script" <<GDB

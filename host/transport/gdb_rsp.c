@@ -17,7 +17,7 @@ static struct rsp_priv *priv(struct backend *bk)
 }
 
 /* E.3: 'O' XX... is console output; "OK" is not ('K' is not hex). */
-static bool is_console(const struct rsp_priv *s)
+bool rsp_is_console(const struct rsp_priv *s)
 {
 	const char *r = s->link.parser.data;
 	size_t len = s->link.parser.len;
@@ -33,24 +33,31 @@ static bool is_console(const struct rsp_priv *s)
 /* Sends a packet and receives its reply; console packets before the reply are returned as they
  * come when keep_console, else skipped (OpenOCD forwards its log as O packets at any time, e.g.
  * "Polling target failed" before the reply to a `p`). */
-static int exchange(struct rsp_priv *s, const void *payload, size_t len, bool keep_console, struct bench_error *err)
+static int exchange(struct rsp_priv *s, const void *payload, size_t len, bool keep_console, unsigned timeout_ms,
+		    struct bench_error *err)
 {
 	int rc = rsp_link_send(&s->link, payload, len, err);
 
 	do {
 		if (rc < 0)
 			break;
-		rc = rsp_link_recv(&s->link, rsp_io_now_ms() + s->link.timeout_ms, err);
-	} while (rc == 0 && !keep_console && is_console(s));
+		rc = rsp_link_recv(&s->link, rsp_io_now_ms() + timeout_ms, err);
+	} while (rc == 0 && !keep_console && rsp_is_console(s));
 	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
 		return bench_fail(err, BENCH_E_PROTOCOL, "gdbserver %s did not answer \"%.*s\" within %u ms",
-				  s->link.io.peer, (int)(len > 40 ? 40 : len), (const char *)payload, s->link.timeout_ms);
+				  s->link.io.peer, (int)(len > 40 ? 40 : len), (const char *)payload, timeout_ms);
 	return rc;
 }
 
 int rsp_exchange(struct rsp_priv *s, const void *payload, size_t len, struct bench_error *err)
 {
-	return exchange(s, payload, len, false, err);
+	return exchange(s, payload, len, false, s->link.timeout_ms, err);
+}
+
+int rsp_exchange_console(struct rsp_priv *s, const void *payload, size_t len, unsigned timeout_ms,
+			 struct bench_error *err)
+{
+	return exchange(s, payload, len, true, timeout_ms, err);
 }
 
 int rsp_command(struct rsp_priv *s, struct bench_error *err, const char *fmt, ...)
@@ -70,13 +77,6 @@ int rsp_command(struct rsp_priv *s, struct bench_error *err, const char *fmt, ..
 static const char *reply(struct rsp_priv *s)
 {
 	return s->link.parser.data;
-}
-
-static bool reply_is_error(struct rsp_priv *s)
-{
-	const char *r = reply(s);
-
-	return r[0] == 'E' && s->link.parser.len == 3;
 }
 
 int rsp_qxfer_read(struct rsp_priv *s, const char *object, const char *annex, char **out, struct bench_error *err)
@@ -203,16 +203,27 @@ int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct be
 		info->reason = BK_HALT_OTHER;
 	else if (watch)
 		info->reason = BK_HALT_WATCHPOINT;
-	else if (hw_sw || is_planted(s, s->pc))
-		info->reason = BK_HALT_BREAKPOINT;
-	else {
-		bool bkpt = false;
-		int rc = rsp_is_bkpt(s, s->pc, &bkpt, err);
+	else
+		return rsp_classify_trap(s, hw_sw, info, err);
+	return 0;
+}
 
-		if (rc < 0)
-			return rc;
-		info->reason = bkpt ? BK_HALT_BKPT_INSN : BK_HALT_OTHER;
+int rsp_classify_trap(struct rsp_priv *s, bool hw_sw, struct backend_halt_info *info, struct bench_error *err)
+{
+	bool bkpt = false;
+	int rc;
+
+	if (!s->pc_valid && (rc = rsp_read_pc(s, &s->pc, err)) < 0)
+		return rc;
+	info->pc = s->pc;
+	if (hw_sw || is_planted(s, s->pc)) {
+		info->reason = BK_HALT_BREAKPOINT;
+		return 0;
 	}
+	rc = rsp_is_bkpt(s, s->pc, &bkpt, err);
+	if (rc < 0)
+		return rc;
+	info->reason = bkpt ? BK_HALT_BKPT_INSN : BK_HALT_OTHER;
 	return 0;
 }
 
@@ -381,7 +392,7 @@ static int wait_stop(struct rsp_priv *s, uint64_t deadline, struct backend_halt_
 
 		if (rc < 0)
 			return rc;
-		if (is_console(s))
+		if (rsp_is_console(s))
 			continue; /* output while the target runs */
 		return rsp_parse_stop(s, info, err);
 	}
@@ -402,6 +413,8 @@ static int op_wait_halt(struct backend *bk, unsigned timeout_ms, struct backend_
 		out->pc = s->pc;
 		return 0;
 	}
+	if (s->mon_run)
+		return rsp_mon_wait(s, timeout_ms, out, err);
 	rc = wait_stop(s, rsp_io_now_ms() + timeout_ms, out, err);
 	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
 		return bench_fail(err, BENCH_E_TIMEOUT, "target did not halt within %u ms (gdbserver %s)", timeout_ms,
@@ -409,7 +422,7 @@ static int op_wait_halt(struct backend *bk, unsigned timeout_ms, struct backend_
 	return rc;
 }
 
-static int op_halt(struct backend *bk, struct bench_error *err)
+int rsp_op_halt(struct backend *bk, struct bench_error *err)
 {
 	struct rsp_priv *s = priv(bk);
 	struct backend_halt_info info;
@@ -417,6 +430,8 @@ static int op_halt(struct backend *bk, struct bench_error *err)
 
 	if (!s->running)
 		return 0;
+	if (s->mon_run)
+		return rsp_mon_halt(s, err);
 	/* E.8 "Interrupts": a bare 0x03 byte; the server answers with a stop reply. */
 	rc = rsp_link_send_byte(&s->link, 0x03, err);
 	if (rc < 0)
@@ -446,7 +461,7 @@ static int step_one(struct rsp_priv *s, struct bench_error *err)
 	return wait_stop(s, rsp_io_now_ms() + s->link.timeout_ms, &info, err);
 }
 
-static int op_resume(struct backend *bk, struct bench_error *err)
+int rsp_op_resume(struct backend *bk, struct bench_error *err)
 {
 	struct rsp_priv *s = priv(bk);
 	uint32_t pc;
@@ -488,6 +503,8 @@ static int op_resume(struct backend *bk, struct bench_error *err)
 			return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused to re-plant the breakpoint at 0x%08x",
 					  s->link.io.peer, (unsigned)pc);
 	}
+	if (s->flavour->run_cmd)
+		return rsp_mon_resume(s, err);
 	rc = rsp_link_send(&s->link, s->has_vcont ? "vCont;c" : "c", s->has_vcont ? 7 : 1, err);
 	if (rc < 0)
 		return rc;
@@ -548,90 +565,6 @@ static int op_clear_break(struct backend *bk, uint32_t addr, struct bench_error 
 	return 0;
 }
 
-/* ---- monitor commands (qRcmd, E.4) ---- */
-
-int rsp_monitor(struct rsp_priv *s, const char *cmd, char *out, size_t outlen, struct bench_error *err)
-{
-	size_t n = strlen(cmd), o = 0;
-	char *pkt = malloc(2 * n + 8);
-	int rc;
-
-	if (!pkt)
-		return bench_fail(err, BENCH_E_NOMEM, "out of memory for qRcmd");
-	memcpy(pkt, "qRcmd,", 6);
-	rsp_hex_encode(cmd, n, pkt + 6);
-	rc = exchange(s, pkt, 6 + 2 * n, true, err);
-	free(pkt);
-	if (out && outlen)
-		out[0] = '\0';
-	while (rc == 0) {
-		const char *r = reply(s);
-		size_t len = s->link.parser.len;
-		bool console = is_console(s);
-
-		if (!console && (len == 0 || reply_is_error(s)))
-			return bench_fail(err, len == 0 ? BENCH_E_UNSUPPORTED : BENCH_E_TARGET,
-					  "gdbserver %s %s monitor command '%s'%s%s", s->link.io.peer,
-					  len == 0 ? "does not support" : "refused", cmd, len ? ": " : "", r);
-		if (console || (strcmp(r, "OK") && !(len & 1) && all_hex(r, len))) {
-			/* Output, as O packets or as the final hex reply. */
-			const char *h = console ? r + 1 : r;
-
-			for (size_t i = 0; h[2 * i] && h[2 * i + 1]; i++) {
-				uint8_t c;
-
-				if (rsp_hex_decode(h + 2 * i, &c, 1) == 0 && out && o + 1 < outlen)
-					out[o++] = (char)c;
-			}
-			if (out && outlen)
-				out[o] = '\0';
-			if (!console)
-				return 0;
-			rc = rsp_link_recv(&s->link, rsp_io_now_ms() + 4 * s->link.timeout_ms, err);
-			continue;
-		}
-		return 0; /* "OK" */
-	}
-	return rc;
-}
-
-static int op_monitor(struct backend *bk, const char *cmd, char *out, size_t outlen, struct bench_error *err)
-{
-	struct rsp_priv *s = priv(bk);
-	int rc;
-
-	if (s->running)
-		return bench_fail(err, BENCH_E_TARGET, "monitor '%s' while the target runs: halt it first", cmd);
-	rc = rsp_monitor(s, cmd, out, outlen, err);
-	/* A monitor command may have changed anything (reset, register writes). */
-	s->pc_valid = false;
-	return rc;
-}
-
-static int op_reset(struct backend *bk, enum backend_reset mode, struct bench_error *err)
-{
-	struct rsp_priv *s = priv(bk);
-	const struct rsp_flavour *f = s->flavour;
-	const char *cmd = mode == BK_RESET_RUN ? f->reset_run : mode == BK_RESET_INIT ? f->reset_init : f->reset_halt;
-	char out[512];
-	int rc;
-
-	if (s->running) {
-		rc = op_halt(bk, err);
-		if (rc < 0)
-			return rc;
-	}
-	rc = rsp_monitor(s, cmd ? cmd : f->reset_halt, out, sizeof(out), err);
-	s->pc_valid = false;
-	if (rc < 0)
-		return rc;
-	/* Reset-and-run is reset-halt then continue everywhere: a server sends a stop reply only for a
-	 * run the client started (OpenOCD's `reset run` would leave the next halt unreported). */
-	if (mode == BK_RESET_RUN && !cmd)
-		return op_resume(bk, err);
-	return 0;
-}
-
 static int op_version(struct backend *bk, char *out, size_t outlen, struct bench_error *err)
 {
 	snprintf(out, outlen, "%s", priv(bk)->version);
@@ -647,7 +580,7 @@ static void op_close(struct backend *bk)
 		return;
 	/* Leave the target as found: remove our breakpoints, then detach (D) so the server keeps
 	 * running for its next client. Errors are moot here: the connection is going away. */
-	if (s->link.io.fd >= 0 && !(s->running && op_halt(bk, &ignored) < 0)) {
+	if (s->link.io.fd >= 0 && !(s->running && rsp_op_halt(bk, &ignored) < 0)) {
 		while (s->n_breaks > 0 && op_clear_break(bk, s->breaks[0].addr, &ignored) == 0)
 			;
 		if (s->saved_poll_ms) {
@@ -669,17 +602,17 @@ static void op_close(struct backend *bk)
 const struct backend_ops rsp_backend_ops = {
 	.name = "gdb-rsp",
 	.close = op_close,
-	.halt = op_halt,
-	.resume = op_resume,
+	.halt = rsp_op_halt,
+	.resume = rsp_op_resume,
 	.wait_halt = op_wait_halt,
 	.read_mem = rsp_op_read_mem,
 	.write_mem = rsp_op_write_mem,
 	.read_reg = op_read_reg,
 	.write_reg = op_write_reg,
-	.reset = op_reset,
+	.reset = rsp_op_reset,
 	.load = rsp_op_load,
 	.set_break = op_set_break,
 	.clear_break = op_clear_break,
-	.monitor = op_monitor,
+	.monitor = rsp_op_monitor,
 	.version = op_version,
 };

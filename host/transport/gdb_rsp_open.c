@@ -19,14 +19,14 @@ static const struct rsp_flavour flavours[] = {
 	/* OpenOCD 0.12 src/server/gdb_server.c: `c` resumes with current=1, and cortex_m_resume()
 	 * steps over a BKPT it halted on (armv7m_maybe_skip_bkpt_inst, src/target/armv7m.c). */
 	{"openocd", "version", "Open On-Chip Debugger", "reset halt", NULL, "reset init", true,
-	 BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT | BK_CAP_FLASH, "poll_period", 1},
+	 BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT | BK_CAP_FLASH, "poll_period", 1, "resume", "wait_halt", "halt"},
 	/* QEMU 7.2 gdbstub: a guest BKPT is a guest exception (HardFault), DWT is not modelled
 	 * (reads 0); `monitor` goes to the HMP monitor. Identified by qqemu.sstepbits below. */
-	{"qemu", "info version", NULL, "system_reset", NULL, "system_reset", false, 0, NULL, 0},
+	{"qemu", "info version", NULL, "system_reset", NULL, "system_reset", false, 0, NULL, 0, NULL, NULL, NULL},
 	/* pyOCD, J-Link GDB Server, ST-LINK gdbserver on real Cortex-M silicon: the core halts on
 	 * BKPT with C_DEBUGEN set and has DWT_CYCCNT (unless the board says "counter": "none"). */
 	{"gdbserver", NULL, NULL, "reset halt", NULL, "reset halt", false, BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT, NULL,
-	 0},
+	 0, NULL, NULL, NULL},
 };
 
 enum { FLAVOUR_OPENOCD, FLAVOUR_QEMU, FLAVOUR_GENERIC };

@@ -43,6 +43,13 @@ struct rsp_flavour {
 	 * stop reply lags a marker halt by up to 100 ms. NULL: the server reports halts at once. */
 	const char *poll_cmd;
 	unsigned fast_poll_ms;
+	/* Run control through monitor commands instead of c/stop reply, where the server's stop reply
+	 * waits for a slow timer: OpenOCD 0.12 notices a halt after `c` only in its 100 ms target
+	 * poll (src/target/target.c handle_target), while `wait_halt` polls at once
+	 * (target_wait_state). NULL: c / stop reply / 0x03. */
+	const char *run_cmd;        /* "resume" */
+	const char *wait_cmd;       /* "wait_halt" (takes the timeout in ms) */
+	const char *halt_cmd;       /* "halt" */
 };
 
 struct rsp_flash {
@@ -63,6 +70,7 @@ struct rsp_priv {
 	int p_state;                /* single-register p/P: 0 untried, 1 works, -1 use g/G */
 	int z1_state;               /* hardware breakpoints: 0 untried, 1 works, -1 use Z0 */
 	bool running;
+	bool mon_run;               /* running was started by flavour->run_cmd: no stop reply will come */
 	bool pc_valid;
 	uint32_t pc;                /* from the last stop reply or register read */
 	struct rsp_tdesc tdesc;
@@ -107,7 +115,22 @@ int rsp_is_bkpt(struct rsp_priv *s, uint32_t addr, bool *is_bkpt, struct bench_e
 
 /* gdb_rsp.c */
 extern const struct backend_ops rsp_backend_ops;
+/* rsp_exchange that keeps console O packets (monitor output) and waits timeout_ms. */
+int rsp_exchange_console(struct rsp_priv *s, const void *payload, size_t len, unsigned timeout_ms,
+			 struct bench_error *err);
+bool rsp_is_console(const struct rsp_priv *s);
+/* Why the target stopped on a SIGTRAP (or a monitor-run halt): planted breakpoint, BKPT, other. */
+int rsp_classify_trap(struct rsp_priv *s, bool hw_sw, struct backend_halt_info *info, struct bench_error *err);
+int rsp_op_halt(struct backend *bk, struct bench_error *err);
+int rsp_op_resume(struct backend *bk, struct bench_error *err);
+
+/* gdb_rsp_monitor.c: qRcmd, reset, and run control through monitor commands */
 int rsp_monitor(struct rsp_priv *s, const char *cmd, char *out, size_t outlen, struct bench_error *err);
+int rsp_op_monitor(struct backend *bk, const char *cmd, char *out, size_t outlen, struct bench_error *err);
+int rsp_op_reset(struct backend *bk, enum backend_reset mode, struct bench_error *err);
+int rsp_mon_resume(struct rsp_priv *s, struct bench_error *err);
+int rsp_mon_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_info *info, struct bench_error *err);
+int rsp_mon_halt(struct rsp_priv *s, struct bench_error *err);
 /* Parses the stop reply in s->link.parser.data (T/S/W/X, E.3) into *info. */
 int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct bench_error *err);
 int rsp_read_pc(struct rsp_priv *s, uint32_t *pc, struct bench_error *err);

@@ -2,8 +2,10 @@
  * markers repeat forever (examples/nops.elf: the host never sets bench_ctl.stop), resets it, then
  * times N rounds of what `bench run` does per marker: resume, wait for the halt, read PC and
  * DWT_CYCCNT (Armv7-M ARM C1.8.6, 0xE0001004). Connection and load are outside the timing.
- *   rsp_halt_rate gdb|tcl HOST:PORT FIRMWARE.elf HALTS
- * prints "halts=N seconds=S rate=R" on stdout. */
+ *   rsp_halt_rate gdb|tcl HOST:PORT FIRMWARE.elf HALTS [--no-load]
+ * prints "halts=N seconds=S rate=R" on stdout. --no-load: the firmware is in flash already
+ * (bench-sim --elf), only reset it. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +24,10 @@ int main(int argc, char **argv)
 	long n;
 	int rc;
 
-	if (argc != 5 || (strcmp(argv[1], "gdb") && strcmp(argv[1], "tcl")) || (n = atol(argv[4])) <= 0) {
-		fprintf(stderr, "usage: %s gdb|tcl HOST:PORT FIRMWARE.elf HALTS\n", argv[0]);
+	bool load = !(argc == 6 && !strcmp(argv[5], "--no-load"));
+
+	if ((argc != 5 && load) || (strcmp(argv[1], "gdb") && strcmp(argv[1], "tcl")) || (n = atol(argv[4])) <= 0) {
+		fprintf(stderr, "usage: %s gdb|tcl HOST:PORT FIRMWARE.elf HALTS [--no-load]\n", argv[0]);
 		return 2;
 	}
 	rc = !strcmp(argv[1], "gdb") ? rsp_backend_open(&bk, argv[2], &err) : tcl_backend_open(&bk, argv[2], 0, &err);
@@ -31,9 +35,9 @@ int main(int argc, char **argv)
 		rc = backend_halt(&bk, &err);
 	if (rc == 0)
 		rc = backend_reset(&bk, BK_RESET_HALT, &err);
-	if (rc == 0)
+	if (rc == 0 && load)
 		rc = backend_load(&bk, argv[3], &err);
-	if (rc == 0)
+	if (rc == 0 && load)
 		rc = backend_reset(&bk, BK_RESET_HALT, &err);
 	/* one warm-up halt: caches (the RSP backend's BKPT look-ups, OpenOCD's) fill here */
 	for (long i = 0; rc == 0 && i < 4; i++)

@@ -1,6 +1,7 @@
 # Shared by tests/rsp/*.sh and perf/bench_rsp.sh: start bench-sim and stock OpenOCD with both its
 # TCL and GDB ports on free 127.0.0.1 ports, and stop both on every exit path (trap).
-#   rsp_sim_start BUILD_DIR SOURCE_DIR   -> sets TCL_PORT, GDB_PORT, RSP_WORK
+#   rsp_sim_start BUILD_DIR SOURCE_DIR [ELF]  -> sets TCL_PORT, GDB_PORT, RSP_WORK
+# (ELF: programmed into the virtual flash before start, as bench-sim --elf does)
 # Every process started here is killed by its pid in rsp_sim_stop.
 
 rsp_free_port() {
@@ -8,8 +9,11 @@ rsp_free_port() {
 }
 
 rsp_sim_stop() {
-  [[ -n "${OCD_PID:-}" ]] && kill "$OCD_PID" 2>/dev/null && wait "$OCD_PID" 2>/dev/null
-  [[ -n "${SIM_PID:-}" ]] && kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
+  local p
+  for p in ${OCD_PID:-} ${SIM_PID:-}; do
+    kill "$p" 2>/dev/null || true
+    wait "$p" 2>/dev/null || true
+  done
   OCD_PID= SIM_PID=
   [[ -n "${RSP_WORK:-}" && -d "$RSP_WORK" ]] && rm -rf "$RSP_WORK"
   return 0
@@ -25,10 +29,13 @@ rsp_wait_port() {
 }
 
 rsp_sim_start() {
-  local build=$1 src=$2 jtag
+  local build=$1 src=$2 jtag preload=() extra=()
+  [[ -n "${RSP_OCD_EXTRA:-}" ]] && extra=(-c "$RSP_OCD_EXTRA") # e.g. "debug_level 3" when debugging
+  [[ -n "${3:-}" ]] && preload=(--elf "$3")
   RSP_WORK=$(mktemp -d /tmp/bench-rsp-XXXXXX)
   trap rsp_sim_stop EXIT INT TERM
-  "$build/bench-sim" --jtag-port 0 --quiet >"$RSP_WORK/sim.out" 2>"$RSP_WORK/sim.err" &
+  # Own sessions (setsid): a child that signals its process group must not hit this script.
+  setsid "$build/bench-sim" --jtag-port 0 --quiet "${preload[@]}" >"$RSP_WORK/sim.out" 2>"$RSP_WORK/sim.err" &
   SIM_PID=$!
   for _ in $(seq 50); do
     jtag=$(sed -n 's/^jtag-port \([0-9]*\)$/\1/p' "$RSP_WORK/sim.out")
@@ -38,8 +45,8 @@ rsp_sim_start() {
   [[ -n "$jtag" ]] || { echo "bench-sim did not print its port: $(cat "$RSP_WORK/sim.err")" >&2; return 1; }
   TCL_PORT=$(rsp_free_port)
   GDB_PORT=$(rsp_free_port)
-  openocd -c "set SIM_JTAG_PORT $jtag" -f "$src/boards/sim-stm32f4/openocd.cfg" -c "bindto 127.0.0.1" \
-    -c "gdb_port $GDB_PORT" -c "tcl_port $TCL_PORT" -c "telnet_port disabled" >"$RSP_WORK/openocd.log" 2>&1 &
+  setsid openocd -c "set SIM_JTAG_PORT $jtag" -f "$src/boards/sim-stm32f4/openocd.cfg" -c "bindto 127.0.0.1" \
+    -c "gdb_port $GDB_PORT" -c "tcl_port $TCL_PORT" -c "telnet_port disabled" "${extra[@]}" >"$RSP_WORK/openocd.log" 2>&1 &
   OCD_PID=$!
   rsp_wait_port "$TCL_PORT" 100 && rsp_wait_port "$GDB_PORT" 100 ||
     { echo "OpenOCD did not start: $(tail -3 "$RSP_WORK/openocd.log")" >&2; return 1; }
