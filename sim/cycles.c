@@ -101,7 +101,7 @@ void cyc_set_wait_states(struct cyc_model *m, unsigned flash_wait_states)
 	/* Costs of blocks in flash depend on the wait states: empty the table so every block is
 	 * decoded again, but keep the old blocks alive, as cycles.h promises. */
 	if (m->used > 0) {
-		struct cyc_block **r = realloc(m->retired, (m->n_retired + m->used) * sizeof(*r));
+		struct cyc_block **r = realloc(m->retired, (m->n_retired + m->used) * sizeof(struct cyc_block *));
 		if (!r)
 			return; /* out of memory: keep the old costs rather than free blocks in use */
 		m->retired = r;
@@ -185,6 +185,8 @@ static int rehash(struct cyc_model *m, uint32_t n)
 {
 	struct cyc_slot *old = m->slots;
 	uint32_t old_n = m->mask + 1u;
+	if (n == 0)
+		return -1; /* 2^32 slots: out of address space anyway */
 	struct cyc_slot *s = calloc(n, sizeof(*s));
 	if (!s)
 		return -1;
