@@ -15,6 +15,6 @@ if(TARGET bench-sim AND BENCH_FIRMWARE)
     add_test(NAME sim.cycles_e2e_${name}
       COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cycles_e2e.sh $<TARGET_FILE:bench-sim>
               ${CMAKE_BINARY_DIR}/tests/firmware/cycles/${name}.elf ${ws})
-    set_tests_properties(sim.cycles_e2e_${name} PROPERTIES LABELS "e2e" TIMEOUT 90)
+    set_tests_properties(sim.cycles_e2e_${name} PROPERTIES LABELS "e2e" TIMEOUT 60)
   endforeach()
 endif()

@@ -19,7 +19,7 @@ od -An -v -tu4 "$tmp/expect.bin" | tr -s ' ' '\n' | sed '/^$/d' | paste - - >"$t
 
 # timeout: bench-sim is ours to stop on every path (the snippets run in well under a second).
 status=0
-timeout 60 "$sim" --elf "$elf" --standalone --wait-states "$ws" >"$tmp/out" 2>"$tmp/err" || status=$?
+timeout 30 "$sim" --elf "$elf" --standalone --wait-states "$ws" --max-cycles 50000000 >"$tmp/out" 2>"$tmp/err" || status=$?
 if [ "$status" -ne 0 ]; then
 	echo "FAIL: bench-sim exited with $status"
 	cat "$tmp/err" "$tmp/out"
