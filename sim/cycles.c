@@ -16,7 +16,6 @@ struct cyc_slot {
 
 struct cyc_model {
 	csh cs;
-	cs_insn *insn; /* scratch for cs_disasm_iter */
 	unsigned wait_states;
 	struct cyc_slot *slots;
 	uint32_t mask; /* number of slots - 1 (power of two) */
@@ -53,9 +52,6 @@ struct cyc_model *cyc_new(unsigned flash_wait_states)
 	}
 	if (cs_option(m->cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK)
 		goto fail;
-	m->insn = cs_malloc(m->cs);
-	if (!m->insn)
-		goto fail;
 	m->slots = calloc(CYC_INITIAL_SLOTS, sizeof(*m->slots));
 	if (!m->slots)
 		goto fail;
@@ -63,8 +59,6 @@ struct cyc_model *cyc_new(unsigned flash_wait_states)
 	m->wait_states = flash_wait_states;
 	return m;
 fail:
-	if (m->insn)
-		cs_free(m->insn, 1);
 	cs_close(&m->cs);
 	free(m);
 	return NULL;
@@ -89,7 +83,6 @@ void cyc_free(struct cyc_model *m)
 		free(m->retired[i]);
 	free(m->retired);
 	free(m->slots);
-	cs_free(m->insn, 1);
 	cs_close(&m->cs);
 	free(m);
 }
@@ -120,6 +113,21 @@ unsigned cyc_wait_states(const struct cyc_model *m)
 	return m->wait_states;
 }
 
+static void add_insn(struct cyc_block *b, uint32_t n, uint32_t offset, const struct cyc_cost *c)
+{
+	b->insn_offset[n] = (uint16_t)offset;
+	b->cost_before[n] = b->total;
+	b->dyn[n] = c->dyn;
+	b->cond[n] = c->cond;
+	b->aux[n] = c->aux;
+	b->total += c->cycles;
+	b->cpi_extra += c->cpi_extra;
+	b->lsu_extra += c->lsu_extra;
+	b->fold_count += c->folded;
+	if (c->dyn & CYC_DYN_BRANCH)
+		b->branch_taken_extra = c->taken_extra;
+}
+
 /* Decodes and costs one block. Returns NULL when out of memory. */
 static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const uint8_t *code, uint32_t size)
 {
@@ -146,33 +154,33 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 	uint64_t pc = addr;
 	uint32_t n = 0;
 	while (left > 0 && n < max) {
-		struct cyc_cost c;
-		uint32_t off = (uint32_t)(pc - addr);
-		if (cs_disasm_iter(m->cs, &p, &left, &pc, m->insn)) {
-			cyc_rules_cost(&st, m->insn, &c);
-		} else {
+		/* cs_disasm, not cs_disasm_iter: it starts outside any IT block, where the iterator
+		 * would carry the IT state of the block decoded before into this one (capstone 4). */
+		cs_insn *insn = NULL;
+		size_t k = cs_disasm(m->cs, p, left, pc, max - n, &insn);
+		for (size_t j = 0; j < k; j++) {
+			struct cyc_cost c;
+			cyc_rules_cost(&st, &insn[j], &c);
+			add_insn(b, n++, (uint32_t)(insn[j].address - addr), &c);
+			p += insn[j].size;
+			left -= insn[j].size;
+			pc += insn[j].size;
+		}
+		if (k > 0)
+			cs_free(insn, k);
+		if (left > 0 && n < max) {
 			/* Undecodable (UDF space, data): 1 cycle; it faults at run time. Skip one halfword,
 			 * or two when the halfword announces a 32-bit encoding (Armv7-M ARM A5.1). */
+			struct cyc_cost c;
 			uint16_t hw = (uint16_t)(p[0] | (left > 1 ? p[1] << 8 : 0));
 			uint32_t len =
 			    ((hw & 0xf800u) >= 0xe800u && left >= 4) ? 4u : (left >= 2 ? 2u : (uint32_t)left);
 			cyc_rules_unknown(&st, &c);
+			add_insn(b, n++, (uint32_t)(pc - addr), &c);
 			p += len;
 			left -= len;
 			pc += len;
 		}
-		b->insn_offset[n] = (uint16_t)off;
-		b->cost_before[n] = b->total;
-		b->dyn[n] = c.dyn;
-		b->cond[n] = c.cond;
-		b->aux[n] = c.aux;
-		b->total += c.cycles;
-		b->cpi_extra += c.cpi_extra;
-		b->lsu_extra += c.lsu_extra;
-		b->fold_count += c.folded;
-		if (c.dyn & CYC_DYN_BRANCH)
-			b->branch_taken_extra = c.taken_extra;
-		n++;
 	}
 	b->n_insn = (uint16_t)n;
 	b->cost_before[n] = b->total;

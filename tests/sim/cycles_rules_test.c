@@ -243,6 +243,26 @@ static void test_invalidate_keeps_others(void **state)
 	cyc_free(m);
 }
 
+/* A block that ends in an IT instruction does not make the next block decoded conditional
+ * (capstone 4's iterator keeps the IT state across calls). */
+static void test_it_state_stays_in_its_block(void **state)
+{
+	(void)state;
+	static const uint8_t it_eq[2] = {0x08, 0xbf};            /* it eq */
+	static const uint8_t ldrs[4] = {0x08, 0x68, 0x1a, 0x68}; /* ldr r0,[r1] ; ldr r2,[r3] */
+	struct cyc_model *m = cyc_new(0);
+	assert_non_null(m);
+	const struct cyc_block *a = cyc_lookup(m, 0x20000100u, it_eq, sizeof(it_eq));
+	assert_non_null(a);
+	assert_int_equal(a->cond[0], 0); /* the IT's own condition, EQ */
+	const struct cyc_block *b = cyc_lookup(m, 0x20000200u, ldrs, sizeof(ldrs));
+	assert_non_null(b);
+	assert_int_equal(b->cond[0], 14);
+	assert_int_equal(b->dyn[0], CYC_DYN_NONE);
+	assert_int_equal(b->total, 3);
+	cyc_free(m);
+}
+
 static void test_undecodable(void **state)
 {
 	(void)state;
@@ -262,15 +282,16 @@ static void test_undecodable(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_rule),
-		cmocka_unit_test(test_block_tables),
-		cmocka_unit_test(test_divide_extra),
-		cmocka_unit_test(test_exceptions),
-		cmocka_unit_test(test_conditions),
-		cmocka_unit_test(test_cache),
-		cmocka_unit_test(test_wait_states_redecode),
-		cmocka_unit_test(test_undecodable),
-		cmocka_unit_test(test_invalidate_keeps_others),
+	    cmocka_unit_test(test_every_rule),
+	    cmocka_unit_test(test_block_tables),
+	    cmocka_unit_test(test_divide_extra),
+	    cmocka_unit_test(test_exceptions),
+	    cmocka_unit_test(test_conditions),
+	    cmocka_unit_test(test_cache),
+	    cmocka_unit_test(test_wait_states_redecode),
+	    cmocka_unit_test(test_undecodable),
+	    cmocka_unit_test(test_invalidate_keeps_others),
+	    cmocka_unit_test(test_it_state_stays_in_its_block),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
