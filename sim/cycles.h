@@ -10,8 +10,8 @@
 
 #define CYC_MAX_BLOCK_INSN 512
 
-/* Flags of an instruction whose cost is only known at run time. */
-/* What the core must do with each flag (the block's static cost assumes the common case):
+/* Flags of an instruction whose cost is only known at run time, and what the core must do with
+ * each (the block's static cost assumes the common case):
  *  - CYC_DYN_BRANCH: only the last instruction of a block writes PC. When the next block does not
  *    start at `fallthrough`, the branch was taken: add branch_taken_extra to CYCCNT and to CPICNT.
  *  - CYC_DYN_DIVIDE: read the dividend and divisor registers named by aux[i] (dividend << 4 |
@@ -24,8 +24,9 @@
  *    `fallthrough` (without CYC_DYN_BRANCH, the block was only split there); for one in the
  *    middle of a block, evaluate cyc_cond_passed() on APSR in a code hook on that address, or keep
  *    the executed cost (docs/cycle-model.md says which the core does).
- *  - CYC_DYN_EXCEPTION: if the instruction raises its exception, charge cycles up to it
- *    (cost_before[i + 1]) and then cyc_exception_entry(). */
+ *  - CYC_DYN_EXCEPTION: if the instruction raises its exception, charge the cycles up to and
+ *    including it (cost_before[i + 1]; a BKPT that halts is not executed: cost_before[i]) and then
+ *    cyc_exception_entry(). */
 enum cyc_dyn {
 	CYC_DYN_NONE = 0,
 	CYC_DYN_DIVIDE = 1 << 0,        /* UDIV/SDIV: 2..12 cycles by operand values */
