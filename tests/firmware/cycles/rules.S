@@ -194,6 +194,16 @@ snippets:
 	moveq r0, #1
 	END
 
+	/* A conditional instruction that fails costs 1; a conditional POP PC ends its block. */
+	movs r0, #1
+	BEGIN(14)                 /* bl 4, push 3, cmp 1, it 0 (folded), popne taken 1 + N + P = 6 */
+	bl leaf_popne
+	END
+	movs r0, #0
+	BEGIN(15)                 /* bl 4, push 3, cmp 1, it 0, popne fails 1, pop 6 */
+	bl leaf_popne
+	END
+
 	/* Barriers and special registers. */
 	BEGIN(4)                  /* ISB: 1 + P */
 	isb
@@ -303,6 +313,14 @@ leaf_ldr_pc:
 	push {r4, lr}
 	add sp, #8
 	ldr pc, [sp, #-4]
+
+	.thumb_func
+leaf_popne:
+	push {r4, lr}
+	cmp r0, #0
+	it ne
+	popne {r4, pc}
+	pop {r4, pc}
 
 	/* fut(int) of the barebench article, as gcc -O2 compiles it with the FPU. */
 	.thumb_func
