@@ -239,6 +239,8 @@ const struct cyc_block *cyc_lookup(struct cyc_model *m, uint32_t addr, const uin
 		while (m->slots[h].block)
 			h = (h + 1u) & m->mask;
 	}
+	if (!code && size > 0)
+		return NULL;
 	struct cyc_block *b = decode_block(m, addr, code, size);
 	if (!b)
 		return NULL;

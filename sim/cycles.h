@@ -65,7 +65,8 @@ void cyc_free(struct cyc_model *m);
 void cyc_set_wait_states(struct cyc_model *m, unsigned flash_wait_states);
 unsigned cyc_wait_states(const struct cyc_model *m);
 
-/* Static costs of the block at addr; code points at its `size` bytes. Cached: decoded once. */
+/* Static costs of the block at addr; code points at its `size` bytes. Cached by (addr, size):
+ * decoded once, a hit does not look at `code`. NULL when out of memory or code is NULL. */
 const struct cyc_block *cyc_lookup(struct cyc_model *m, uint32_t addr, const uint8_t *code, uint32_t size);
 /* Drop cached blocks overlapping [addr, addr+size): after flash or RAM code is rewritten. They are
  * freed: pointers cyc_lookup returned for them are invalid from here on. */
