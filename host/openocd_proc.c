@@ -67,7 +67,7 @@ static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *ou
 		     struct bench_error *err)
 {
 	char bin[PATH_MAX], line[64];
-	const char *argv[] = {bin, "--jtag-port", "0", NULL};
+	const char *argv[] = {bin, "--jtag-port", "0", o->preload_elf ? "--elf" : NULL, o->preload_elf, NULL};
 	char *end;
 	unsigned long port;
 	int rc;

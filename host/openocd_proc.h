@@ -21,6 +21,8 @@ struct openocd_start_opts {
 	const char *openocd_bin;    /* NULL: $BENCH_OPENOCD, else "openocd" from PATH */
 	const char *sim_bin;        /* NULL: $BENCH_SIM, else bench-sim next to the bench binary, else in BENCH_BUILD_DIR */
 	uint16_t tcl_port;          /* 0: a free port */
+	const char *preload_elf;    /* virtual board: start bench-sim with this image already in flash
+				     * (`--elf`), so programming finds it verified; NULL: an empty chip */
 	unsigned timeout_ms;        /* how long OpenOCD may take to answer; 0: 10000 */
 };
 

@@ -199,6 +199,11 @@ static int connect_backend(struct run_ctx *c)
 		};
 		if ((rc = make_work_dir(c)))
 			return rc;
+		/* The virtual board comes "factory programmed" with the firmware: loading then only verifies
+		 * it (docs/run.md). BENCH_SIM_PRELOAD=0 starts an empty chip that OpenOCD programs. */
+		const char *pre = getenv("BENCH_SIM_PRELOAD");
+		if (c->board.virtual_board && !(pre && !strcmp(pre, "0")))
+			so.preload_elf = c->firmware_abs;
 		so.work_dir = c->work_dir;
 		rc = openocd_start(&so, &c->ocd, c->err);
 		if (rc)
