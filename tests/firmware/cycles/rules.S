@@ -228,7 +228,7 @@ snippets:
 	END
 	ldr r0, =0xE000E010       /* SysTick: CTRL, LOAD, VAL (Armv7-M ARM B3.3) */
 	movs r1, #50
-	str r1, [r0, #4]          /* LOAD: fires about 50 cycles into the sled */
+	str r1, [r0, #4]          /* LOAD: fires about 50 cycles into the loop */
 	str r1, [r0, #8]          /* VAL: any write clears it */
 	movs r1, #7
 	movs r2, #20
