@@ -63,13 +63,17 @@ int openocd_find_sim(char *out, size_t len, struct bench_error *err)
 			  SIM_HINT);
 }
 
-static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *out, uint16_t *jtag_port,
+/* bench-sim serves remote_bitbang on a Unix socket in the work folder when the path fits
+ * sockaddr_un (108 bytes; each of OpenOCD's many JTAG round trips per halt is cheaper there than on
+ * TCP), else on a free 127.0.0.1 port. It prints "jtag-socket PATH" / "jtag-port N" once listening. */
+static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *out, char *set_cmd, size_t set_len,
 		     struct bench_error *err)
 {
-	char bin[PATH_MAX], line[64];
-	const char *argv[] = {bin, "--jtag-port", "0", o->preload_elf ? "--elf" : NULL, o->preload_elf, NULL};
-	char *end;
-	unsigned long port;
+	char bin[PATH_MAX], line[PATH_MAX], sock[PATH_MAX], q[PATH_MAX + 64];
+	const char *argv[8];
+	unsigned timeout = o->timeout_ms ? o->timeout_ms : 10000u;
+	bool use_sock;
+	size_t a = 0;
 	int rc;
 
 	if (o->sim_bin)
@@ -77,28 +81,41 @@ static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *ou
 	else if ((rc = openocd_find_sim(bin, sizeof(bin), err)))
 		return rc;
 	snprintf(out->sim_log_path, sizeof(out->sim_log_path), "%s/bench-sim.log", o->work_dir);
+	snprintf(sock, sizeof(sock), "%s/jtag.sock", o->work_dir);
+	use_sock = strlen(sock) < 100 && tcl_quote(sock, q, sizeof(q)) > 0;
+	argv[a++] = bin;
+	argv[a++] = use_sock ? "--jtag-socket" : "--jtag-port";
+	argv[a++] = use_sock ? sock : "0";
+	if (o->preload_elf) {
+		argv[a++] = "--elf";
+		argv[a++] = o->preload_elf;
+	}
+	argv[a] = NULL;
 	if ((rc = proc_start(argv, out->sim_log_path, o->work_dir, SIM_HINT, &out->sim, err)))
 		return rc;
-	/* bench-sim binds 127.0.0.1 port 0 and prints "jtag-port N" first (docs/virtual-board.md). */
-	rc = proc_wait_log_line(out->sim, "jtag-port ", line, sizeof(line), o->timeout_ms ? o->timeout_ms : 10000u,
-				err);
+	rc = proc_wait_log_line(out->sim, use_sock ? "jtag-socket " : "jtag-port ", line, sizeof(line), timeout, err);
 	if (rc)
 		return rc;
+	if (use_sock) {
+		snprintf(set_cmd, set_len, "set SIM_JTAG_SOCKET %s", q);
+		return 0;
+	}
+	char *end;
+	unsigned long port;
 	errno = 0;
 	port = strtoul(line, &end, 10);
 	if (errno || end == line || port == 0 || port > 65535)
 		return bench_fail(err, BENCH_E_TOOL_START, "bench-sim printed \"jtag-port %s\": rebuild bench-sim", line);
-	*jtag_port = (uint16_t)port;
+	snprintf(set_cmd, set_len, "set SIM_JTAG_PORT %lu", port);
 	return 0;
 }
 
 int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, struct bench_error *err)
 {
-	char bin[PATH_MAX], set_sim[64], tcl_cmd[32], serial_q[256], serial_cmd[300];
+	char bin[PATH_MAX], set_sim[PATH_MAX + 96], tcl_cmd[32], serial_q[256], serial_cmd[300];
 	const char *argv[24];
 	const char *env = getenv("BENCH_OPENOCD");
 	unsigned timeout = o->timeout_ms ? o->timeout_ms : 10000u;
-	uint16_t jtag_port = 0;
 	size_t a = 0;
 	int rc;
 
@@ -111,7 +128,7 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 		return bench_fail(err, BENCH_E_BOARD, "board %s: cannot read %s: %s: fix the board folder", o->board->name,
 				  o->board->openocd_cfg, strerror(errno));
 	snprintf(bin, sizeof(bin), "%s", o->openocd_bin ? o->openocd_bin : env && *env ? env : "openocd");
-	if (o->board->virtual_board && (rc = start_sim(o, out, &jtag_port, err)))
+	if (o->board->virtual_board && (rc = start_sim(o, out, set_sim, sizeof(set_sim), err)))
 		goto fail;
 	out->tcl_port = o->tcl_port;
 	if (!out->tcl_port && (rc = proc_free_port(&out->tcl_port, err)))
@@ -120,7 +137,6 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	snprintf(tcl_cmd, sizeof(tcl_cmd), "tcl_port %u", out->tcl_port);
 	argv[a++] = bin;
 	if (o->board->virtual_board) {
-		snprintf(set_sim, sizeof(set_sim), "set SIM_JTAG_PORT %u", jtag_port);
 		argv[a++] = "-c";
 		argv[a++] = set_sim;
 	}
