@@ -52,7 +52,7 @@ static void load(const char *name, struct fixture *f)
 		if (!strncmp(line, "bus ", 4)) {
 			f->d.bus = (uint8_t)atoi(line + 4);
 		} else if (!strncmp(line, "port ", 5)) {
-			snprintf(f->d.port, sizeof(f->d.port), "%s", line + 5);
+			snprintf(f->d.port, sizeof(f->d.port), "%.*s", (int)sizeof(f->d.port) - 1, line + 5);
 		} else if (!strncmp(line, "device ", 7)) {
 			f->d.device = f->device;
 			f->d.device_len = hex(line + 7, f->device, sizeof(f->device));
@@ -73,7 +73,7 @@ static void load(const char *name, struct fixture *f)
 			f->d.strings[idx] = s;
 			f->d.string_len[idx] = s[0];
 		} else if (!strncmp(line, "expect ", 7)) {
-			snprintf(f->expect, sizeof(f->expect), "%s", line + 7);
+			snprintf(f->expect, sizeof(f->expect), "%.*s", (int)sizeof(f->expect) - 1, line + 7);
 		}
 	}
 	assert_int_equal(fclose(in), 0);
