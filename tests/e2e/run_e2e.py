@@ -59,6 +59,7 @@ def run(args, env=None, timeout=120, status=None, check_schema=True):
             c = subprocess.run(argv, capture_output=True, text=True)
             expect(c.returncode == 0, f"schema check: {c.stderr.strip()}")
     expect(procs_in(os.path.realpath(wd)) == [], f"processes left running in {wd}")
+    expect("\r[" not in p.stderr, "a progress bar reached a pipe")
     return p.returncode, p.stdout, p.stderr, rep
 
 
@@ -218,6 +219,34 @@ def case_quoting():
     expect(rc == 0, f"exit code {rc}")
     r = result(rep, "nop10")
     expect(r and r["samples"] == [10], f"nop10 through a nasty path: {r}")
+
+
+def case_progress():
+    # On a terminal, a run over a second shows a bar on stderr and clears it at the end.
+    import pty
+    tmp = tempfile.mkdtemp(prefix="bench-e2e-")
+    wd = os.path.join(tmp, "wd")
+    cmd = [BENCH, "run", os.path.join(EX, "fut-softfp.elf"), "--arg", "input=0:1000:50", "--repeat", "2",
+           "--quiet", "--work-dir", wd]
+    master, slave = pty.openpty()
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    p.wait(timeout=120)
+    text = data.decode(errors="replace")
+    print(repr(text[-300:]), file=sys.stderr)
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    expect("\r[" in text and "/63" in text, "no progress bar on a terminal (63 iterations)")
+    expect(text.endswith("\r\x1b[K"), "the bar is not cleared at the end")
+    expect(procs_in(os.path.realpath(wd)) == [], "processes left running")
 
 
 CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
