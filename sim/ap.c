@@ -33,11 +33,15 @@ static unsigned csw_bytes(uint32_t csw)
 	}
 }
 
-/* ADIv5.2 C2.2.2: auto-increment is only guaranteed within a 1 KiB block (TAR[9:0]); the M4's
- * AHB-AP wraps there, and OpenOCD (tar_autoincr_block) rewrites TAR at each 1 KiB boundary. */
+/* ADIv5.2 C2.2.2: auto-increment is only guaranteed within a 1 KiB block (TAR[9:0]); the
+ * Cortex-M3/M4 AHB-AP increments TAR[11:0], a 4 KiB block, and OpenOCD 0.12 relies on that for
+ * these cores (cortex_m.c: tar_autoincr_block = 1 << 12, CORTEX_M_F_TAR_AUTOINCR_BLOCK_4K): it
+ * rewrites TAR only at 4 KiB boundaries. */
+#define AP_TAR_INC_MASK 0xFFFu
+
 static uint32_t tar_increment(uint32_t tar, unsigned bytes)
 {
-	return (tar & ~0x3FFu) | ((tar + bytes) & 0x3FFu);
+	return (tar & ~AP_TAR_INC_MASK) | ((tar + bytes) & AP_TAR_INC_MASK);
 }
 
 static enum ap_result bus_access(struct mem_ap *ap, uint32_t addr, unsigned bytes, int is_write, uint32_t *lane_data)

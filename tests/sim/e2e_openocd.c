@@ -1,6 +1,6 @@
 /* End-to-end tests of bench-sim driven by stock OpenOCD 0.12 (and gdb-multiarch through OpenOCD's
  * GDB port), plus the TCL benchmark perf/bench_tcl.sh runs. Usage:
- *   e2e_openocd tcl|gdb|badinput|unix BENCH_SIM FIRMWARE_DIR
+ *   e2e_openocd tcl|unix|program|gdb|badinput|cli BENCH_SIM FIRMWARE_DIR
  *   e2e_openocd perf BENCH_SIM FIRMWARE_DIR [HALTS]
  * The firmware is tests/firmware/dap/marker_loop.S (bkpt #1; 100 NOPs; bkpt #2; r4++; bp_here). */
 #include "e2e_util.h"
@@ -23,13 +23,24 @@ struct board {
 	int ctl;
 };
 
-static void sim_start(struct board *b, bool use_unix)
+/* Starts bench-sim; with `elf`, that image is in flash from the start (factory programmed through
+ * core_load_elf(), no flash controller involved). */
+static void sim_start(struct board *b, bool use_unix, const char *elf)
 {
 	char jport[16] = "0";
 	snprintf(b->sim_log, sizeof(b->sim_log), "%s/bench-sim.log", e2e_dir);
 	snprintf(b->socket_path, sizeof(b->socket_path), "%s/jtag.sock", e2e_dir);
-	char *argv[] = {(char *)b->sim_bin, "--jtag-port", jport, "--ctl-port", "0", "--quiet",
-			use_unix ? "--jtag-socket" : NULL, b->socket_path, NULL};
+	char *argv[12] = {(char *)b->sim_bin, "--jtag-port", jport, "--ctl-port", "0", "--quiet"};
+	int n = 6;
+	if (elf) {
+		argv[n++] = "--elf";
+		argv[n++] = (char *)elf;
+	}
+	if (use_unix) {
+		argv[n++] = "--jtag-socket";
+		argv[n++] = b->socket_path;
+	}
+	argv[n] = NULL;
 	int out = -1;
 	b->sim = e2e_spawn(argv, &out, b->sim_log);
 	char line[128];
@@ -52,7 +63,7 @@ static const char *ctl(struct board *b, const char *cmd)
 	char line[256];
 	int n = snprintf(line, sizeof(line), "%s\n", cmd);
 	E2E_CHECK(send(b->ctl, line, (size_t)n, MSG_NOSIGNAL) == n, "control send: %s", strerror(errno));
-	E2E_CHECK(e2e_read_line(b->ctl, reply, sizeof(reply), 5000) == 0, "no control reply to `%s`", cmd);
+	E2E_CHECK(e2e_read_line(b->ctl, reply, sizeof(reply), 30000) == 0, "no control reply to `%s` in 30 s", cmd);
 	return reply;
 }
 
@@ -83,6 +94,8 @@ static void ocd_start(struct board *b, bool use_unix)
 	b->ocd = e2e_spawn(argv, NULL, b->ocd_log);
 	b->tcl = e2e_connect(b->tcl_port, 10000);
 	E2E_CHECK(b->tcl >= 0, "OpenOCD's TCL port %u never answered; log:\n%s", b->tcl_port, e2e_slurp(b->ocd_log));
+	/* The port accepts before `init` (scan chain, examine) is done; the first reply comes after. */
+	(void)e2e_tcl(b->tcl, "expr 0");
 }
 
 static void ocd_stop(struct board *b)
@@ -120,10 +133,14 @@ static void expect_halted_at(struct board *b, uint32_t pc, const char *what)
 	E2E_CHECK(got == pc, "%s: pc 0x%08x, wanted 0x%08x", what, got, pc);
 }
 
-static void board_up(struct board *b, const char *sim_bin, const char *fw_dir, bool use_unix)
+static char fw_elf[400];
+
+/* bench-sim (with the test firmware factory-programmed when `programmed`) and OpenOCD, examined. */
+static void board_up(struct board *b, const char *sim_bin, const char *fw_dir, bool use_unix, bool programmed)
 {
 	*b = (struct board){.sim_bin = sim_bin, .fw_dir = fw_dir, .tcl = -1, .ctl = -1};
-	sim_start(b, use_unix);
+	snprintf(fw_elf, sizeof(fw_elf), "%s/marker_loop.elf", fw_dir);
+	sim_start(b, use_unix, programmed ? fw_elf : NULL);
 	ocd_start(b, use_unix);
 	const char *log = e2e_slurp(b->ocd_log);
 	E2E_CHECK(strstr(log, "Cortex-M4 r0p1") != NULL, "examine did not find a Cortex-M4 r0p1; OpenOCD log:\n%s", log);
@@ -155,8 +172,9 @@ static void program_firmware(struct board *b)
 static int test_tcl(const char *sim_bin, const char *fw_dir, bool use_unix)
 {
 	struct board b;
-	board_up(&b, sim_bin, fw_dir, use_unix);
-	program_firmware(&b);
+	board_up(&b, sim_bin, fw_dir, use_unix, true);
+	e2e_tcl(b.tcl, "reset halt");
+	expect_halted_at(&b, FW_START, "reset halt");
 
 	/* Run to the first BKPT, read CYCCNT; a plain resume continues past the BKPT (OpenOCD's
 	 * armv7m_maybe_skip_bkpt_inst) to the second one. */
@@ -178,23 +196,24 @@ static int test_tcl(const char *sim_bin, const char *fw_dir, bool use_unix)
 	E2E_CHECK(reg(&b, "r4") == 1, "r4 %u at bp_here, wanted 1", reg(&b, "r4"));
 	e2e_tcl(b.tcl, "rbp 0x%08x", FW_BP_HERE);
 
-	/* Step: the NOP at bp_here, then the branch back to loop. */
-	e2e_tcl(b.tcl, "step");
-	expect_halted_at(&b, FW_BP_HERE + 2, "step over nop");
-	e2e_tcl(b.tcl, "step");
-	expect_halted_at(&b, FW_MARKER_BEGIN, "step over b loop");
-
 	/* reset run: the firmware starts over and halts at bkpt #1 with r4 = 0. */
 	e2e_tcl(b.tcl, "reset run");
 	expect_halted_at(&b, FW_MARKER_BEGIN, "reset run to bkpt #1");
 	E2E_CHECK(reg(&b, "r4") == 0, "r4 %u after reset run, wanted 0", reg(&b, "r4"));
+
+	/* Step (OpenOCD `step`, DHCSR.C_STEP): the NOP at bp_here, then the branch back to loop. */
+	e2e_tcl(b.tcl, "reg pc 0x%08x", FW_BP_HERE);
+	e2e_tcl(b.tcl, "step");
+	expect_halted_at(&b, FW_BP_HERE + 2, "step over nop");
+	e2e_tcl(b.tcl, "step");
+	expect_halted_at(&b, FW_MARKER_BEGIN, "step over b loop");
 
 	uint64_t halts = ctl_stat(&b, "halts");
 	uint64_t trans = ctl_stat(&b, "dap_transactions");
 	E2E_CHECK(halts >= 6 && trans > 1000, "stats: halts=%llu dap_transactions=%llu", (unsigned long long)halts,
 		  (unsigned long long)trans);
 	board_down(&b);
-	printf("ok: examine, reset halt, program verify, bkpt, CYCCNT=%u, resume, hw bp, step, reset run%s\n",
+	printf("ok: examine, reset halt, bkpt, CYCCNT=%u, resume, hw bp, step, reset run%s\n",
 	       c2 - c1, use_unix ? " (Unix socket)" : "");
 	return 0;
 }
@@ -202,7 +221,7 @@ static int test_tcl(const char *sim_bin, const char *fw_dir, bool use_unix)
 static int test_gdb(const char *sim_bin, const char *fw_dir)
 {
 	struct board b;
-	board_up(&b, sim_bin, fw_dir, true);
+	board_up(&b, sim_bin, fw_dir, true, false);
 	char target[64], elf[400], log[400];
 	snprintf(target, sizeof(target), "target extended-remote 127.0.0.1:%u", b.gdb_port);
 	snprintf(elf, sizeof(elf), "%s/marker_loop.elf", fw_dir);
@@ -212,10 +231,7 @@ static int test_gdb(const char *sim_bin, const char *fw_dir)
 			"-ex", "break bp_here", "-ex", "continue", "-ex", "continue", "-ex", "continue",
 			"-ex", "info registers", "-ex", "detach", elf, NULL};
 	pid_t gdb = e2e_spawn(argv, NULL, log);
-	int st = 0;
-	for (int i = 0; i < 3000 && waitpid(gdb, &st, WNOHANG) == 0; i++)
-		usleep(10000);
-	st = e2e_stop(gdb);
+	int st = e2e_wait(gdb, 30000);
 	const char *out = e2e_slurp(log);
 	E2E_CHECK(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "gdb failed (status %d):\n%s", st, out);
 	E2E_CHECK(strstr(out, "Transfer rate") != NULL, "gdb load did not finish:\n%s", out);
@@ -225,6 +241,33 @@ static int test_gdb(const char *sim_bin, const char *fw_dir)
 	E2E_CHECK(strstr(out, "r4             0x1") != NULL, "info registers: r4 is not 1:\n%s", out);
 	board_down(&b);
 	printf("ok: gdb load, break, continue x3, info registers\n");
+	return 0;
+}
+
+
+/* Flash programming as on a board: `program ... verify` through the stm32f2x driver (its loader
+ * runs on the core from the work area and feeds the FLASH controller), then the image runs; an
+ * image larger than the flash fails with a message and the board keeps working. */
+static int test_program(const char *sim_bin, const char *fw_dir)
+{
+	struct board b;
+	board_up(&b, sim_bin, fw_dir, true, false);
+	program_firmware(&b);
+	e2e_tcl(b.tcl, "resume");
+	expect_halted_at(&b, FW_MARKER_BEGIN, "run the programmed image to bkpt #1");
+	uint32_t c1 = read_word(&b, DWT_CYCCNT);
+	e2e_tcl(b.tcl, "resume");
+	expect_halted_at(&b, FW_MARKER_END, "resume to bkpt #2");
+	uint32_t c2 = read_word(&b, DWT_CYCCNT);
+	E2E_CHECK(c2 - c1 == FW_NNOPS, "CYCCNT difference %u between the markers, wanted %u", c2 - c1, FW_NNOPS);
+
+	const char *r = e2e_tcl(b.tcl, "reset halt; catch {program %s/too_big.elf} e; set e", fw_dir);
+	E2E_CHECK(strcmp(r, "** Programming Failed **") == 0, "program too_big.elf: `%s`", r);
+	program_firmware(&b);
+	e2e_tcl(b.tcl, "resume");
+	expect_halted_at(&b, FW_MARKER_BEGIN, "run after the failed program");
+	board_down(&b);
+	printf("ok: program + verify, run, CYCCNT=%u, image too large refused, reprogram\n", c2 - c1);
 	return 0;
 }
 
@@ -255,7 +298,8 @@ static size_t raw_bitbang(uint16_t port, const char *bytes, size_t n, bool close
 static int test_badinput(const char *sim_bin, const char *fw_dir)
 {
 	struct board b = {.sim_bin = sim_bin, .fw_dir = fw_dir, .tcl = -1, .ctl = -1};
-	sim_start(&b, false);
+	snprintf(fw_elf, sizeof(fw_elf), "%s/marker_loop.elf", fw_dir);
+	sim_start(&b, false, fw_elf);
 
 	/* 1. A malformed stream: the reads before the bad byte are answered, then the client dropped. */
 	char reply[64];
@@ -290,15 +334,102 @@ static int test_badinput(const char *sim_bin, const char *fw_dir)
 	E2E_CHECK(read_word(&b, 0x20000100u) == 0xCAFEF00Du, "SRAM access after the sticky error failed");
 	E2E_CHECK(ctl_stat(&b, "sticky_errors") >= 1, "stats: no sticky error counted");
 
-	/* 5. An image too large for the 1 MiB flash: `program` fails, the board keeps working. */
-	r = e2e_tcl(b.tcl, "reset halt; catch {program %s/too_big.elf}", fw_dir);
-	E2E_CHECK(strcmp(r, "1") == 0, "program too_big.elf did not fail: `%s`", r);
-	program_firmware(&b);
-	e2e_tcl(b.tcl, "resume");
-	expect_halted_at(&b, FW_MARKER_BEGIN, "run after the failed program");
+	/* WAIT acks (injected through the control port): OpenOCD retries and reads the right data. */
+	E2E_CHECK(strcmp(ctl(&b, "dap-wait 3"), "ok dap-wait 3") == 0, "dap-wait refused");
+	E2E_CHECK(read_word(&b, 0x20000100u) == 0xCAFEF00Du, "read after WAIT acks returned wrong data");
+	E2E_CHECK(strstr(e2e_slurp(b.ocd_log), "DAP transaction stalled (WAIT)") != NULL, "OpenOCD saw no WAIT");
+
+	/* The core still runs the firmware to its first marker. */
+	e2e_tcl(b.tcl, "reset halt; resume");
+	expect_halted_at(&b, FW_MARKER_BEGIN, "run after the bad input");
 
 	board_down(&b);
-	printf("ok: malformed stream, client gone mid-scan, killed OpenOCD, unmapped write, image too large\n");
+	printf("ok: malformed stream, client gone mid-scan, killed OpenOCD, unmapped write, WAIT acks\n");
+	return 0;
+}
+
+
+/* Runs bench-sim with argv (NULL-terminated, argv[0] ignored) to completion; returns its exit
+ * status and its stderr in a static buffer. */
+static int run_sim(const char *sim_bin, char **argv, const char **err_out)
+{
+	char log[300];
+	snprintf(log, sizeof(log), "%s/cli.log", e2e_dir);
+	argv[0] = (char *)sim_bin;
+	pid_t pid = e2e_spawn(argv, NULL, log);
+	int st = e2e_wait(pid, 5000);
+	*err_out = e2e_slurp(log);
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The command line, the control interface, one client at a time, clean shutdown on SIGTERM. */
+static int test_cli(const char *sim_bin, const char *fw_dir)
+{
+	static const struct {
+		const char *args[6];
+		int status;
+		const char *message; /* in stdout+stderr */
+	} cases[] = {
+		{{"--help"}, 0, "--jtag-socket P"},
+		{{"--bogus"}, 2, "unknown option `--bogus`"},
+		{{"--jtag-port", "70000"}, 2, "bad port `70000`"},
+		{{"--wait-states", "16"}, 2, "bad --wait-states `16`"},
+		{{"--standalone"}, 2, "--standalone needs --elf FILE"},
+		{{"--elf", "/nonexistent.elf"}, 1, "loading /nonexistent.elf"},
+		{{"extra"}, 2, "unexpected argument `extra`"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[8] = {NULL};
+		for (int k = 0; k < 6 && cases[i].args[k]; k++)
+			argv[k + 1] = (char *)cases[i].args[k];
+		const char *err = NULL;
+		int st = run_sim(sim_bin, argv, &err);
+		E2E_CHECK(st == cases[i].status, "bench-sim %s: exit %d, wanted %d:\n%s", cases[i].args[0], st,
+			  cases[i].status, err);
+		E2E_CHECK(strstr(err, cases[i].message) != NULL, "bench-sim %s: no `%s` in:\n%s", cases[i].args[0],
+			  cases[i].message, err);
+	}
+
+	struct board b = {.sim_bin = sim_bin, .fw_dir = fw_dir, .tcl = -1, .ctl = -1};
+	sim_start(&b, true, NULL);
+	/* A port that is taken: exit 1 with a message naming it. */
+	char port[16];
+	snprintf(port, sizeof(port), "%u", b.jtag_port);
+	char *argv[] = {NULL, "--jtag-port", port, NULL};
+	const char *err = NULL;
+	E2E_CHECK(run_sim(sim_bin, argv, &err) == 1 && strstr(err, "pick another --jtag-port") != NULL,
+		  "a taken JTAG port: %s", err);
+
+	E2E_CHECK(strncmp(ctl(&b, "stats"), "instructions=", 13) == 0, "stats reply");
+	E2E_CHECK(strcmp(ctl(&b, "wait-states 2"), "ok wait-states 2") == 0, "wait-states");
+	E2E_CHECK(strcmp(ctl(&b, "trace off"), "ok trace off") == 0, "trace off");
+	E2E_CHECK(strncmp(ctl(&b, "wait-states x"), "error unknown command `wait-states x`", 37) == 0, "bad arg");
+	E2E_CHECK(strncmp(ctl(&b, "frobnicate"), "error unknown command `frobnicate`", 34) == 0, "bad command");
+
+	/* One JTAG client at a time: the second is refused, the first keeps working. */
+	int c1 = e2e_connect(b.jtag_port, 2000);
+	E2E_CHECK(c1 >= 0, "connect");
+	usleep(50000);
+	int c2 = e2e_connect(b.jtag_port, 2000);
+	E2E_CHECK(c2 >= 0, "connect");
+	char buf[8];
+	struct pollfd pfd = {.fd = c2, .events = POLLIN};
+	E2E_CHECK(poll(&pfd, 1, 2000) == 1 && recv(c2, buf, sizeof(buf), 0) <= 0, "second client not closed");
+	close(c2);
+	E2E_CHECK(send(c1, "2626262626040R", 14, MSG_NOSIGNAL) == 14, "send");
+	pfd.fd = c1;
+	E2E_CHECK(poll(&pfd, 1, 2000) == 1 && recv(c1, buf, 1, 0) == 1 && buf[0] == '0', "first client not served");
+	close(c1);
+	E2E_CHECK(strstr(e2e_slurp(b.sim_log), "second JTAG client connected while one is active; refused"),
+		  "no message for the refused client");
+
+	/* SIGTERM: exit 0, the socket file removed. */
+	int st = e2e_stop(b.sim);
+	E2E_CHECK(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "SIGTERM: status %d", st);
+	struct stat sb;
+	E2E_CHECK(stat(b.socket_path, &sb) != 0, "the socket file %s is still there", b.socket_path);
+	close(b.ctl);
+	printf("ok: usage errors, taken port, control commands, one client at a time, SIGTERM\n");
 	return 0;
 }
 
@@ -306,8 +437,8 @@ static int test_badinput(const char *sim_bin, const char *fw_dir)
 static int perf(const char *sim_bin, const char *fw_dir, int halts)
 {
 	struct board b;
-	board_up(&b, sim_bin, fw_dir, true);
-	program_firmware(&b);
+	board_up(&b, sim_bin, fw_dir, true, true);
+	e2e_tcl(b.tcl, "reset halt");
 	const int rounds = 2000;
 	double t0 = e2e_now();
 	for (int i = 0; i < rounds; i++)
@@ -347,7 +478,7 @@ static int perf(const char *sim_bin, const char *fw_dir, int halts)
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
-		fprintf(stderr, "usage: %s tcl|unix|gdb|badinput|perf BENCH_SIM FIRMWARE_DIR [HALTS]\n", argv[0]);
+		fprintf(stderr, "usage: %s tcl|unix|program|gdb|badinput|cli|perf BENCH_SIM FIRMWARE_DIR [HALTS]\n", argv[0]);
 		return 2;
 	}
 	e2e_init(strcmp(argv[1], "perf") == 0 ? 120 : 90);
@@ -357,8 +488,12 @@ int main(int argc, char **argv)
 		rc = test_tcl(argv[2], argv[3], false);
 	else if (strcmp(argv[1], "unix") == 0)
 		rc = test_tcl(argv[2], argv[3], true);
+	else if (strcmp(argv[1], "program") == 0)
+		rc = test_program(argv[2], argv[3]);
 	else if (strcmp(argv[1], "gdb") == 0)
 		rc = test_gdb(argv[2], argv[3]);
+	else if (strcmp(argv[1], "cli") == 0)
+		rc = test_cli(argv[2], argv[3]);
 	else if (strcmp(argv[1], "badinput") == 0)
 		rc = test_badinput(argv[2], argv[3]);
 	else if (strcmp(argv[1], "perf") == 0)

@@ -63,6 +63,24 @@ reaped:
 	return status;
 }
 
+/* Waits up to timeout_ms for a child to exit by itself, then stops it. Returns its wait status,
+ * or -1 when it had to be killed. */
+static int e2e_wait(pid_t pid, int timeout_ms)
+{
+	int status = 0;
+	for (int i = 0; i < timeout_ms / 10; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			for (int k = 0; k < E2E_MAX_CHILDREN; k++)
+				if (e2e_children[k] == pid)
+					e2e_children[k] = 0;
+			return status;
+		}
+		usleep(10000);
+	}
+	(void)e2e_stop(pid);
+	return -1;
+}
+
 static void e2e_kill_all(void)
 {
 	for (int i = 0; i < E2E_MAX_CHILDREN; i++) {

@@ -84,16 +84,22 @@ static void test_word_writes_autoincrement(void **state)
 	assert_int_equal(rig_read(r, DP_IR_APACC, AP_REG_TAR), RIG_RAM_BASE + 0x10);
 }
 
-static void test_tar_wraps_in_1k(void **state)
+static void test_tar_wraps_in_4k(void **state)
 {
 	struct rig *r = *state;
 	ap_reg_write(r, AP_REG_CSW, CSW_WORD_INC);
+	/* Crossing a 1 KiB boundary keeps incrementing (OpenOCD writes a whole 4 KiB on the M4). */
 	ap_reg_write(r, AP_REG_TAR, RIG_RAM_BASE + 0x3FC);
 	rig_write(r, DP_IR_APACC, AP_REG_DRW, 0x11111111u);
-	/* ADIv5.2 C2.2.2: only TAR[9:0] increments; the next word lands at the block's start. */
+	rig_write(r, DP_IR_APACC, AP_REG_DRW, 0x33333333u);
+	assert_memory_equal(r->ram + 0x3FC, "\x11\x11\x11\x11\x33\x33\x33\x33", 8);
+	assert_int_equal(rig_read(r, DP_IR_APACC, AP_REG_TAR), RIG_RAM_BASE + 0x404);
+	/* Only TAR[11:0] increments (Cortex-M4 AHB-AP): the word after 0xFFC lands at the block start. */
+	ap_reg_write(r, AP_REG_TAR, RIG_RAM_BASE + 0xFFC);
+	rig_write(r, DP_IR_APACC, AP_REG_DRW, 0x44444444u);
 	assert_int_equal(rig_read(r, DP_IR_APACC, AP_REG_TAR), RIG_RAM_BASE);
 	rig_write(r, DP_IR_APACC, AP_REG_DRW, 0x22222222u);
-	assert_memory_equal(r->ram + 0x3FC, "\x11\x11\x11\x11", 4);
+	assert_memory_equal(r->ram + 0xFFC, "\x44\x44\x44\x44", 4);
 	assert_memory_equal(r->ram, "\x22\x22\x22\x22", 4);
 	assert_int_equal(rig_read(r, DP_IR_APACC, AP_REG_TAR), RIG_RAM_BASE + 4);
 }
@@ -207,7 +213,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_identification, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_csw_fields, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_word_writes_autoincrement, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tar_wraps_in_1k, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tar_wraps_in_4k, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_byte_and_halfword_lanes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unmapped_sets_sticky_then_works, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_banked_data, setup, teardown),

@@ -1,0 +1,640 @@
+/* bench-sim: the virtual STM32F4 board. Flags, the single-threaded event loop that serves OpenOCD's
+ * remote_bitbang connection between slices of core execution, the text control interface, and
+ * clean shutdown on SIGINT/SIGTERM/`quit`. docs/sim.md is the manual. */
+#define _GNU_SOURCE /* ppoll() */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bitbang.h"
+#include "bus.h"
+#include "core.h"
+#include "dp.h"
+#include "jtag.h"
+#include "romtable.h"
+
+/* Cycles per core_run() slice while a client may be waiting: ~2 ms at 100 M instr/s, so a JTAG
+ * request waits at most that long while the core runs free. */
+#define RUN_SLICE_CYCLES 200000u
+#define IO_BUF_SIZE 65536u
+#define MAX_CTL_CLIENTS 4
+#define CTL_LINE_MAX 256
+#define SPIN_NS 200000u        /* 200 us: longer than OpenOCD's think time within a burst */
+#define SPIN_RUNNING_NS 60000u /* the same while the core could run instead */
+#define SHARE_NS 1000000u      /* JTAG's turn while the core can run: about one slice's time */
+
+static const char usage_text[] =
+	"usage: bench-sim [options]\n"
+	"The virtual STM32F4 (Cortex-M4F) board, driven by stock OpenOCD's remote_bitbang JTAG adapter.\n"
+	"\n"
+	"  --jtag-port N     serve remote_bitbang on 127.0.0.1:N (0: a free port; the default when\n"
+	"                    --jtag-socket is not given). stdout's first line is `jtag-port N`.\n"
+	"  --jtag-socket P   serve remote_bitbang on the Unix socket P (faster; OpenOCD:\n"
+	"                    `remote_bitbang host P` with `remote_bitbang port 0`)\n"
+	"  --ctl-port N      control interface on 127.0.0.1:N (0: a free port; prints `ctl-port N`)\n"
+	"  --wait-states N   flash wait states the cycle model charges (default 0)\n"
+	"  --trace           print every executed instruction to stderr\n"
+	"  --elf FILE        load FILE's segments into flash/RAM before starting (factory programmed)\n"
+	"  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4\n"
+	"                    (1 on lockup or when --max-cycles elapse)\n"
+	"  --max-cycles N    --standalone: give up after N cycles (default: no limit)\n"
+	"  --quiet           no informational messages on stderr, no UART echo\n"
+	"  --no-spin         always sleep in poll() between JTAG requests (slower round trips, no\n"
+	"                    busy-waiting for up to 200 us after each reply)\n"
+	"  --help            this text\n"
+	"\n"
+	"Control interface: one command per line, one reply line: `stats`, `wait-states N`,\n"
+	"`trace on|off`, `dap-wait N`, `quit`. Exit: 0 on SIGINT/SIGTERM/quit, 2 on bad usage, 1 on errors.\n";
+
+struct options {
+	long jtag_port; /* -1: not given */
+	const char *jtag_socket;
+	long ctl_port; /* -1: none */
+	unsigned wait_states;
+	bool trace;
+	const char *elf;
+	bool standalone;
+	uint64_t max_cycles;
+	bool quiet;
+	bool no_spin;
+};
+
+struct ctl_client {
+	int fd;
+	char line[CTL_LINE_MAX];
+	size_t len;
+};
+
+struct sim {
+	struct options opt;
+	struct sim_bus bus;
+	struct sim_core *core;
+	struct dp dp;
+	struct jtag_tap tap;
+	struct bitbang bb;
+	int tcp_listen, unix_listen, ctl_listen;
+	int client;
+	struct ctl_client ctl[MAX_CTL_CLIENTS];
+	uint64_t clients_served;
+	bool srst_asserted;
+	bool spin;
+	uint8_t in[IO_BUF_SIZE];
+	uint8_t out[IO_BUF_SIZE];
+	bool quit;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void info(const struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void info(const struct sim *s, const char *fmt, ...)
+{
+	if (s->opt.quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("bench-sim: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void error_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void error_line(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("bench-sim: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end = NULL;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || !end || end == s || *end || s[0] == '-' || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Returns 0, 1 for --help (exit 0), or -1 for bad usage (message printed). */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	enum { O_JTAG_PORT = 256, O_JTAG_SOCKET, O_CTL_PORT, O_WAIT, O_TRACE, O_ELF, O_STANDALONE, O_MAX, O_QUIET, O_NO_SPIN };
+	static const struct option longopts[] = {
+		{"jtag-port", required_argument, NULL, O_JTAG_PORT},
+		{"jtag-socket", required_argument, NULL, O_JTAG_SOCKET},
+		{"ctl-port", required_argument, NULL, O_CTL_PORT},
+		{"wait-states", required_argument, NULL, O_WAIT},
+		{"trace", no_argument, NULL, O_TRACE},
+		{"elf", required_argument, NULL, O_ELF},
+		{"standalone", no_argument, NULL, O_STANDALONE},
+		{"max-cycles", required_argument, NULL, O_MAX},
+		{"quiet", no_argument, NULL, O_QUIET},
+		{"no-spin", no_argument, NULL, O_NO_SPIN},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	*o = (struct options){.jtag_port = -1, .ctl_port = -1};
+	int c;
+	uint64_t v;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_JTAG_PORT:
+		case O_CTL_PORT:
+			if (parse_u64(optarg, 65535, &v) < 0) {
+				error_line("bad port `%s`: give 0-65535 (0 picks a free port)", optarg);
+				return -1;
+			}
+			if (c == O_JTAG_PORT)
+				o->jtag_port = (long)v;
+			else
+				o->ctl_port = (long)v;
+			break;
+		case O_JTAG_SOCKET:
+			o->jtag_socket = optarg;
+			break;
+		case O_WAIT:
+			if (parse_u64(optarg, 15, &v) < 0) {
+				error_line("bad --wait-states `%s`: give 0-15 (FLASH_ACR.LATENCY)", optarg);
+				return -1;
+			}
+			o->wait_states = (unsigned)v;
+			break;
+		case O_TRACE:
+			o->trace = true;
+			break;
+		case O_ELF:
+			o->elf = optarg;
+			break;
+		case O_STANDALONE:
+			o->standalone = true;
+			break;
+		case O_MAX:
+			if (parse_u64(optarg, UINT64_MAX, &o->max_cycles) < 0) {
+				error_line("bad --max-cycles `%s`: give a number of cycles", optarg);
+				return -1;
+			}
+			break;
+		case O_QUIET:
+			o->quiet = true;
+			break;
+		case O_NO_SPIN:
+			o->no_spin = true;
+			break;
+		case 'h':
+			return 1;
+		default:
+			error_line("unknown option `%s`: see bench-sim --help", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		error_line("unexpected argument `%s`: see bench-sim --help", argv[optind]);
+		return -1;
+	}
+	if (o->standalone && !o->elf) {
+		error_line("--standalone needs --elf FILE");
+		return -1;
+	}
+	if (o->jtag_port < 0 && !o->jtag_socket)
+		o->jtag_port = 0;
+	return 0;
+}
+
+/* remote_bitbang 's'/'u' assert the chip's NRST, 'r'/'t' release it. NRST resets the system but
+ * not the debug logic (RM0090 6.1.2, Armv7-M ARM B1.5.7 note on Local reset): the same as
+ * AIRCR.SYSRESETREQ, which the core already models, so release does that write. OpenOCD's board
+ * config says reset_config none, so only hand-made streams do this. */
+static void on_bitbang_reset(void *ctx, bool trst, bool srst)
+{
+	struct sim *s = ctx;
+	(void)trst;
+	if (srst) {
+		s->srst_asserted = true;
+		return;
+	}
+	if (s->srst_asserted) {
+		s->srst_asserted = false;
+		if (bus_write(&s->bus, 0xE000ED0Cu, 4, BUS_DEBUG, 0x05FA0004u) != BUS_OK)
+			error_line("SRST: AIRCR.SYSRESETREQ write failed; core not reset");
+	}
+}
+
+static void drop_client(struct sim *s, const char *why)
+{
+	if (s->client < 0)
+		return;
+	info(s, "JTAG client %s; waiting for the next one", why);
+	close(s->client);
+	s->client = -1;
+	bitbang_new_client(&s->bb);
+}
+
+/* Reads what the client sent and answers it. flags is 0 after poll() said readable, or
+ * MSG_DONTWAIT while spinning. Returns true when a buffer was served and the client is still
+ * there. */
+static bool serve_client(struct sim *s, int flags)
+{
+	ssize_t n = recv(s->client, s->in, sizeof(s->in), flags);
+	/* A reset is a disconnect too: a client that closes with our replies unread sends RST. */
+	if (n == 0 || (n < 0 && errno == ECONNRESET)) {
+		/* A clean close outside a scan is what OpenOCD does on exit; inside one it vanished. */
+		bool mid_scan = s->tap.state != JTAG_TEST_LOGIC_RESET && s->tap.state != JTAG_RUN_TEST_IDLE;
+		if (mid_scan)
+			error_line("JTAG client disconnected in the middle of a scan (TAP in %s); dropped",
+				   jtag_state_name(s->tap.state));
+		drop_client(s, "disconnected");
+		return false;
+	}
+	if (n < 0) {
+		if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
+			return false;
+		error_line("JTAG client: recv: %s; dropped", strerror(errno));
+		drop_client(s, "failed");
+		return false;
+	}
+	size_t out_len = 0, used = 0;
+	enum bitbang_status st = bitbang_feed(&s->bb, s->in, (size_t)n, s->out, &out_len, &used);
+	if (out_len > 0 && bitbang_send_all(s->client, s->out, out_len) < 0) {
+		error_line("JTAG client: send: %s; dropped", strerror(errno));
+		drop_client(s, "failed");
+		return false;
+	}
+	if (st == BITBANG_MALFORMED) {
+		error_line("JTAG client sent byte 0x%02x, not remote_bitbang protocol (offset %zu of a %zd-byte "
+			   "buffer); dropped",
+			   s->in[used], used, n);
+		drop_client(s, "dropped");
+		return false;
+	}
+	if (st == BITBANG_QUIT) {
+		drop_client(s, "quit");
+		return false;
+	}
+	return true;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* After a reply, OpenOCD's next request of the same burst follows within tens of microseconds
+ * (one round trip per scan: ~265 for the 53 registers of a halt, one per word of a memory write).
+ * Sleeping in poll() for it costs a scheduler wake-up per round trip, which dominates the round
+ * trip on a VM, and running a core slice first would make the client wait the whole slice. So
+ * keep reading without sleeping while requests keep coming. While the core can run, JTAG gets at
+ * most SHARE_NS at a time before the caller runs a slice: OpenOCD polls a running target without
+ * pause (target_wait_state()), and the core must still reach its breakpoint. */
+static void spin_client(struct sim *s)
+{
+	uint64_t start = now_ns();
+	uint64_t idle = core_runnable(s->core) ? SPIN_RUNNING_NS : SPIN_NS;
+	uint64_t deadline = start + idle;
+	while (s->client >= 0 && !stop_signal) {
+		if (serve_client(s, MSG_DONTWAIT)) {
+			uint64_t t = now_ns();
+			bool runnable = core_runnable(s->core);
+			if (runnable && t - start > SHARE_NS)
+				return;
+			idle = runnable ? SPIN_RUNNING_NS : SPIN_NS;
+			deadline = t + idle;
+		} else if (now_ns() > deadline) {
+			return;
+		}
+	}
+}
+
+static void accept_jtag(struct sim *s, int lfd)
+{
+	int fd = bitbang_accept(lfd);
+	if (fd < 0)
+		return;
+	if (s->client >= 0) {
+		error_line("a second JTAG client connected while one is active; refused (one debugger at a time)");
+		close(fd);
+		return;
+	}
+	s->client = fd;
+	s->clients_served++;
+	bitbang_new_client(&s->bb);
+	info(s, "JTAG client connected");
+}
+
+static void ctl_reply(struct ctl_client *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ctl_reply(struct ctl_client *c, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(buf) - 2)
+		n = (int)sizeof(buf) - 2;
+	buf[n++] = '\n';
+	if (bitbang_send_all(c->fd, (const uint8_t *)buf, (size_t)n) < 0) {
+		close(c->fd);
+		c->fd = -1;
+	}
+}
+
+static void ctl_stats(struct sim *s, struct ctl_client *c)
+{
+	struct core_stats cs = {0};
+	if (s->core)
+		core_get_stats(s->core, &cs);
+	ctl_reply(c,
+		  "instructions=%" PRIu64 " cycles=%" PRIu64 " halts=%" PRIu64 " exceptions=%" PRIu64
+		  " dap_transactions=%" PRIu64 " bitbang_round_trips=%" PRIu64 " bitbang_buffers=%" PRIu64
+		  " bitbang_bytes=%" PRIu64 " sticky_errors=%" PRIu64 " jtag_clients=%" PRIu64,
+		  cs.instructions, cs.cycles, cs.halts, cs.exceptions, dp_transactions(&s->dp),
+		  s->bb.stats.round_trips, s->bb.stats.buffers, s->bb.stats.bytes_in, s->dp.stats.sticky_errors,
+		  s->clients_served);
+}
+
+static void ctl_command(struct sim *s, struct ctl_client *c, char *line)
+{
+	char *arg = strchr(line, ' ');
+	if (arg)
+		*arg++ = '\0';
+	uint64_t v;
+	if (strcmp(line, "stats") == 0 && !arg) {
+		ctl_stats(s, c);
+	} else if (strcmp(line, "wait-states") == 0 && arg && parse_u64(arg, 15, &v) == 0) {
+		core_set_wait_states(s->core, (unsigned)v);
+		ctl_reply(c, "ok wait-states %" PRIu64, v);
+	} else if (strcmp(line, "trace") == 0 && arg && (strcmp(arg, "on") == 0 || strcmp(arg, "off") == 0)) {
+		core_set_trace(s->core, strcmp(arg, "on") == 0);
+		ctl_reply(c, "ok trace %s", arg);
+	} else if (strcmp(line, "dap-wait") == 0 && arg && parse_u64(arg, 1000000, &v) == 0) {
+		dp_inject_wait(&s->dp, (unsigned)v);
+		ctl_reply(c, "ok dap-wait %" PRIu64, v);
+	} else if (strcmp(line, "quit") == 0 && !arg) {
+		ctl_reply(c, "ok quit");
+		s->quit = true;
+	} else {
+		ctl_reply(c, "error unknown command `%s%s%s`: try stats, wait-states N, trace on|off, dap-wait N, quit",
+			  line, arg ? " " : "", arg ? arg : "");
+	}
+}
+
+static void serve_ctl(struct sim *s, struct ctl_client *c)
+{
+	char buf[512];
+	ssize_t n = recv(c->fd, buf, sizeof(buf), 0);
+	if (n <= 0) {
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			return;
+		close(c->fd);
+		c->fd = -1;
+		return;
+	}
+	for (ssize_t i = 0; i < n && c->fd >= 0; i++) {
+		char ch = buf[i];
+		if (ch == '\n') {
+			c->line[c->len] = '\0';
+			if (c->len > 0 && c->line[c->len - 1] == '\r')
+				c->line[--c->len] = '\0';
+			ctl_command(s, c, c->line);
+			c->len = 0;
+		} else if (c->len + 1 >= sizeof(c->line)) {
+			ctl_reply(c, "error line longer than %d bytes", CTL_LINE_MAX - 1);
+			if (c->fd >= 0)
+				close(c->fd);
+			c->fd = -1;
+		} else {
+			c->line[c->len++] = ch;
+		}
+	}
+}
+
+static void accept_ctl(struct sim *s)
+{
+	int fd = bitbang_accept(s->ctl_listen);
+	if (fd < 0)
+		return;
+	for (int i = 0; i < MAX_CTL_CLIENTS; i++) {
+		if (s->ctl[i].fd < 0) {
+			s->ctl[i] = (struct ctl_client){.fd = fd};
+			return;
+		}
+	}
+	const char msg[] = "error too many control clients\n";
+	(void)bitbang_send_all(fd, (const uint8_t *)msg, sizeof(msg) - 1);
+	close(fd);
+}
+
+enum { PFD_TCP, PFD_UNIX, PFD_CTL, PFD_CLIENT, PFD_CTL0, PFD_N = PFD_CTL0 + MAX_CTL_CLIENTS };
+
+static int event_loop(struct sim *s, const sigset_t *run_mask)
+{
+	struct pollfd pfd[PFD_N];
+	while (!s->quit && !stop_signal) {
+		pfd[PFD_TCP] = (struct pollfd){.fd = s->tcp_listen, .events = POLLIN};
+		pfd[PFD_UNIX] = (struct pollfd){.fd = s->unix_listen, .events = POLLIN};
+		pfd[PFD_CTL] = (struct pollfd){.fd = s->ctl_listen, .events = POLLIN};
+		pfd[PFD_CLIENT] = (struct pollfd){.fd = s->client, .events = POLLIN};
+		for (int i = 0; i < MAX_CTL_CLIENTS; i++)
+			pfd[PFD_CTL0 + i] = (struct pollfd){.fd = s->ctl[i].fd, .events = POLLIN};
+		bool runnable = core_runnable(s->core);
+		struct timespec zero = {0, 0};
+		/* Signals are blocked except inside ppoll(): no race between the flag test and the wait. */
+		int n = ppoll(pfd, PFD_N, runnable ? &zero : NULL, run_mask);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			error_line("poll: %s", strerror(errno));
+			return 1;
+		}
+		if (n > 0) {
+			/* The client first: its request may be what the core is waiting for. */
+			if (s->client >= 0 && (pfd[PFD_CLIENT].revents & (POLLIN | POLLHUP | POLLERR)) &&
+			    serve_client(s, 0) && s->spin)
+				spin_client(s);
+			if (pfd[PFD_TCP].revents & POLLIN)
+				accept_jtag(s, s->tcp_listen);
+			if (pfd[PFD_UNIX].revents & POLLIN)
+				accept_jtag(s, s->unix_listen);
+			if (pfd[PFD_CTL].revents & POLLIN)
+				accept_ctl(s);
+			for (int i = 0; i < MAX_CTL_CLIENTS; i++)
+				if (s->ctl[i].fd >= 0 && (pfd[PFD_CTL0 + i].revents & (POLLIN | POLLHUP | POLLERR)))
+					serve_ctl(s, &s->ctl[i]);
+		}
+		if (core_runnable(s->core))
+			(void)core_run(s->core, RUN_SLICE_CYCLES);
+	}
+	if (stop_signal)
+		info(s, "%s: shutting down", stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+	return 0;
+}
+
+static int open_listeners(struct sim *s)
+{
+	char err[256];
+	if (s->opt.jtag_port >= 0) {
+		uint16_t port = 0;
+		s->tcp_listen = bitbang_listen_tcp((uint16_t)s->opt.jtag_port, &port, err, sizeof(err));
+		if (s->tcp_listen < 0) {
+			error_line("JTAG port: %s: pick another --jtag-port, or 0 for a free one", err);
+			return -1;
+		}
+		printf("jtag-port %u\n", port);
+	}
+	if (s->opt.jtag_socket) {
+		s->unix_listen = bitbang_listen_unix(s->opt.jtag_socket, err, sizeof(err));
+		if (s->unix_listen < 0) {
+			error_line("JTAG socket: %s", err);
+			return -1;
+		}
+		if (s->opt.jtag_port < 0)
+			printf("jtag-socket %s\n", s->opt.jtag_socket);
+	}
+	if (s->opt.ctl_port >= 0) {
+		uint16_t port = 0;
+		s->ctl_listen = bitbang_listen_tcp((uint16_t)s->opt.ctl_port, &port, err, sizeof(err));
+		if (s->ctl_listen < 0) {
+			error_line("control port: %s: pick another --ctl-port, or 0 for a free one", err);
+			return -1;
+		}
+		printf("ctl-port %u\n", port);
+	}
+	/* The parent reads these lines to learn the ports: they must not sit in a buffer. */
+	if (fflush(stdout) != 0) {
+		error_line("writing the port lines to stdout failed: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void close_all(struct sim *s)
+{
+	if (s->client >= 0)
+		close(s->client);
+	for (int i = 0; i < MAX_CTL_CLIENTS; i++)
+		if (s->ctl[i].fd >= 0)
+			close(s->ctl[i].fd);
+	if (s->tcp_listen >= 0)
+		close(s->tcp_listen);
+	if (s->ctl_listen >= 0)
+		close(s->ctl_listen);
+	if (s->unix_listen >= 0) {
+		close(s->unix_listen);
+		if (unlink(s->opt.jtag_socket) < 0 && errno != ENOENT)
+			error_line("removing %s: %s", s->opt.jtag_socket, strerror(errno));
+	}
+	if (s->core)
+		core_free(s->core);
+}
+
+static int build_board(struct sim *s)
+{
+	char err[256] = "";
+	struct sim_config cfg = {
+		.flash_wait_states = s->opt.wait_states,
+		.trace = s->opt.trace,
+		.uart_echo = !s->opt.quiet,
+	};
+	bus_init(&s->bus);
+	/* The ROM table is the debug port's (romtable.h). It goes on the bus first, so core_new()
+	 * maps it for the core too. */
+	if (romtable_add(&s->bus) != 0) {
+		error_line("adding the ROM table at 0x%08x to the bus failed", ROMTABLE_BASE);
+		return -1;
+	}
+	s->core = core_new(&s->bus, &cfg, err, sizeof(err));
+	if (!s->core) {
+		error_line("creating the core: %s", err);
+		return -1;
+	}
+	if (s->opt.elf && core_load_elf(s->core, s->opt.elf, err, sizeof(err)) != 0) {
+		error_line("loading %s: %s", s->opt.elf, err);
+		return -1;
+	}
+	dp_init(&s->dp, &s->bus);
+	jtag_init(&s->tap, DP_IR_LEN, DP_IR_IDCODE, &dp_jtag_ops, &s->dp);
+	bitbang_init(&s->bb, &s->tap, on_bitbang_reset, s);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct sim sim; /* large I/O buffers: not on the stack */
+	struct sim *s = &sim;
+	int r = parse_args(argc, argv, &s->opt);
+	if (r != 0) {
+		if (r > 0)
+			fputs(usage_text, stdout);
+		return r > 0 ? 0 : 2;
+	}
+	s->tcp_listen = s->unix_listen = s->ctl_listen = s->client = -1;
+	s->spin = !s->opt.no_spin;
+	for (int i = 0; i < MAX_CTL_CLIENTS; i++)
+		s->ctl[i].fd = -1;
+
+	/* SIGINT/SIGTERM set a flag; they are only let through inside ppoll() (or the standalone run,
+	 * which polls nothing, so it keeps the default action). A closed client must not kill us. */
+	sigset_t block, run_mask;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigemptyset(&sa.sa_mask);
+	struct sigaction ign = {.sa_handler = SIG_IGN};
+	sigemptyset(&ign.sa_mask);
+	if (sigaction(SIGPIPE, &ign, NULL) < 0) {
+		error_line("sigaction: %s", strerror(errno));
+		return 1;
+	}
+
+	if (build_board(s) != 0) {
+		close_all(s);
+		return 1;
+	}
+	if (s->opt.standalone) {
+		uint64_t max = s->opt.max_cycles ? s->opt.max_cycles : UINT64_MAX;
+		int rc = core_run_standalone(s->core, max, stdout);
+		if (fflush(stdout) != 0)
+			rc = -1;
+		close_all(s);
+		return rc == 0 ? 0 : 1;
+	}
+	if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
+	    sigprocmask(SIG_BLOCK, &block, &run_mask) < 0) {
+		error_line("setting up signals: %s", strerror(errno));
+		close_all(s);
+		return 1;
+	}
+	sigdelset(&run_mask, SIGINT);
+	sigdelset(&run_mask, SIGTERM);
+	if (open_listeners(s) != 0) {
+		close_all(s);
+		return 1;
+	}
+	r = event_loop(s, &run_mask);
+	close_all(s);
+	return r;
+}
