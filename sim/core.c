@@ -63,12 +63,10 @@ uint64_t core_now(struct sim_core *c, uint32_t access_addr)
 
 void core_request_stop(struct sim_core *c)
 {
-	if (c->in_emu) {
-		c->stop_at = 0; /* the next block hook stops */
-		(void)uc_emu_stop(c->uc);
-		if (c->stop == STOP_NONE)
-			c->stop = STOP_BUDGET;
-	}
+	/* Never uc_emu_stop() from inside an MMIO or memory callback: unicorn 2.0.1 then re-executes
+	 * the access forever. The next block hook stops instead. */
+	if (c->in_emu)
+		c->stop_at = 0;
 }
 
 /* ---- unicorn hooks ---------------------------------------------------------------------------- */
@@ -182,7 +180,7 @@ static bool hook_write_prot(uc_engine *uc, uc_mem_type type, uint64_t address, i
 	} else if (c->stop == STOP_NONE) {
 		c->stop = STOP_WRITE_FLASH;
 	}
-	(void)uc_emu_stop(uc);
+	core_request_stop(c);
 	return true;
 }
 
@@ -198,7 +196,7 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *u
 			c->stop_addr = m->r->base + (uint32_t)offset;
 			c->stop_write = false;
 		}
-		(void)uc_emu_stop(c->uc);
+		core_request_stop(c);
 	}
 	return v;
 }
@@ -214,7 +212,7 @@ static void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t v
 			c->stop_addr = m->r->base + (uint32_t)offset;
 			c->stop_write = true;
 		}
-		(void)uc_emu_stop(c->uc);
+		core_request_stop(c);
 	}
 }
 

@@ -73,7 +73,8 @@ void systick_advance(struct sim_core *c, uint64_t now)
 	if (s->cvr == 0 && s->rvr == 0) {
 		value = 0;
 	} else if (e < e0) {
-		value = (uint32_t)(s->cvr - e);
+		/* From 0 the next tick reloads RVR (B3.3.1): RVR, RVR-1, ... */
+		value = s->cvr ? (uint32_t)(s->cvr - e) : (uint32_t)(s->rvr + 1u - e);
 	} else {
 		events = s->rvr ? 1u + (e - e0) / period : 1u;
 		uint64_t k = s->rvr ? (e - e0) % period : 0;

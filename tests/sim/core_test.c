@@ -1,0 +1,426 @@
+/* The virtual Cortex-M4F (sim/core.h) driven as a debugger drives it: through the bus with
+ * BUS_DEBUG, the way the MEM-AP reaches DHCSR/DCRSR/DCRDR, the SCB and the DWT. Firmware:
+ * tests/firmware/core/{nops,cases}.S, built by the firmware project. Exact numbers come from the
+ * Armv7-M ARM (status register bits) and docs/cycle-model.md (NOP 1, LDR 2, BX static 1,
+ * exception entry 12, return 10). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bus.h"
+#include "core.h"
+
+#define DHCSR 0xE000EDF0u
+#define DCRSR 0xE000EDF4u
+#define DCRDR 0xE000EDF8u
+#define DEMCR 0xE000EDFCu
+#define DFSR 0xE000ED30u
+#define CFSR 0xE000ED28u
+#define HFSR 0xE000ED2Cu
+#define BFAR 0xE000ED38u
+#define AIRCR 0xE000ED0Cu
+#define FPCCR 0xE000EF34u
+#define FPCAR 0xE000EF38u
+#define DWT_CTRL 0xE0001000u
+#define DWT_CYCCNT 0xE0001004u
+#define DWT_EXCCNT 0xE000100Cu
+#define DWT_COMP0 0xE0001020u
+#define DWT_FUNCTION0 0xE0001028u
+#define FP_CTRL 0xE0002000u
+#define FP_COMP0 0xE0002008u
+#define KEY 0xA05F0000u
+#define C_DEBUGEN 1u
+#define C_HALT 2u
+#define C_STEP 4u
+#define S_HALT (1u << 17)
+#define S_LOCKUP (1u << 19)
+#define S_RETIRE_ST (1u << 24)
+#define S_RESET_ST (1u << 25)
+#define TEST_ID_ADDR 0x20000000u /* .noinit is the first SRAM section of core.ld */
+
+struct rig {
+	struct sim_bus bus;
+	struct sim_core *c;
+};
+
+static const char *fw(const char *name)
+{
+	static char path[512];
+	snprintf(path, sizeof(path), "%s/tests/firmware/core/%s.elf", CORE_FW_BUILD_DIR, name);
+	return path;
+}
+
+static uint32_t rd(struct rig *r, uint32_t addr)
+{
+	uint32_t v = 0;
+	assert_int_equal(bus_read(&r->bus, addr, 4, BUS_DEBUG, &v), BUS_OK);
+	return v;
+}
+
+static void wr(struct rig *r, uint32_t addr, uint32_t v)
+{
+	assert_int_equal(bus_write(&r->bus, addr, 4, BUS_DEBUG, v), BUS_OK);
+}
+
+static uint32_t reg(struct rig *r, unsigned sel)
+{
+	wr(r, DCRSR, sel);
+	return rd(r, DCRDR);
+}
+
+static void set_reg(struct rig *r, unsigned sel, uint32_t v)
+{
+	wr(r, DCRDR, v);
+	wr(r, DCRSR, sel | (1u << 16));
+}
+
+static struct rig *rig_new(const char *elf, uint32_t test_id, bool debug)
+{
+	struct rig *r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	bus_init(&r->bus);
+	struct sim_config cfg = {0};
+	char err[256];
+	r->c = core_new(&r->bus, &cfg, err, sizeof(err));
+	if (!r->c)
+		fail_msg("core_new: %s", err);
+	if (core_load_elf(r->c, fw(elf), err, sizeof(err)) != 0)
+		fail_msg("core_load_elf: %s", err);
+	wr(r, TEST_ID_ADDR, test_id);
+	if (debug)
+		wr(r, DHCSR, KEY | C_DEBUGEN);
+	return r;
+}
+
+static void rig_free(struct rig *r)
+{
+	core_free(r->c);
+	free(r);
+}
+
+/* Runs until the core halts or locks up (or 10 M cycles pass). */
+static enum core_state run(struct rig *r)
+{
+	for (int i = 0; i < 100 && core_state(r->c) != CORE_HALTED && core_state(r->c) != CORE_LOCKUP; i++)
+		(void)core_run(r->c, 100000);
+	return core_state(r->c);
+}
+
+static unsigned bkpt_imm(struct rig *r)
+{
+	uint32_t pc = reg(r, 15), hw = 0;
+	assert_int_equal(bus_read(&r->bus, pc, 2, BUS_DEBUG, &hw), BUS_OK);
+	assert_int_equal(hw & 0xFF00u, 0xBE00u);
+	return hw & 0xFFu;
+}
+
+/* Halted at a BKPT: step over it and resume, as OpenOCD's resume does. */
+static void resume_past_bkpt(struct rig *r)
+{
+	set_reg(r, 15, reg(r, 15) + 2);
+	wr(r, DFSR, 0x1F);
+	wr(r, DHCSR, KEY | C_DEBUGEN);
+}
+
+static uint32_t run_to_bkpt(struct rig *r)
+{
+	assert_int_equal(run(r), CORE_HALTED);
+	return bkpt_imm(r);
+}
+
+static uint16_t hw_at(struct rig *r, uint32_t addr)
+{
+	uint32_t v = 0;
+	assert_int_equal(bus_read(&r->bus, addr, 2, BUS_DEBUG, &v), BUS_OK);
+	return (uint16_t)v;
+}
+
+static uint32_t stacked(struct rig *r, unsigned word)
+{
+	return rd(r, reg(r, 13) + 4 * word);
+}
+
+static void test_nops_standalone(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("nops", 0, false);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	assert_int_equal(core_run_standalone(r->c, 1000000, out), 0);
+	assert_int_equal(fclose(out), 0);
+	assert_string_equal(buf, "halt pc=0x08000040 imm=1 cyccnt=0 reason=bkpt\n"
+				 "halt pc=0x0800010a imm=2 cyccnt=100 reason=bkpt\n"
+				 "halt pc=0x0800010c imm=1 cyccnt=100 reason=bkpt\n"
+				 "halt pc=0x080008de imm=2 cyccnt=1100 reason=bkpt\n"
+				 "halt pc=0x080008e0 imm=1 cyccnt=1100 reason=bkpt\n"
+				 "halt pc=0x080008e2 imm=2 cyccnt=1100 reason=bkpt\n"
+				 "halt pc=0x080008e4 imm=4 cyccnt=1100 reason=bkpt\n");
+	free(buf);
+	rig_free(r);
+}
+
+static void test_bad_read_hardfault(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 1, true);
+	assert_int_equal(run_to_bkpt(r), 0x20);
+	assert_int_equal(rd(r, CFSR), 0x00008200u); /* BFARVALID | PRECISERR */
+	assert_int_equal(rd(r, HFSR), 0x40000000u); /* FORCED */
+	assert_int_equal(rd(r, BFAR), 0x30000000u);
+	assert_int_equal(hw_at(r, stacked(r, 6)), 0x6801u); /* stacked PC: the ldr r1, [r0] */
+	assert_int_equal(reg(r, 14), 0xFFFFFFF9u);          /* EXC_RETURN: thread, MSP, no FP */
+	assert_int_equal(reg(r, 16) & 0x1FFu, 3u);          /* IPSR: HardFault */
+	rig_free(r);
+}
+
+static void test_bad_read_busfault(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 2, true);
+	assert_int_equal(run_to_bkpt(r), 0x22);
+	assert_int_equal(rd(r, CFSR), 0x00008200u);
+	assert_int_equal(rd(r, HFSR), 0u);
+	assert_int_equal(rd(r, BFAR), 0x30000004u);
+	assert_int_equal(reg(r, 16) & 0x1FFu, 5u);
+	rig_free(r);
+}
+
+static void test_udf(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 3, true);
+	assert_int_equal(run_to_bkpt(r), 0x20);
+	assert_int_equal(rd(r, CFSR), 0x00010000u); /* UNDEFINSTR */
+	assert_int_equal(rd(r, HFSR), 0x40000000u);
+	assert_int_equal(hw_at(r, stacked(r, 6)), 0xDE07u);
+	rig_free(r);
+
+	r = rig_new("cases", 4, true);
+	assert_int_equal(run_to_bkpt(r), 0x21);
+	assert_int_equal(rd(r, CFSR), 0x00010000u);
+	assert_int_equal(rd(r, HFSR), 0u);
+	assert_int_equal(hw_at(r, stacked(r, 6)), 0xDE08u);
+	rig_free(r);
+}
+
+static void test_fp_with_cpacr_off(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 5, true);
+	assert_int_equal(run_to_bkpt(r), 0x20);
+	assert_int_equal(rd(r, CFSR), 0x00080000u); /* NOCP */
+	assert_int_equal(rd(r, HFSR), 0x40000000u);
+	assert_int_equal(hw_at(r, stacked(r, 6)), 0xEE00u); /* vmov s0, r0 not executed */
+	rig_free(r);
+}
+
+static void test_bkpt_without_debugger_locks_up(void **state)
+{
+	(void)state;
+	/* No debugger: the BKPT escalates to HardFault (HFSR.DEBUGEVT, C1.7); the handler's own
+	 * BKPT is a fault at priority -1: lockup (B1.5.15). */
+	struct rig *r = rig_new("cases", 6, false);
+	assert_int_equal(run(r), CORE_LOCKUP);
+	assert_false(core_runnable(r->c));
+	assert_int_equal(rd(r, HFSR), 0x80000000u);
+	wr(r, DHCSR, KEY | C_DEBUGEN | C_HALT);
+	uint32_t dhcsr = rd(r, DHCSR);
+	assert_int_equal(dhcsr & (S_HALT | S_LOCKUP), S_HALT | S_LOCKUP);
+	assert_int_equal(reg(r, 15), 0xEFFFFFFEu);
+	rig_free(r);
+}
+
+static void test_fault_in_hardfault_locks_up(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 11, true);
+	assert_int_equal(run(r), CORE_LOCKUP);
+	assert_int_equal(rd(r, CFSR), 0x00010000u);
+	assert_int_equal(rd(r, HFSR), 0x40000000u);
+	assert_int_equal(rd(r, DHCSR) & S_LOCKUP, S_LOCKUP);
+	rig_free(r);
+}
+
+static void test_systick_in_measured_stretch(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 7, true);
+	assert_int_equal(run_to_bkpt(r), 1);
+	uint32_t c1 = rd(r, DWT_CYCCNT), e1 = rd(r, DWT_EXCCNT);
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 2);
+	uint32_t c2 = rd(r, DWT_CYCCNT), e2 = rd(r, DWT_EXCCNT);
+	/* 1000 NOPs + entry 12 + the handler's BX LR 1 + return 10 */
+	assert_int_equal(c2 - c1, 1023u);
+	assert_int_equal((e2 - e1) & 0xFFu, 22u); /* one exception's entry and return overhead */
+	rig_free(r);
+}
+
+static void test_fp_lazy_stacking(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 8, true);
+	assert_int_equal(run_to_bkpt(r), 0x24);
+	assert_int_equal(reg(r, 14), 0xFFFFFFE9u); /* thread, MSP, extended frame */
+	uint32_t sp = reg(r, 13);
+	assert_int_equal(rd(r, FPCCR) & 1u, 1u); /* LSPACT */
+	assert_int_equal(rd(r, FPCAR), sp + 0x20u);
+	assert_int_equal((reg(r, 20) >> 24) & 4u, 0u); /* CONTROL.FPCA cleared in the handler */
+	assert_int_equal(rd(r, sp + 0x20), 0u);        /* space reserved, nothing written yet */
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 0x25);
+	assert_int_equal(rd(r, FPCCR) & 1u, 0u);
+	for (unsigned i = 0; i < 16; i++)
+		assert_int_equal(rd(r, sp + 0x20 + 4 * i), 0x100u);
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 0x26);
+	assert_int_equal(reg(r, 0x40), 0x100u);        /* S0 restored by the return */
+	assert_int_equal(reg(r, 16) & 0x1FFu, 0u);     /* thread mode */
+	assert_int_equal((reg(r, 20) >> 24) & 4u, 4u); /* CONTROL.FPCA back */
+	assert_int_equal(reg(r, 13), sp + 0x68u);
+	rig_free(r);
+}
+
+static void test_svc(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 9, true);
+	assert_int_equal(run_to_bkpt(r), 0x23);
+	assert_int_equal(reg(r, 16) & 0x1FFu, 11u);
+	uint32_t ret = stacked(r, 6);
+	assert_int_equal(hw_at(r, ret - 2), 0xDF05u); /* returns after svc #5 */
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 0x28);
+	assert_int_equal(reg(r, 15), ret);
+	assert_int_equal(reg(r, 16) & 0x1FFu, 0u);
+	rig_free(r);
+}
+
+static void test_cyccnt_read_inside_block(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 10, true);
+	assert_int_equal(run_to_bkpt(r), 0x27);
+	assert_int_equal(reg(r, 4), 12u); /* LDR (2, not pipelined: uses r1 just loaded) + 10 NOPs */
+	assert_int_equal(reg(r, 5), 22u); /* LDR 2 + 20 NOPs */
+	rig_free(r);
+}
+
+static void test_vector_catch(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 3, true);
+	wr(r, DEMCR, (1u << 24) | (1u << 10)); /* TRCENA, VC_HARDERR */
+	assert_int_equal(run(r), CORE_HALTED);
+	assert_int_equal(rd(r, DFSR), 0x8u); /* VCATCH */
+	assert_int_equal(reg(r, 15), rd(r, 0x0800000Cu) & ~1u);
+	rig_free(r);
+
+	/* VC_CORERESET with a VECTRESET: halted on the reset vector, S_RESET_ST sticky once. */
+	r = rig_new("nops", 0, true);
+	wr(r, DEMCR, 1u);
+	(void)rd(r, DHCSR);
+	wr(r, AIRCR, 0x05FA0001u);
+	assert_int_equal(core_state(r->c), CORE_HALTED);
+	uint32_t d1 = rd(r, DHCSR), d2 = rd(r, DHCSR);
+	assert_int_equal(d1 & (S_RESET_ST | S_HALT | C_HALT), S_RESET_ST | S_HALT | C_HALT);
+	assert_int_equal(d2 & S_RESET_ST, 0u);
+	assert_int_equal(rd(r, DFSR), 0x8u);
+	assert_int_equal(reg(r, 15), 0x08000040u);
+	rig_free(r);
+}
+
+static void test_dhcsr_halt_step_retire(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("nops", 0, true);
+	wr(r, DEMCR, 1u << 24);
+	wr(r, DWT_CTRL, 1u);
+	assert_int_equal(run_to_bkpt(r), 1);
+	uint32_t d = rd(r, DHCSR);
+	assert_int_equal(d & (C_HALT | S_HALT | S_RETIRE_ST), C_HALT | S_HALT); /* the BKPT retired nothing */
+	assert_int_equal(rd(r, DFSR), 0x2u);                                  /* BKPT */
+	uint32_t c0 = rd(r, DWT_CYCCNT);
+	set_reg(r, 15, 0x08000042u);
+	wr(r, DFSR, 0x1F);
+	wr(r, DHCSR, KEY | C_DEBUGEN | C_STEP); /* one instruction, then halted again */
+	assert_int_equal(core_state(r->c), CORE_HALTED);
+	assert_int_equal(reg(r, 15), 0x08000044u);
+	assert_int_equal(rd(r, DFSR), 0x1u); /* HALTED */
+	assert_int_equal(rd(r, DWT_CYCCNT) - c0, 1u);
+	d = rd(r, DHCSR);
+	assert_int_equal(d & (S_RETIRE_ST | C_HALT | C_STEP), S_RETIRE_ST | C_HALT | C_STEP);
+	assert_int_equal(rd(r, DHCSR) & S_RETIRE_ST, 0u);
+	/* C_HALT while running halts with DFSR.HALTED; nothing counts while halted. */
+	wr(r, DHCSR, KEY | C_DEBUGEN);
+	(void)core_run(r->c, 10);
+	wr(r, DHCSR, KEY | C_DEBUGEN | C_HALT);
+	uint32_t c1 = rd(r, DWT_CYCCNT);
+	(void)core_run(r->c, 1000);
+	assert_int_equal(rd(r, DWT_CYCCNT), c1);
+	rig_free(r);
+}
+
+static void test_fpb_and_dwt_breakpoints(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("nops", 0, true);
+	wr(r, DEMCR, 1u << 24);
+	wr(r, DWT_CTRL, 1u);
+	assert_int_equal(run_to_bkpt(r), 1);
+	wr(r, FP_CTRL, 3u);                                    /* KEY | ENABLE */
+	wr(r, FP_COMP0, 0x08000050u | (1u << 30) | 1u);        /* lower halfword, enabled */
+	uint32_t c0 = rd(r, DWT_CYCCNT);
+	resume_past_bkpt(r);
+	assert_int_equal(run(r), CORE_HALTED);
+	assert_int_equal(reg(r, 15), 0x08000050u);
+	assert_int_equal(rd(r, DFSR), 0x2u);
+	assert_int_equal(rd(r, DWT_CYCCNT) - c0, 7u); /* 0x42..0x4E: 7 NOPs */
+	/* A comparator at the resume address fires at once (cortex_m_step relies on it). */
+	wr(r, DFSR, 0x1F);
+	wr(r, DHCSR, KEY | C_DEBUGEN);
+	assert_int_equal(run(r), CORE_HALTED);
+	assert_int_equal(reg(r, 15), 0x08000050u);
+	assert_int_equal(rd(r, DWT_CYCCNT) - c0, 7u);
+	/* DWT instruction-address match (FUNCTION = 4) halts with DWTTRAP and sets MATCHED. */
+	wr(r, FP_COMP0, 0);
+	wr(r, DWT_COMP0, 0x08000060u);
+	wr(r, DWT_FUNCTION0, 4u);
+	wr(r, DFSR, 0x1F);
+	wr(r, DHCSR, KEY | C_DEBUGEN);
+	assert_int_equal(run(r), CORE_HALTED);
+	assert_int_equal(reg(r, 15), 0x08000060u);
+	assert_int_equal(rd(r, DFSR), 0x4u);
+	assert_int_equal(rd(r, DWT_FUNCTION0) >> 24, 1u);
+	assert_int_equal(rd(r, DWT_FUNCTION0) >> 24, 0u); /* MATCHED clears on read */
+	rig_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nops_standalone),
+		cmocka_unit_test(test_bad_read_hardfault),
+		cmocka_unit_test(test_bad_read_busfault),
+		cmocka_unit_test(test_udf),
+		cmocka_unit_test(test_fp_with_cpacr_off),
+		cmocka_unit_test(test_bkpt_without_debugger_locks_up),
+		cmocka_unit_test(test_fault_in_hardfault_locks_up),
+		cmocka_unit_test(test_systick_in_measured_stretch),
+		cmocka_unit_test(test_fp_lazy_stacking),
+		cmocka_unit_test(test_svc),
+		cmocka_unit_test(test_cyccnt_read_inside_block),
+		cmocka_unit_test(test_vector_catch),
+		cmocka_unit_test(test_dhcsr_halt_step_retire),
+		cmocka_unit_test(test_fpb_and_dwt_breakpoints),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
