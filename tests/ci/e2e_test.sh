@@ -36,7 +36,7 @@ set +e
 "$bench" compare "$tmp/base.json" "$tmp/new.json" >"$tmp/cmp.out" 2>"$tmp/cmp.err"; rc=$?
 set -e
 [[ $rc -eq 1 ]] || fail "compare base new: exit $rc, expected 1"
-grep -qx 'sled   50.0  55.0    +5.0   +10.00%              REGRESSED' "$tmp/cmp.out" || fail "compare row: $(cat "$tmp/cmp.out")"
+grep -qx 'sled    50.0  55.0    +5.0   +10.00%              REGRESSED' "$tmp/cmp.out" || fail "compare row: $(cat "$tmp/cmp.out")"
 [[ $(cat "$tmp/cmp.err") == "bench: 1 regression beyond 1%" ]] || fail "compare stderr: $(cat "$tmp/cmp.err")"
 "$bench" compare "$tmp/new.json" "$tmp/base.json" >"$tmp/cmp2.out" || fail "compare new base: exit $?, expected 0"
 grep -q 'improved$' "$tmp/cmp2.out" || fail "compare new base: $(cat "$tmp/cmp2.out")"
@@ -51,7 +51,7 @@ set -e
 [[ $rc -eq 2 ]] || fail "hardfp vs softfp: exit $rc, expected 2"
 grep -q "measured firmware 'fut-hardfp.elf' but .* measured 'fut-softfp.elf'" "$tmp/fw.err" || fail "$(cat "$tmp/fw.err")"
 set +e
-"$bench" compare "$tmp/hard.json" "$tmp/soft.json" --allow-different-firmware >"$tmp/hs.out"; rc=$?
+"$bench" compare "$tmp/hard.json" "$tmp/soft.json" --allow-different-firmware >"$tmp/hs.out" 2>"$tmp/hs.err"; rc=$?
 set -e
 [[ $rc -eq 1 ]] || fail "soft-float should be slower than hard-float: exit $rc: $(cat "$tmp/hs.out")"
 "$bench" report "$tmp/hard.json" "$tmp/soft.json" --html "$tmp/fut.html" || fail "report --html: exit $?"
