@@ -5,6 +5,7 @@
 
 #include "cmd.h"
 #include "farm.h"
+#include "probes.h"
 #include "proc.h"
 #include "report/reporter.h"
 #include "run.h"
@@ -43,6 +44,8 @@ int cmd_run(int argc, char **argv)
 	run_opts_init(&o);
 	bench_error_clear(&err);
 	rc = run_parse_args(argc, argv, &o, &err);
+	if (rc == 0)
+		rc = probes_check_run(&o, &err); /* --probe SERIAL attached, or one probe only (probes_run.c) */
 	if (rc == 1) {
 		run_print_usage(stdout);
 		run_opts_free(&o);

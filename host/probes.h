@@ -58,6 +58,10 @@ int probes_find_serial(const struct probe_list *l, const char *serial, const str
  * be attached (probes_find_serial's error); without one, several attached probes are ambiguous
  * (BENCH_E_USAGE listing them, "pass --probe SERIAL"); one or none is left to OpenOCD. */
 int probes_select(const struct probe_list *l, const char *serial, struct bench_error *err);
+struct run_opts;
+/* probes_select() on this machine's probes for a run on a real OpenOCD board (probes_run.c);
+ * 0 for runs that use no probe. */
+int probes_check_run(const struct run_opts *o, struct bench_error *err);
 /* Prints L as an aligned table, or as a JSON array with JSON set. */
 int probes_print(FILE *out, const struct probe_list *l, bool json, struct bench_error *err);
 
