@@ -9,6 +9,7 @@
 #define FW_MARKER_BEGIN 0x08000056u
 #define FW_MARKER_END 0x08000120u
 #define FW_BP_HERE 0x08000124u
+#define FW_HANG 0x0800012Au
 #define FW_NNOPS 100u
 #define DWT_CYCCNT 0xE0001004u
 
@@ -196,7 +197,11 @@ static int test_tcl(const char *sim_bin, const char *fw_dir, bool use_unix)
 	E2E_CHECK(reg(&b, "r4") == 1, "r4 %u at bp_here, wanted 1", reg(&b, "r4"));
 	e2e_tcl(b.tcl, "rbp 0x%08x", FW_BP_HERE);
 
-	/* reset run: the firmware starts over and halts at bkpt #1 with r4 = 0. */
+	/* reset run: the firmware starts over and halts at bkpt #1 with r4 = 0. OpenOCD lets the core
+	 * run between clearing C_HALT and writing AIRCR (cortex_m_assert_reset()); parked at `hang`
+	 * it cannot reach a BKPT there and carry C_HALT (which a system reset keeps) into the reset.
+	 * (`resume ADDR`, not `reg pc`: OpenOCD writes cached registers back only on resume.) */
+	e2e_tcl(b.tcl, "resume 0x%08x", FW_HANG);
 	e2e_tcl(b.tcl, "reset run");
 	expect_halted_at(&b, FW_MARKER_BEGIN, "reset run to bkpt #1");
 	E2E_CHECK(reg(&b, "r4") == 0, "r4 %u after reset run, wanted 0", reg(&b, "r4"));
