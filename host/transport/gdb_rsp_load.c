@@ -305,6 +305,30 @@ static int flash_erase(struct rsp_priv *s, const struct seg *segs, size_t n, str
 	return 0;
 }
 
+/* Reads every segment back and compares; BENCH_E_TARGET names the first differing byte. */
+static int verify(struct rsp_priv *s, const struct seg *segs, size_t n, const char *elf_path, struct bench_error *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		uint8_t *back = malloc(segs[i].len);
+
+		if (!back)
+			return bench_fail(err, BENCH_E_NOMEM, "out of memory verifying %s", elf_path);
+		rc = rsp_read_mem(s, segs[i].addr, back, segs[i].len, err);
+		if (rc == 0 && memcmp(back, segs[i].data, segs[i].len)) {
+			size_t k = 0;
+
+			while (back[k] == segs[i].data[k])
+				k++;
+			rc = bench_fail(err, BENCH_E_TARGET, "verify failed at 0x%08x after loading %s: read 0x%02x, wrote 0x%02x",
+					(unsigned)(segs[i].addr + k), elf_path, back[k], segs[i].data[k]);
+		}
+		free(back);
+	}
+	return rc;
+}
+
 static int seg_cmp(const void *a, const void *b)
 {
 	const struct seg *x = a, *y = b;
@@ -329,6 +353,15 @@ int rsp_op_load(struct backend *bk, const char *elf_path, struct bench_error *er
 	s->n_insn_cache = 0;
 	for (size_t i = 0; i < n; i++)
 		any_flash |= segs[i].flash;
+	/* Like OpenOCD's `program FILE preverify`: a target that holds the image already is not
+	 * erased and rewritten (flash wear, time). */
+	if (any_flash && verify(s, segs, n, elf_path, err) == 0) {
+		for (size_t i = 0; i < n; i++)
+			free(segs[i].data);
+		free(segs);
+		return 0;
+	}
+	bench_error_clear(err);
 	if (any_flash)
 		rc = flash_erase(s, segs, n, err);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -344,24 +377,8 @@ int rsp_op_load(struct backend *bk, const char *elf_path, struct bench_error *er
 					s->link.io.peer, s->link.parser.data);
 	}
 	/* Verify: read every segment back (the TCL backend's `verify_image` does the same). */
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		uint8_t *back = malloc(segs[i].len);
-
-		if (!back) {
-			rc = bench_fail(err, BENCH_E_NOMEM, "out of memory verifying %s", elf_path);
-			break;
-		}
-		rc = rsp_read_mem(s, segs[i].addr, back, segs[i].len, err);
-		if (rc == 0 && memcmp(back, segs[i].data, segs[i].len)) {
-			size_t k = 0;
-
-			while (back[k] == segs[i].data[k])
-				k++;
-			rc = bench_fail(err, BENCH_E_TARGET, "verify failed at 0x%08x after loading %s: read 0x%02x, wrote 0x%02x",
-					(unsigned)(segs[i].addr + k), elf_path, back[k], segs[i].data[k]);
-		}
-		free(back);
-	}
+	if (rc == 0)
+		rc = verify(s, segs, n, elf_path, err);
 	for (size_t i = 0; i < n; i++)
 		free(segs[i].data);
 	free(segs);

@@ -50,6 +50,6 @@ rsp_sim_start() {
   setsid openocd -c "set SIM_JTAG_SOCKET $jtag" -f "$src/boards/sim-stm32f4/openocd.cfg" -c "bindto 127.0.0.1" \
     -c "gdb_port $GDB_PORT" -c "tcl_port $TCL_PORT" -c "telnet_port disabled" "${extra[@]}" >"$RSP_WORK/openocd.log" 2>&1 &
   OCD_PID=$!
-  rsp_wait_port "$TCL_PORT" 100 && rsp_wait_port "$GDB_PORT" 100 ||
+  rsp_wait_port "$TCL_PORT" 300 && rsp_wait_port "$GDB_PORT" 300 ||
     { echo "OpenOCD did not start: $(tail -3 "$RSP_WORK/openocd.log")" >&2; return 1; }
 }
