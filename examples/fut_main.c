@@ -4,7 +4,7 @@
 
 int fut(int input);
 
-volatile int input; /* written by the host at each SYNC */
+volatile int input;  /* written by the host at each SYNC */
 volatile int result; /* kept so the result is observable, e.g. by a debugger */
 
 int main(void)

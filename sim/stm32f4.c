@@ -16,24 +16,24 @@
 #define DBGMCU_SIZE 0x1000u
 
 /* RCC_CR bits (RM0090 7.3.1): each oscillator / PLL is ready as soon as it is switched on. */
-#define RCC_CR_HSION (1u << 0)
-#define RCC_CR_HSIRDY (1u << 1)
-#define RCC_CR_HSEON (1u << 16)
-#define RCC_CR_HSERDY (1u << 17)
-#define RCC_CR_PLLON (1u << 24)
-#define RCC_CR_PLLRDY (1u << 25)
-#define RCC_CR_PLLI2SON (1u << 26)
+#define RCC_CR_HSION     (1u << 0)
+#define RCC_CR_HSIRDY    (1u << 1)
+#define RCC_CR_HSEON     (1u << 16)
+#define RCC_CR_HSERDY    (1u << 17)
+#define RCC_CR_PLLON     (1u << 24)
+#define RCC_CR_PLLRDY    (1u << 25)
+#define RCC_CR_PLLI2SON  (1u << 26)
 #define RCC_CR_PLLI2SRDY (1u << 27)
-#define RCC_CR_RDY_MASK (RCC_CR_HSIRDY | RCC_CR_HSERDY | RCC_CR_PLLRDY | RCC_CR_PLLI2SRDY)
+#define RCC_CR_RDY_MASK  (RCC_CR_HSIRDY | RCC_CR_HSERDY | RCC_CR_PLLRDY | RCC_CR_PLLI2SRDY)
 /* RCC_CSR LSIRDY follows LSION (RM0090 7.3.21). */
-#define RCC_CSR_LSION (1u << 0)
+#define RCC_CSR_LSION  (1u << 0)
 #define RCC_CSR_LSIRDY (1u << 1)
 
 /* PWR_CSR.VOSRDY (RM0090 5.4.2): the regulator scale is always ready. */
 #define PWR_CSR_VOSRDY (1u << 14)
 
 /* USART (RM0090 30.6): SR.TXE and SR.TC always set, transmission takes no time. */
-#define USART_SR_TC (1u << 6)
+#define USART_SR_TC  (1u << 6)
 #define USART_SR_TXE (1u << 7)
 #define USART_CR1_TE (1u << 3)
 #define USART_CR1_UE (1u << 13)
@@ -42,16 +42,16 @@
 static const struct {
 	uint32_t off, value;
 } rcc_reset[] = {
-	{0x00, 0x00000083}, /* CR: HSION, HSIRDY, HSITRIM 16 */
-	{0x04, 0x24003010}, /* PLLCFGR */
-	{0x30, 0x00100000}, /* AHB1ENR: CCMDATARAMEN */
-	{0x50, 0x7E6791FF}, /* AHB1LPENR */
-	{0x54, 0x000000F1}, /* AHB2LPENR */
-	{0x58, 0x00000001}, /* AHB3LPENR */
-	{0x60, 0x36FEC9FF}, /* APB1LPENR */
-	{0x64, 0x00075F33}, /* APB2LPENR */
-	{0x74, 0x0E000000}, /* CSR: reset flags PORRSTF, PINRSTF, BORRSTF */
-	{0x84, 0x20003000}, /* PLLI2SCFGR */
+    {0x00, 0x00000083}, /* CR: HSION, HSIRDY, HSITRIM 16 */
+    {0x04, 0x24003010}, /* PLLCFGR */
+    {0x30, 0x00100000}, /* AHB1ENR: CCMDATARAMEN */
+    {0x50, 0x7E6791FF}, /* AHB1LPENR */
+    {0x54, 0x000000F1}, /* AHB2LPENR */
+    {0x58, 0x00000001}, /* AHB3LPENR */
+    {0x60, 0x36FEC9FF}, /* APB1LPENR */
+    {0x64, 0x00075F33}, /* APB2LPENR */
+    {0x74, 0x0E000000}, /* CSR: reset flags PORRSTF, PINRSTF, BORRSTF */
+    {0x84, 0x20003000}, /* PLLI2SCFGR */
 };
 
 /* GPIO reset values that are not 0 (RM0090 8.4): PA13-15/PB3-4 are the JTAG pins. */
@@ -59,11 +59,11 @@ static const struct {
 	unsigned port, reg;
 	uint32_t value;
 } gpio_reset[] = {
-	{0, 0, 0xA8000000}, /* GPIOA_MODER */
-	{0, 3, 0x64000000}, /* GPIOA_PUPDR */
-	{1, 0, 0x00000280}, /* GPIOB_MODER */
-	{1, 2, 0x000000C0}, /* GPIOB_OSPEEDR */
-	{1, 3, 0x00000100}, /* GPIOB_PUPDR */
+    {0, 0, 0xA8000000}, /* GPIOA_MODER */
+    {0, 3, 0x64000000}, /* GPIOA_PUPDR */
+    {1, 0, 0x00000280}, /* GPIOB_MODER */
+    {1, 2, 0x000000C0}, /* GPIOB_OSPEEDR */
+    {1, 3, 0x00000100}, /* GPIOB_PUPDR */
 };
 
 uint32_t stm32f4_merge(uint32_t old, uint32_t offset, unsigned size, uint32_t value)
@@ -108,7 +108,8 @@ static enum bus_result rcc_read(struct stm32f4 *st, uint32_t off, unsigned size,
 	uint32_t v = st->rcc[w / 4];
 	if (w == 0x00) {
 		/* RDY bits sit one above their ON bits. */
-		v = (v & ~RCC_CR_RDY_MASK) | ((v & (RCC_CR_HSION | RCC_CR_HSEON | RCC_CR_PLLON | RCC_CR_PLLI2SON)) << 1);
+		v = (v & ~RCC_CR_RDY_MASK) |
+		    ((v & (RCC_CR_HSION | RCC_CR_HSEON | RCC_CR_PLLON | RCC_CR_PLLI2SON)) << 1);
 	} else if (w == 0x08) {
 		/* CFGR.SWS: the clock switch completes at once when the requested source is ready
 		 * (RM0090 7.3.3); otherwise the HSI stays the system clock. */
@@ -267,11 +268,11 @@ struct periph {
 };
 
 static const struct periph periphs[] = {
-	{0x00004400, 0x400, usart_read, usart_write},                         /* USART2 */
-	{0x00007000, 0x400, pwr_read, pwr_write},                             /* PWR */
-	{0x00020000, 0x2400, gpio_read, gpio_write},                          /* GPIOA..GPIOI */
-	{0x00023800, 0x400, rcc_read, rcc_write},                             /* RCC */
-	{0x00023C00, 0x400, stm32f4_flash_reg_read, stm32f4_flash_reg_write}, /* FLASH */
+    {0x00004400, 0x400, usart_read, usart_write},                         /* USART2 */
+    {0x00007000, 0x400, pwr_read, pwr_write},                             /* PWR */
+    {0x00020000, 0x2400, gpio_read, gpio_write},                          /* GPIOA..GPIOI */
+    {0x00023800, 0x400, rcc_read, rcc_write},                             /* RCC */
+    {0x00023C00, 0x400, stm32f4_flash_reg_read, stm32f4_flash_reg_write}, /* FLASH */
 };
 
 static const struct periph *periph_find(uint32_t off)
@@ -429,13 +430,13 @@ int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct sim_con
 	stm32f4_reset(st);
 
 	const struct bus_region regions[] = {
-		{"flash-alias", STM32F4_FLASH_ALIAS, STM32F4_FLASH_SIZE, st->flash, NULL, flash_write, st},
-		{"flash", STM32F4_FLASH_BASE, STM32F4_FLASH_SIZE, st->flash, NULL, flash_write, st},
-		{"ccm", STM32F4_CCM_BASE, STM32F4_CCM_SIZE, st->ccm, NULL, NULL, NULL},
-		{"sysmem", STM32F4_SYSMEM_BASE, STM32F4_SYSMEM_SIZE, st->sysmem, NULL, sysmem_write, st},
-		{"sram", STM32F4_SRAM_BASE, STM32F4_SRAM_SIZE, st->sram, NULL, NULL, NULL},
-		{"periph", PERIPH_BASE, PERIPH_SIZE, NULL, periph_read, periph_write, st},
-		{"dbgmcu", DBGMCU_BASE, DBGMCU_SIZE, NULL, dbgmcu_read, dbgmcu_write, st},
+	    {"flash-alias", STM32F4_FLASH_ALIAS, STM32F4_FLASH_SIZE, st->flash, NULL, flash_write, st},
+	    {"flash", STM32F4_FLASH_BASE, STM32F4_FLASH_SIZE, st->flash, NULL, flash_write, st},
+	    {"ccm", STM32F4_CCM_BASE, STM32F4_CCM_SIZE, st->ccm, NULL, NULL, NULL},
+	    {"sysmem", STM32F4_SYSMEM_BASE, STM32F4_SYSMEM_SIZE, st->sysmem, NULL, sysmem_write, st},
+	    {"sram", STM32F4_SRAM_BASE, STM32F4_SRAM_SIZE, st->sram, NULL, NULL, NULL},
+	    {"periph", PERIPH_BASE, PERIPH_SIZE, NULL, periph_read, periph_write, st},
+	    {"dbgmcu", DBGMCU_BASE, DBGMCU_SIZE, NULL, dbgmcu_read, dbgmcu_write, st},
 	};
 	size_t n_before = bus->n_regions;
 	for (size_t i = 0; i < sizeof(regions) / sizeof(regions[0]); i++) {

@@ -9,39 +9,39 @@
 #include "stm32f4_priv.h"
 
 /* FLASH_CR (RM0090 3.9.7) */
-#define CR_PG (1u << 0)
-#define CR_SER (1u << 1)
-#define CR_MER (1u << 2)
-#define CR_SNB_SHIFT 3
-#define CR_SNB_MASK (0xFu << CR_SNB_SHIFT) /* 4 bits on F405/407 */
+#define CR_PG          (1u << 0)
+#define CR_SER         (1u << 1)
+#define CR_MER         (1u << 2)
+#define CR_SNB_SHIFT   3
+#define CR_SNB_MASK    (0xFu << CR_SNB_SHIFT) /* 4 bits on F405/407 */
 #define CR_PSIZE_SHIFT 8
-#define CR_PSIZE_MASK (3u << CR_PSIZE_SHIFT)
-#define CR_STRT (1u << 16)
-#define CR_EOPIE (1u << 24)
-#define CR_ERRIE (1u << 25)
-#define CR_LOCK (1u << 31)
-#define CR_RW_MASK (CR_PG | CR_SER | CR_MER | CR_SNB_MASK | CR_PSIZE_MASK | CR_EOPIE | CR_ERRIE)
+#define CR_PSIZE_MASK  (3u << CR_PSIZE_SHIFT)
+#define CR_STRT        (1u << 16)
+#define CR_EOPIE       (1u << 24)
+#define CR_ERRIE       (1u << 25)
+#define CR_LOCK        (1u << 31)
+#define CR_RW_MASK     (CR_PG | CR_SER | CR_MER | CR_SNB_MASK | CR_PSIZE_MASK | CR_EOPIE | CR_ERRIE)
 
 /* FLASH_SR (RM0090 3.9.6): EOP and the error flags are cleared by writing 1. */
-#define SR_EOP (1u << 0)
-#define SR_OPERR (1u << 1)
-#define SR_WRPERR (1u << 4)
-#define SR_PGAERR (1u << 5)
-#define SR_PGPERR (1u << 6)
-#define SR_PGSERR (1u << 7)
+#define SR_EOP      (1u << 0)
+#define SR_OPERR    (1u << 1)
+#define SR_WRPERR   (1u << 4)
+#define SR_PGAERR   (1u << 5)
+#define SR_PGPERR   (1u << 6)
+#define SR_PGSERR   (1u << 7)
 #define SR_W1C_MASK (SR_EOP | SR_OPERR | SR_WRPERR | SR_PGAERR | SR_PGPERR | SR_PGSERR)
 
 /* FLASH_OPTCR (RM0090 3.9.8) */
 #define OPTCR_OPTLOCK (1u << 0)
 #define OPTCR_OPTSTRT (1u << 1)
-#define OPTCR_RESET 0x0FFFAAEDu
+#define OPTCR_RESET   0x0FFFAAEDu
 #define OPTCR_RW_MASK 0x0FFFFFEDu /* nWRP, RDP, USER, BOR_LEV, OPTLOCK (bit 1 OPTSTRT is a trigger) */
 
 #define ACR_RW_MASK 0x00000707u /* LATENCY[2:0], PRFTEN, ICEN, DCEN; ICRST/DCRST read 0 */
 
 /* Unlock keys (RM0090 3.5.1 and 3.6.2) */
-#define KEY1 0x45670123u
-#define KEY2 0xCDEF89ABu
+#define KEY1    0x45670123u
+#define KEY2    0xCDEF89ABu
 #define OPTKEY1 0x08192A3Bu
 #define OPTKEY2 0x4C5D6E7Fu
 
@@ -49,9 +49,9 @@
 static const struct {
 	uint32_t off, size;
 } sectors[] = {
-	{0x00000, 0x04000}, {0x04000, 0x04000}, {0x08000, 0x04000}, {0x0C000, 0x04000},
-	{0x10000, 0x10000}, {0x20000, 0x20000}, {0x40000, 0x20000}, {0x60000, 0x20000},
-	{0x80000, 0x20000}, {0xA0000, 0x20000}, {0xC0000, 0x20000}, {0xE0000, 0x20000},
+    {0x00000, 0x04000}, {0x04000, 0x04000}, {0x08000, 0x04000}, {0x0C000, 0x04000},
+    {0x10000, 0x10000}, {0x20000, 0x20000}, {0x40000, 0x20000}, {0x60000, 0x20000},
+    {0x80000, 0x20000}, {0xA0000, 0x20000}, {0xC0000, 0x20000}, {0xE0000, 0x20000},
 };
 #define N_SECTORS (sizeof(sectors) / sizeof(sectors[0]))
 
@@ -156,7 +156,7 @@ enum bus_result stm32f4_flash_reg_read(struct stm32f4 *st, uint32_t off, unsigne
 }
 
 static enum bus_result key_write(uint32_t value, unsigned *step, bool *dead, bool locked, uint32_t k1, uint32_t k2,
-				 bool *unlocked)
+                                 bool *unlocked)
 {
 	*unlocked = false;
 	/* A write when already unlocked, or a wrong key, is a bus error and locks the register
@@ -197,7 +197,7 @@ enum bus_result stm32f4_flash_reg_write(struct stm32f4 *st, uint32_t off, unsign
 		return r;
 	case 0x08:
 		r = key_write(value, &fl->optkey_step, &fl->optkey_dead, fl->optcr & OPTCR_OPTLOCK, OPTKEY1, OPTKEY2,
-			      &unlocked);
+		              &unlocked);
 		if (unlocked)
 			fl->optcr &= ~OPTCR_OPTLOCK;
 		return r;

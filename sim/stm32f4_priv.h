@@ -11,12 +11,12 @@
 #include "core.h"
 #include "stm32f4.h"
 
-#define STM32F4_SYSMEM_BASE 0x1FFF0000u
-#define STM32F4_SYSMEM_SIZE 0x10000u
-#define STM32F4_OTP_OFF 0x7800u      /* OTP data, 16 blocks x 32 bytes (RM0090 3.8) */
-#define STM32F4_OTP_LEN 0x210u       /* ... plus 16 lock bytes at 0x1FFF7A00 */
-#define STM32F4_UID_OFF 0x7A10u      /* 96-bit unique ID (RM0090 39.1) */
-#define STM32F4_FSIZE_OFF 0x7A22u    /* flash size in KiB, 16 bits (RM0090 39.2) */
+#define STM32F4_SYSMEM_BASE  0x1FFF0000u
+#define STM32F4_SYSMEM_SIZE  0x10000u
+#define STM32F4_OTP_OFF      0x7800u /* OTP data, 16 blocks x 32 bytes (RM0090 3.8) */
+#define STM32F4_OTP_LEN      0x210u  /* ... plus 16 lock bytes at 0x1FFF7A00 */
+#define STM32F4_UID_OFF      0x7A10u /* 96-bit unique ID (RM0090 39.1) */
+#define STM32F4_FSIZE_OFF    0x7A22u /* flash size in KiB, 16 bits (RM0090 39.2) */
 #define STM32F4_OPTBYTES_OFF 0xC000u /* option bytes (RM0090 3.6) */
 
 struct stm32f4_flash_ctl {
@@ -29,7 +29,7 @@ struct stm32f4_flash_ctl {
 
 struct stm32f4 {
 	struct sim_config cfg;
-	uint8_t *flash;  /* STM32F4_FLASH_SIZE bytes, seen at 0x08000000 and at 0 */
+	uint8_t *flash; /* STM32F4_FLASH_SIZE bytes, seen at 0x08000000 and at 0 */
 	uint8_t *sram;
 	uint8_t *ccm;
 	uint8_t *sysmem; /* STM32F4_SYSMEM_SIZE bytes at STM32F4_SYSMEM_BASE */

@@ -21,21 +21,21 @@
 #define BENCH_H
 
 /* BKPT immediates (docs/markers.md). */
-#define BENCH_KIND_BEGIN 0x01
-#define BENCH_KIND_END 0x02
-#define BENCH_KIND_SYNC 0x03
-#define BENCH_KIND_DONE 0x04
+#define BENCH_KIND_BEGIN     0x01
+#define BENCH_KIND_END       0x02
+#define BENCH_KIND_SYNC      0x03
+#define BENCH_KIND_DONE      0x04
 #define BENCH_KIND_CAL_BEGIN 0x05
-#define BENCH_KIND_CAL_END 0x06
+#define BENCH_KIND_CAL_END   0x06
 #define BENCH_RECORD_VERSION 1
 
-#define BENCH_CTL_MAGIC 0x42434854u /* "BCHT" */
+#define BENCH_CTL_MAGIC   0x42434854u /* "BCHT" */
 #define BENCH_CTL_VERSION 1u
 
 /* bench_ctl.status */
-#define BENCH_STATUS_OK 0u
-#define BENCH_STATUS_NO_CYCCNT 1u   /* no DWT or DWT_CTRL.NOCYCCNT (Armv7-M ARM C1.8.7), or ARMv6-M */
-#define BENCH_STATUS_DWT_LOCKED 2u  /* the DWT stayed locked (Cortex-M7 DWT_LSR.SLK, CoreSight lock) */
+#define BENCH_STATUS_OK         0u
+#define BENCH_STATUS_NO_CYCCNT  1u /* no DWT or DWT_CTRL.NOCYCCNT (Armv7-M ARM C1.8.7), or ARMv6-M */
+#define BENCH_STATUS_DWT_LOCKED 2u /* the DWT stayed locked (Cortex-M7 DWT_LSR.SLK, CoreSight lock) */
 
 /* bench_sync() writes this to bench_ctl.iteration before its BKPT; a host overwrites it. */
 #define BENCH_ITERATION_NONE 0xFFFFFFFFu
@@ -62,7 +62,7 @@
 	.endm
 /* clang-format on */
 #define BENCH_ASM_BEGIN(id, name) BENCH_ASM_MARKER BENCH_KIND_BEGIN, id, name
-#define BENCH_ASM_END(id, name) BENCH_ASM_MARKER BENCH_KIND_END, id, name
+#define BENCH_ASM_END(id, name)   BENCH_ASM_MARKER BENCH_KIND_END, id, name
 
 #else /* C */
 
@@ -78,9 +78,10 @@ struct bench_ctl {
 };
 extern volatile struct bench_ctl bench_ctl;
 
-#define BENCH__STR(x) #x
-#define BENCH__XSTR(x) BENCH__STR(x)
+#define BENCH__STR(x)                #x
+#define BENCH__XSTR(x)               BENCH__STR(x)
 
+/* clang-format off */
 /* One marker site: the BKPT and its record. `id` is an integer constant; `name` a string literal.
  * %= makes the labels unique per asm instance, so inlined or unrolled copies each record their own
  * address. The "memory" clobber keeps memory accesses of the code under test on their side. */
@@ -127,17 +128,19 @@ extern volatile struct bench_ctl bench_ctl;
 			 : ins                                                                           \
 			 : "memory")
 
+/* clang-format on */
+
 /* Start / end of a measured stretch. `name` is an identifier (it names the result). */
-#define BENCH_BEGIN(name) BENCH__PAIR_MARKER(0x01, name, , )
-#define BENCH_END(name) BENCH__PAIR_MARKER(0x02, name, , )
+#define BENCH_BEGIN(name)            BENCH__PAIR_MARKER(0x01, name, , )
+#define BENCH_END(name)              BENCH__PAIR_MARKER(0x02, name, , )
 
 /* Keep `value` alive: the compiler must compute it, here, and may not drop it (Google Benchmark's
  * DoNotOptimize). No instruction for a value already in a register. */
 #define bench_do_not_optimize(value) __asm__ volatile("" : : "r,m"(value) : "memory")
 /* The compiler must assume `var` changed here: it cannot compute with it before this point. */
-#define bench_launder(var) __asm__ volatile("" : "+r"(var) : : "memory")
+#define bench_launder(var)           __asm__ volatile("" : "+r"(var) : : "memory")
 /* All memory may have been read and written here (Google Benchmark's ClobberMemory). */
-#define bench_clobber_memory() __asm__ volatile("" : : : "memory")
+#define bench_clobber_memory()       __asm__ volatile("" : : : "memory")
 
 /* Measures `result = fn(arg)` for a scalar (integer, pointer) argument and result. The argument is
  * an in/out operand of the BEGIN marker, so its computation (a volatile read, say) happens before
@@ -145,6 +148,7 @@ extern volatile struct bench_ctl bench_ctl;
  * cannot finish late. Between the two BKPTs there is the call and at most the moves the calling
  * convention needs. (With -mfloat-abi=hard a float argument or result crosses a core register:
  * one VMOV each; use BENCH_BEGIN/END around your own code there.) */
+/* clang-format off */
 #define BENCH_CALL(name, result, fn, arg)                                                              \
 	do {                                                                                           \
 		__typeof__((arg) + 0) bench__arg = (arg);                                              \
@@ -153,6 +157,7 @@ extern volatile struct bench_ctl bench_ctl;
 		BENCH__PAIR_MARKER(0x02, name, , "r"(bench__res));                                     \
 		(result) = bench__res;                                                                 \
 	} while (0)
+/* clang-format on */
 
 /* Enables the cycle counter (DEMCR.TRCENA, DWT_CTRL.CYCCNTENA; unlocks a Cortex-M7 DWT) and sets
  * bench_ctl.status; with no debugger sets DEMCR.MON_EN so markers are stepped over; then runs the

@@ -8,11 +8,11 @@
 #include "cm_regs.h"
 
 volatile struct bench_ctl bench_ctl = {
-	.magic = BENCH_CTL_MAGIC,
-	.version = BENCH_CTL_VERSION,
-	.stop = 0,
-	.iteration = 0,
-	.status = BENCH_STATUS_OK,
+    .magic = BENCH_CTL_MAGIC,
+    .version = BENCH_CTL_VERSION,
+    .stop = 0,
+    .iteration = 0,
+    .status = BENCH_STATUS_OK,
 };
 
 /* Stand-alone runs (nobody at the SYNC marker) go through the measurement loop once. */
@@ -94,8 +94,8 @@ int bench_skip_bkpt(uint32_t *frame)
 	if ((insn & 0xFF00u) != 0xBE00u || imm < BENCH_KIND_BEGIN || imm > BENCH_KIND_CAL_END)
 		return 0;
 	if (CM_DHCSR & CM_DHCSR_C_DEBUGEN)
-		return 0; /* a debugger would have halted: this is something else */
-	frame[6] = pc + 2; /* BKPT is always 16 bits */
+		return 0;           /* a debugger would have halted: this is something else */
+	frame[6] = pc + 2;          /* BKPT is always 16 bits */
 	CM_HFSR = CM_HFSR_DEBUGEVT; /* write-one-to-clear (B3.2.16) */
 	CM_DFSR = CM_DFSR_BKPT;     /* (C1.6.1) */
 	return 1;

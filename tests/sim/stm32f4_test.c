@@ -14,26 +14,26 @@
 #include "bus.h"
 #include "stm32f4.h"
 
-#define FLASH_ACR 0x40023C00u
-#define FLASH_KEYR 0x40023C04u
+#define FLASH_ACR     0x40023C00u
+#define FLASH_KEYR    0x40023C04u
 #define FLASH_OPTKEYR 0x40023C08u
-#define FLASH_SR 0x40023C0Cu
-#define FLASH_CR 0x40023C10u
-#define FLASH_OPTCR 0x40023C14u
-#define CR_PG 0x1u
-#define CR_SER 0x2u
-#define CR_MER 0x4u
-#define CR_SNB(n) ((uint32_t)(n) << 3)
-#define CR_PSIZE_16 (1u << 8)
-#define CR_PSIZE_32 (2u << 8)
-#define CR_STRT (1u << 16)
-#define CR_EOPIE (1u << 24)
-#define CR_LOCK (1u << 31)
-#define SR_EOP 0x01u
-#define SR_WRPERR 0x10u
-#define SR_PGAERR 0x20u
-#define SR_PGPERR 0x40u
-#define SR_PGSERR 0x80u
+#define FLASH_SR      0x40023C0Cu
+#define FLASH_CR      0x40023C10u
+#define FLASH_OPTCR   0x40023C14u
+#define CR_PG         0x1u
+#define CR_SER        0x2u
+#define CR_MER        0x4u
+#define CR_SNB(n)     ((uint32_t)(n) << 3)
+#define CR_PSIZE_16   (1u << 8)
+#define CR_PSIZE_32   (2u << 8)
+#define CR_STRT       (1u << 16)
+#define CR_EOPIE      (1u << 24)
+#define CR_LOCK       (1u << 31)
+#define SR_EOP        0x01u
+#define SR_WRPERR     0x10u
+#define SR_PGAERR     0x20u
+#define SR_PGPERR     0x40u
+#define SR_PGSERR     0x80u
 
 struct fixture {
 	struct sim_bus bus;
@@ -101,8 +101,8 @@ static void test_map(void **state)
 	uint8_t img[8] = {1, 2, 3, 4, 5, 6, 7, 8};
 	assert_int_equal(stm32f4_flash_load(f->st, 0x08000100u, img, sizeof(img)), 0);
 	assert_int_equal(rd(f, 0x08000100u, 4), 0x04030201u);
-	assert_int_equal(rd(f, 0x00000104u, 4), 0x08070605u); /* the alias at 0: same bytes */
-	assert_int_equal(rd(f, 0x08000000u, 4), 0xFFFFFFFFu); /* erased */
+	assert_int_equal(rd(f, 0x00000104u, 4), 0x08070605u);                 /* the alias at 0: same bytes */
+	assert_int_equal(rd(f, 0x08000000u, 4), 0xFFFFFFFFu);                 /* erased */
 	assert_int_equal(stm32f4_flash_load(f->st, 0x080FFFFCu, img, 8), -1); /* past the end of flash */
 	wr(f, 0x2001FFFCu, 4, 0x12345678u);                                   /* last SRAM word */
 	assert_int_equal(rd(f, 0x2001FFFCu, 4), 0x12345678u);
@@ -281,7 +281,7 @@ static void test_gpio_and_byte_lanes(void **state)
 	struct fixture *f = *state;
 	const uint32_t gpiod = 0x40020C00u;
 	assert_int_equal(rd(f, 0x40020000u, 4), 0xA8000000u); /* GPIOA_MODER: JTAG pins */
-	wr(f, gpiod + 0x18, 4, (1u << 12) | (1u << 15));       /* BSRR: set PD12, PD15 */
+	wr(f, gpiod + 0x18, 4, (1u << 12) | (1u << 15));      /* BSRR: set PD12, PD15 */
 	assert_int_equal(rd(f, gpiod + 0x14, 4), 0x9000u);
 	wr(f, gpiod + 0x18, 4, 1u << (16 + 15)); /* reset PD15 */
 	assert_int_equal(rd(f, gpiod + 0x14, 4), 0x1000u);
@@ -339,16 +339,16 @@ static void test_overlap_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_map, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_plain_write_fails, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unlock_sequence, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sector_erase_and_program, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mass_erase_and_protection, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_otp, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rcc_168mhz_handshake, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_gpio_and_byte_lanes, setup, teardown),
-		cmocka_unit_test(test_usart_echo),
-		cmocka_unit_test(test_overlap_refused),
+	    cmocka_unit_test_setup_teardown(test_map, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_plain_write_fails, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_unlock_sequence, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_sector_erase_and_program, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_mass_erase_and_protection, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_otp, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_rcc_168mhz_handshake, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_gpio_and_byte_lanes, setup, teardown),
+	    cmocka_unit_test(test_usart_echo),
+	    cmocka_unit_test(test_overlap_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,18 +38,18 @@ typedef void (*bench_vector_fn)(void);
 /* IRQs all go to IRQ_Handler (it can read IPSR); a firmware that needs a table of its own points
  * VTOR at it. */
 __attribute__((section(".isr_vector"), used)) const bench_vector_fn bench_vectors[16 + BOARD_IRQS] = {
-	[0] = (bench_vector_fn)(uintptr_t)_estack,
-	[1] = Reset_Handler,
-	[2] = NMI_Handler,
-	[3] = HardFault_Handler,
-	[4] = MemManage_Handler,
-	[5] = BusFault_Handler,
-	[6] = UsageFault_Handler,
-	[11] = SVC_Handler,
-	[12] = DebugMon_Handler,
-	[14] = PendSV_Handler,
-	[15] = SysTick_Handler,
-	[16 ... 16 + BOARD_IRQS - 1] = IRQ_Handler,
+    [0] = (bench_vector_fn)(uintptr_t)_estack,
+    [1] = Reset_Handler,
+    [2] = NMI_Handler,
+    [3] = HardFault_Handler,
+    [4] = MemManage_Handler,
+    [5] = BusFault_Handler,
+    [6] = UsageFault_Handler,
+    [11] = SVC_Handler,
+    [12] = DebugMon_Handler,
+    [14] = PendSV_Handler,
+    [15] = SysTick_Handler,
+    [16 ... 16 + BOARD_IRQS - 1] = IRQ_Handler,
 };
 
 /* The loops stay loops: -O2 would turn them into memcpy/memset calls, and no C library is needed. */
@@ -78,19 +78,19 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) void Reset_Handler
 void HardFault_Handler(void)
 {
 	__asm__ volatile("tst lr, #4\n\t"
-			 "ite eq\n\t"
-			 "mrseq r0, msp\n\t"
-			 "mrsne r0, psp\n\t"
-			 "b bench_port_fault");
+	                 "ite eq\n\t"
+	                 "mrseq r0, msp\n\t"
+	                 "mrsne r0, psp\n\t"
+	                 "b bench_port_fault");
 }
 
 void DebugMon_Handler(void)
 {
 	__asm__ volatile("tst lr, #4\n\t"
-			 "ite eq\n\t"
-			 "mrseq r0, msp\n\t"
-			 "mrsne r0, psp\n\t"
-			 "b bench_port_fault");
+	                 "ite eq\n\t"
+	                 "mrseq r0, msp\n\t"
+	                 "mrsne r0, psp\n\t"
+	                 "b bench_port_fault");
 }
 
 void bench_port_fault(uint32_t *frame)

@@ -10,8 +10,8 @@
 
 /* The board's numbers, checked at build time: VCO input 1-2 MHz, VCO output 100-432 MHz
  * (RM0090 7.3.2), and the result is the clock board.json promises the host. */
-#define CLOCK_SRC_HZ (BOARD_HSE_HZ ? BOARD_HSE_HZ : 16000000)
-#define CLOCK_VCO_IN_HZ (CLOCK_SRC_HZ / BOARD_PLL_M)
+#define CLOCK_SRC_HZ     (BOARD_HSE_HZ ? BOARD_HSE_HZ : 16000000)
+#define CLOCK_VCO_IN_HZ  (CLOCK_SRC_HZ / BOARD_PLL_M)
 #define CLOCK_VCO_OUT_HZ (CLOCK_VCO_IN_HZ * BOARD_PLL_N)
 #if CLOCK_VCO_IN_HZ < 1000000 || CLOCK_VCO_IN_HZ > 2000000
 #error "board_config.h: PLL input (source / BOARD_PLL_M) must be 1-2 MHz"
@@ -26,29 +26,29 @@
 #error "board.json core_clock_hz differs from board_config.h BOARD_CORE_CLOCK_HZ"
 #endif
 
-#define REG(a) (*(volatile uint32_t *)(a))
-#define RCC_CR REG(0x40023800u)
+#define REG(a)      (*(volatile uint32_t *)(a))
+#define RCC_CR      REG(0x40023800u)
 #define RCC_PLLCFGR REG(0x40023804u)
-#define RCC_CFGR REG(0x40023808u)
+#define RCC_CFGR    REG(0x40023808u)
 #define RCC_APB1ENR REG(0x40023840u)
-#define PWR_CR REG(0x40007000u)
-#define PWR_CSR REG(0x40007004u)
-#define FLASH_ACR REG(0x40023C00u)
+#define PWR_CR      REG(0x40007000u)
+#define PWR_CSR     REG(0x40007004u)
+#define FLASH_ACR   REG(0x40023C00u)
 
-#define RCC_CR_HSEON (1u << 16)
-#define RCC_CR_HSERDY (1u << 17)
-#define RCC_CR_HSEBYP (1u << 18)
-#define RCC_CR_PLLON (1u << 24)
-#define RCC_CR_PLLRDY (1u << 25)
+#define RCC_CR_HSEON      (1u << 16)
+#define RCC_CR_HSERDY     (1u << 17)
+#define RCC_CR_HSEBYP     (1u << 18)
+#define RCC_CR_PLLON      (1u << 24)
+#define RCC_CR_PLLRDY     (1u << 25)
 #define RCC_APB1ENR_PWREN (1u << 28)
-#define PWR_CR_VOS_MASK (3u << 14)
-#define PWR_CR_ODEN (1u << 16)   /* F42x/F446 over-drive (RM0390 5.4.1) */
-#define PWR_CR_ODSWEN (1u << 17)
-#define PWR_CSR_ODRDY (1u << 16)
-#define PWR_CSR_ODSWRDY (1u << 17)
-#define FLASH_ACR_PRFTEN (1u << 8)
-#define FLASH_ACR_ICEN (1u << 9)
-#define FLASH_ACR_DCEN (1u << 10)
+#define PWR_CR_VOS_MASK   (3u << 14)
+#define PWR_CR_ODEN       (1u << 16) /* F42x/F446 over-drive (RM0390 5.4.1) */
+#define PWR_CR_ODSWEN     (1u << 17)
+#define PWR_CSR_ODRDY     (1u << 16)
+#define PWR_CSR_ODSWRDY   (1u << 17)
+#define FLASH_ACR_PRFTEN  (1u << 8)
+#define FLASH_ACR_ICEN    (1u << 9)
+#define FLASH_ACR_DCEN    (1u << 10)
 
 #define CLOCK_WAIT 100000u
 
@@ -84,7 +84,7 @@ void bench_board_clock_init(void)
 	PWR_CR = (PWR_CR & ~PWR_CR_VOS_MASK) | BOARD_PWR_VOS;
 	RCC_CFGR = (BOARD_AHB_HPRE << 4) | (BOARD_APB1_PPRE << 10) | (BOARD_APB2_PPRE << 13);
 	RCC_PLLCFGR = BOARD_PLL_M | (BOARD_PLL_N << 6) | (((BOARD_PLL_P / 2u) - 1u) << 16) | (src << 22) |
-		      (BOARD_PLL_Q << 24) | (BOARD_PLL_R << 28);
+	              (BOARD_PLL_Q << 24) | (BOARD_PLL_R << 28);
 	RCC_CR |= RCC_CR_PLLON;
 	if (wait_set(&RCC_CR, RCC_CR_PLLRDY, RCC_CR_PLLRDY) != 0)
 		return;

@@ -6,15 +6,15 @@
 
 #include "bench.h"
 
-#define REG(a) (*(volatile uint32_t *)(a))
-#define FLASH_KEYR REG(0x40023C04u)
-#define FLASH_SR REG(0x40023C0Cu)
-#define FLASH_CR REG(0x40023C10u)
-#define USART2_SR REG(0x40004400u)
-#define USART2_DR REG(0x40004404u)
-#define USART2_CR1 REG(0x4000440Cu)
+#define REG(a)      (*(volatile uint32_t *)(a))
+#define FLASH_KEYR  REG(0x40023C04u)
+#define FLASH_SR    REG(0x40023C0Cu)
+#define FLASH_CR    REG(0x40023C10u)
+#define USART2_SR   REG(0x40004400u)
+#define USART2_DR   REG(0x40004404u)
+#define USART2_CR1  REG(0x4000440Cu)
 #define RCC_APB1ENR REG(0x40023840u)
-#define TARGET ((volatile uint16_t *)0x080E0000u) /* sector 11, erased */
+#define TARGET      ((volatile uint16_t *)0x080E0000u) /* sector 11, erased */
 
 static void putc_(char c)
 {

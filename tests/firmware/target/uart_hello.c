@@ -5,14 +5,14 @@
 
 #include "bench.h"
 
-#define REG(a) (*(volatile uint32_t *)(a))
-#define RCC_CFGR REG(0x40023808u)
+#define REG(a)      (*(volatile uint32_t *)(a))
+#define RCC_CFGR    REG(0x40023808u)
 #define RCC_APB1ENR REG(0x40023840u)
-#define FLASH_ACR REG(0x40023C00u)
-#define USART2_SR REG(0x40004400u)
-#define USART2_DR REG(0x40004404u)
-#define USART2_BRR REG(0x40004408u)
-#define USART2_CR1 REG(0x4000440Cu)
+#define FLASH_ACR   REG(0x40023C00u)
+#define USART2_SR   REG(0x40004400u)
+#define USART2_DR   REG(0x40004404u)
+#define USART2_BRR  REG(0x40004408u)
+#define USART2_CR1  REG(0x4000440Cu)
 
 static void uart_putc(char c)
 {
@@ -29,9 +29,9 @@ static void uart_puts(const char *s)
 
 int main(void)
 {
-	RCC_APB1ENR |= 1u << 17;               /* USART2EN */
-	USART2_BRR = 42000000u / 115200u;      /* APB1 at 42 MHz */
-	USART2_CR1 = (1u << 13) | (1u << 3);   /* UE, TE */
+	RCC_APB1ENR |= 1u << 17;             /* USART2EN */
+	USART2_BRR = 42000000u / 115200u;    /* APB1 at 42 MHz */
+	USART2_CR1 = (1u << 13) | (1u << 3); /* UE, TE */
 	uart_puts("hello from the virtual board\r\n");
 	uart_puts("sws=");
 	uart_putc((char)('0' + ((RCC_CFGR >> 2) & 3u)));
