@@ -5,13 +5,14 @@
 # (anything else it prints goes to stderr here). Usage: bash perf/run.sh [BUILD_DIR]
 # Exit status: 0 when every benchmark ran, 1 when one failed (the others still run).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-build=${1:-${BENCH_BUILD:-build}}
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-${BENCH_BUILD:-$root/build}}
 if [[ ! -d "$build" ]]; then
   echo "perf: build directory $build missing: run bash scripts/build.sh first" >&2
   exit 1
 fi
-build=$(cd "$build" && pwd)
+build=$(cd "$build" && pwd) # relative to where the caller stands, then absolute
+cd "$root"
 status=0
 shopt -s nullglob
 for bench in perf/bench_*.sh; do
