@@ -146,16 +146,21 @@ void pfp_get_stats(unsigned id, struct pfp_stats *out);
 void pfp_reset_stats(unsigned id);
 
 /* Begin and End are inline so that the counter is read within a few instructions of the caller's
- * code: the critical section and the counter read here, the bookkeeping in pfp.c, and the closing
- * read in pfp_finish(), a leaf that returns straight to the caller. What is left between the two
+ * code: the critical section and the counter read here (or in the port's fixed sequence,
+ * PFP_PORT_BEGIN/END), the bookkeeping in pfp.c, and the closing read in pfp_finish(), a leaf that
+ * returns straight to the caller. What is left between the two
  * reads of an empty region is the calibrated overhead (docs/regions.md "Cost"). */
 void pfp_begin_at(unsigned id, uint32_t now, pfp_port_irq_t s);
 void pfp_end_at(unsigned id, int latch, uint32_t now, pfp_port_irq_t s);
 
 static inline void pfp_begin(unsigned id)
 {
+#if defined(PFP_PORT_BEGIN)
+	PFP_PORT_BEGIN(id);
+#else
 	pfp_port_irq_t s = pfp_port_lock();
 	pfp_begin_at(id, pfp_port_cycles(), s);
+#endif
 }
 
 /* latch != 0: keep this pair's cycles as a partial measurement that the next pair of the same id
@@ -163,8 +168,12 @@ static inline void pfp_begin(unsigned id)
  * not open (End before Begin in a loop) does nothing. */
 static inline void pfp_end(unsigned id, int latch)
 {
+#if defined(PFP_PORT_END)
+	PFP_PORT_END(id, latch);
+#else
 	pfp_port_irq_t s = pfp_port_lock();
 	pfp_end_at(id, latch, pfp_port_cycles(), s);
+#endif
 }
 
 /* Time the code does not run: a context switch. Each thread of execution keeps its open regions

@@ -24,7 +24,7 @@ static struct {
 	struct pfp_evset ev; /* ev.n == 0: cycles only */
 } st = {&pfp_idle, 0, {0}};
 
-static void charge(uint32_t now)
+static inline void charge(uint32_t now)
 {
 	struct pfp_region *r = st.top;
 	uint32_t d = (now - st.last) & PFP_PORT_CYCLES_MASK;
@@ -43,6 +43,16 @@ static inline void restart(void)
 	if (st.ev.n)
 		pfp_evset_snap(&st.ev);
 	st.last = pfp_port_cycles();
+}
+
+static int alpha_positive(float alpha)
+{
+	union {
+		float f;
+		uint32_t u;
+	} a;
+	a.f = alpha;
+	return a.u != 0 && (a.u >> 31) == 0;
 }
 
 static void record(struct pfp_region *r)
@@ -66,8 +76,9 @@ static void record(struct pfp_region *r)
 		r->min = x;
 	if (x > r->max)
 		r->max = x;
-	/* PFP's exponential average, alpha = T / tau; the first sample seeds it. */
-	if (r->alpha > 0.0f)
+	/* PFP's exponential average, alpha = T / tau; the first sample seeds it. alpha > 0 is tested on its
+	 * IEEE bits (positive, nonzero) so a soft-float build pays no float compare on every sample. */
+	if (alpha_positive(r->alpha))
 		r->ema = (r->count == 1) ? (float)x : r->ema + r->alpha * ((float)x - r->ema);
 	for (unsigned i = 0; i < st.ev.n; i++) {
 		r->events[i] += r->ev_partial[i];

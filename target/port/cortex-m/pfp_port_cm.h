@@ -22,16 +22,19 @@
 
 typedef uint32_t pfp_port_irq_t;
 
+#define PFP_CM_STR(x) #x
+#define PFP_CM_XSTR(x) PFP_CM_STR(x)
+
 #if defined(PFP_USE_BASEPRI)
 /* BASEPRI masks only interrupts at or below PFP_BASEPRI_LEVEL, so the most urgent handlers keep
  * their latency (they must not use PFP then). MSR BASEPRI_MAX only ever raises the mask (B5.2.3). */
 #ifndef PFP_BASEPRI_LEVEL
-#define PFP_BASEPRI_LEVEL 0x20u
+#define PFP_BASEPRI_LEVEL 0x20 /* no suffix: the fast calls below paste it into assembly */
 #endif
 static inline pfp_port_irq_t pfp_port_lock(void)
 {
 	pfp_port_irq_t s;
-	__asm volatile("mrs %0, basepri\n\tmsr basepri_max, %1" : "=&r"(s) : "r"(PFP_BASEPRI_LEVEL) : "memory");
+	__asm volatile("mrs %0, basepri\n\tmsr basepri_max, %1" : "=&r"(s) : "r"((pfp_port_irq_t)PFP_BASEPRI_LEVEL) : "memory");
 	return s;
 }
 static inline void pfp_port_unlock(pfp_port_irq_t s)
@@ -39,6 +42,7 @@ static inline void pfp_port_unlock(pfp_port_irq_t s)
 	__asm volatile("msr basepri, %0" : : "r"(s) : "memory");
 }
 #define PFP_PORT_TABLE_FLAGS PFP_T_BASEPRI
+#define PFP_CM_LOCK_ASM(reg) "mrs " reg ", basepri\n\tmov r12, #" PFP_CM_XSTR(PFP_BASEPRI_LEVEL) "\n\tmsr basepri_max, r12\n\t"
 #else
 /* PRIMASK: save and restore rather than CPSIE, so a PFP call inside a critical section of the
  * application (or inside pfp_calibrate_isr) does not unmask interrupts early (B5.2.3 MRS/MSR). */
@@ -53,6 +57,7 @@ static inline void pfp_port_unlock(pfp_port_irq_t s)
 	__asm volatile("msr primask, %0" : : "r"(s) : "memory");
 }
 #define PFP_PORT_TABLE_FLAGS 0u
+#define PFP_CM_LOCK_ASM(reg) "mrs " reg ", primask\n\tcpsid i\n\t"
 #endif
 
 static inline uint32_t pfp_port_cycles(void)
@@ -73,6 +78,59 @@ static inline void pfp_port_init(void)
 	PFP_CM_DEMCR |= PFP_CM_DEMCR_TRCENA;
 	PFP_CM_DWT_CTRL |= PFP_CM_DWT_CTRL_CYCCNTENA;
 }
+
+/* Begin and End as one fixed instruction sequence each (GNU C): the critical section, the counter read
+ * through an address built by MOVW/MOVT, then the arguments and the call. The compiler cannot move
+ * an argument set-up or an address load in front of the read, so the bias an empty region sees is
+ * the same at every call site with constant id and latch, and pfp_calibrate() measures exactly that
+ * (the plain C version leaves it to the scheduler: a cycle more or less per site). A non-constant id
+ * is moved into r0 before the sequence. The call follows the AAPCS: r0-r3, r12, lr and the
+ * caller-saved FP registers are clobbered. */
+#if defined(__GNUC__) && !defined(PFP_NO_FAST_CALLS)
+#if defined(__ARM_FP)
+#define PFP_CM_FP_CLOBBERS , "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "vfpcc"
+#else
+#define PFP_CM_FP_CLOBBERS
+#endif
+#define PFP_CM_READ_ASM(reg) "movw r12, #0x1004\n\tmovt r12, #0xe000\n\tldr " reg ", [r12]\n\t"
+#define PFP_CM_CLOBBERS "r1", "r2", "r3", "r12", "lr", "memory", "cc" PFP_CM_FP_CLOBBERS
+
+static inline __attribute__((always_inline)) void pfp_port_begin(unsigned id)
+{
+	if (__builtin_constant_p(id)) {
+		__asm volatile(PFP_CM_LOCK_ASM("r2") PFP_CM_READ_ASM("r1") "movw r0, %[id]\n\tbl pfp_begin_at"
+			       :
+			       : [id] "i"(id)
+			       : "r0", PFP_CM_CLOBBERS);
+	} else {
+		register unsigned r0 __asm__("r0") = id;
+		__asm volatile(PFP_CM_LOCK_ASM("r2") PFP_CM_READ_ASM("r1") "bl pfp_begin_at"
+			       : "+r"(r0)
+			       :
+			       : PFP_CM_CLOBBERS);
+	}
+}
+
+static inline __attribute__((always_inline)) void pfp_port_end(unsigned id, int latch)
+{
+	if (__builtin_constant_p(id) && __builtin_constant_p(latch)) {
+		__asm volatile(PFP_CM_LOCK_ASM("r3") PFP_CM_READ_ASM("r2") "movw r0, %[id]\n\tmovw r1, %[latch]\n\t"
+								       "bl pfp_end_at"
+			       :
+			       : [id] "i"(id), [latch] "i"(latch ? 1 : 0)
+			       : "r0", PFP_CM_CLOBBERS);
+	} else {
+		register unsigned r0 __asm__("r0") = id;
+		register unsigned r1 __asm__("r1") = latch ? 1u : 0u;
+		__asm volatile(PFP_CM_LOCK_ASM("r3") PFP_CM_READ_ASM("r2") "bl pfp_end_at"
+			       : "+r"(r0), "+r"(r1)
+			       :
+			       : "r2", "r3", "r12", "lr", "memory", "cc" PFP_CM_FP_CLOBBERS);
+	}
+}
+#define PFP_PORT_BEGIN(id) pfp_port_begin(id)
+#define PFP_PORT_END(id, latch) pfp_port_end((id), (latch))
+#endif
 
 #define PFP_PORT_N_RAW 6
 #define PFP_PORT_N_MUX 0

@@ -75,6 +75,92 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) void Reset_Handler
  * anything else stops in Default_Handler. The shim passes the stacked frame (MSP or PSP by
  * EXC_RETURN bit 2) and keeps LR = EXC_RETURN, so returning from bench_port_fault returns from the
  * exception. */
+/* Thumb-1 only (no IT, no TST with an immediate), so ARMv6-M assembles it too. */
+/* clang-format off */
+#define BENCH_FAULT_SHIM                                                                           \
+	__asm__ volatile("movs r0, #4\n\t"                                                         \
+			 "mov r1, lr\n\t"                                                            \
+			 "tst r0, r1\n\t"                                                            \
+			 "bne 1f\n\t"                                                                \
+			 "mrs r0, msp\n\t"                                                           \
+			 "b bench_port_fault\n"                                                       \
+			 "1:\n\t"                                                                    \
+			 "mrs r0, psp\n\t"                                                           \
+			 "b bench_port_fault")
+/* clang-format on */
+
+void HardFault_Handler(void)
+{
+	BENCH_FAULT_SHIM;
+}
+
+void DebugMon_Handler(void)
+{
+	BENCH_FAULT_SHIM;
+}
+
+void bench_port_fault(uint32_t *frame);
+void bench_board_clock_init(void);
+
+/* Handlers a firmware may define; the defaults stop there (see Default_Handler). */
+void NMI_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void MemManage_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void BusFault_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void UsageFault_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void SVC_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void PendSV_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void SysTick_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void IRQ_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void HardFault_Handler(void) __attribute__((weak, naked));
+void DebugMon_Handler(void) __attribute__((weak, naked));
+
+/* Boards without clock set-up code (board_config.h without BOARD_CLOCK_STM32F4) run on reset clocks. */
+__attribute__((weak)) void bench_board_clock_init(void)
+{
+}
+
+typedef void (*bench_vector_fn)(void);
+
+/* IRQs all go to IRQ_Handler (it can read IPSR); a firmware that needs a table of its own points
+ * VTOR at it. */
+__attribute__((section(".isr_vector"), used)) const bench_vector_fn bench_vectors[16 + BOARD_IRQS] = {
+    [0] = (bench_vector_fn)(uintptr_t)_estack,
+    [1] = Reset_Handler,
+    [2] = NMI_Handler,
+    [3] = HardFault_Handler,
+    [4] = MemManage_Handler,
+    [5] = BusFault_Handler,
+    [6] = UsageFault_Handler,
+    [11] = SVC_Handler,
+    [12] = DebugMon_Handler,
+    [14] = PendSV_Handler,
+    [15] = SysTick_Handler,
+    [16 ... 16 + BOARD_IRQS - 1] = IRQ_Handler,
+};
+
+/* The loops stay loops: -O2 would turn them into memcpy/memset calls, and no C library is needed. */
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) void Reset_Handler(void)
+{
+	for (uint32_t *src = _sidata, *dst = _sdata; dst < _edata;)
+		*dst++ = *src++;
+	for (uint32_t *dst = _sbss; dst < _ebss;)
+		*dst++ = 0;
+#if defined(__ARM_FP)
+	/* Hard-float code uses the FPU from the first instruction of main: enable CP10/CP11 (B3.2.20)
+	 * and make the change visible before any FP instruction (DSB, ISB). */
+	CM_CPACR |= CM_CPACR_CP10_CP11_FULL;
+	__asm__ volatile("dsb\n\tisb" ::: "memory");
+#endif
+	bench_board_clock_init();
+	(void)main();
+	for (;;)
+		__asm__ volatile("wfi");
+}
+
+/* HardFault and DebugMonitor: a bench BKPT with no debugger lands here (C1.7) and is stepped over;
+ * anything else stops in Default_Handler. The shim passes the stacked frame (MSP or PSP by
+ * EXC_RETURN bit 2) and keeps LR = EXC_RETURN, so returning from bench_port_fault returns from the
+ * exception. */
 void HardFault_Handler(void)
 {
 	__asm__ volatile("tst lr, #4\n\t"
