@@ -1,7 +1,6 @@
 /* bench compare BASE.json NEW.json [--threshold 1%] [--utest] [--alpha P] [--allow-different-firmware]
  * Prints the change per result and input as a table. Exit codes (docs/exit-codes.md): 0 no
  * regression beyond the threshold, 1 a regression, 2 bad usage or reports that cannot be compared. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,14 +3,12 @@
 #include "farm.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "board.h"
 #include "probes.h"
-#include "run.h"
 
 static bool name_ok(const char *s)
 {
