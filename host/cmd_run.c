@@ -7,6 +7,7 @@
 #include "farm.h"
 #include "probes.h"
 #include "proc.h"
+#include "report/junit.h"
 #include "report/reporter.h"
 #include "run.h"
 
@@ -38,7 +39,13 @@ int cmd_run(int argc, char **argv)
 	struct bench_report rep;
 	struct bench_error err, werr;
 	int rc, wrc, code;
+	static struct junit_limits limits; /* --max-cycles NAME=N, checked after the run (report/junit.c) */
 
+	if (junit_limits_take(&argc, argv, &limits, &err) < 0) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		return bench_exit_code(err.kind);
+	}
+	junit_set_limits(&limits);
 	if (farm_requested(argc, argv))
 		return farm_cmd_run(argc, argv); /* --farm FILE: every board of the farm at once (farm_run.c) */
 	run_opts_init(&o);
@@ -71,6 +78,7 @@ int cmd_run(int argc, char **argv)
 	if (wrc)
 		fprintf(stderr, "bench: %s\n", werr.msg);
 	code = rc ? bench_exit_code(err.kind) : wrc ? bench_exit_code(werr.kind) : 0;
+	code = junit_limit_exit(&rep, code);
 	results_free(&rep);
 	run_opts_free(&o);
 	return code;

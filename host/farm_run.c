@@ -12,6 +12,7 @@
 #include "farm.h"
 #include "probes.h"
 #include "proc.h"
+#include "report/junit.h"
 #include "report/reporter.h"
 #include "run.h"
 
@@ -265,7 +266,8 @@ int farm_cmd_run(int argc, char **argv)
 		fprintf(stderr, "bench: %s\n", err.msg);
 	if (wrc)
 		fprintf(stderr, "bench: %s\n", werr.msg);
+	rc = junit_limit_exit(&rep, rc ? bench_exit_code(err.kind) : wrc ? bench_exit_code(werr.kind) : 0);
 	results_free(&rep);
 	run_opts_free(&o);
-	return rc ? bench_exit_code(err.kind) : wrc ? bench_exit_code(werr.kind) : 0;
+	return rc;
 }

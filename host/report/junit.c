@@ -72,6 +72,40 @@ size_t junit_limit_failures(const struct junit_limits *l, const struct bench_rep
 	return n;
 }
 
+int junit_limits_take(int *argc, char **argv, struct junit_limits *l, struct bench_error *err)
+{
+	int out = 0;
+
+	for (int i = 0; i < *argc; i++) {
+		int rc;
+		if (i == 0 || strcmp(argv[i], "--max-cycles")) {
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (i + 1 >= *argc)
+			return bench_fail(err, BENCH_E_USAGE, "--max-cycles needs NAME=N, e.g. --max-cycles fut=40");
+		rc = junit_limit_parse(l, argv[++i], err);
+		if (rc < 0)
+			return rc;
+	}
+	argv[out] = NULL; /* argv keeps C's terminating NULL (C11 5.1.2.2.1) */
+	*argc = out;
+	return 0;
+}
+
+int junit_limit_exit(const struct bench_report *rep, int code)
+{
+	size_t n;
+
+	if (code)
+		return code;
+	n = junit_limit_failures(active_limits, rep);
+	if (!n)
+		return 0;
+	fprintf(stderr, "bench: %zu result%s above --max-cycles\n", n, n == 1 ? "" : "s");
+	return 1;
+}
+
 /* A run that stopped early gets one extra test case carrying its error, so CI shows it red. */
 static bool run_failed(const struct bench_report *rep)
 {

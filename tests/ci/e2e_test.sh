@@ -43,6 +43,14 @@ grep -q 'improved$' "$tmp/cmp2.out" || fail "compare new base: $(cat "$tmp/cmp2.
 "$bench" compare "$tmp/base.json" "$tmp/base.json" >/dev/null || fail "compare base base: exit $?, expected 0"
 "$bench" compare "$tmp/base.json" "$tmp/new.json" --threshold 10% >/dev/null || fail "10% is within --threshold 10%"
 
+# --max-cycles on bench run: the JUnit case fails above the budget and the run exits 1; at the budget, 0.
+set +e
+"$bench" run "$fw/base/sled.elf" --repeat 2 --no-progress --format junit --max-cycles sled=49 >"$tmp/j.xml" 2>"$tmp/j.err"; rc=$?
+set -e
+[[ $rc -eq 1 ]] || fail "--max-cycles sled=49: exit $rc, expected 1: $(cat "$tmp/j.err")"
+grep -q '<failure type="max-cycles" message="max 50 cycles &gt; limit 49"/>' "$tmp/j.xml" || fail "junit: $(cat "$tmp/j.xml")"
+"$bench" run "$fw/base/sled.elf" --repeat 2 --quiet --no-progress --max-cycles sled=50 || fail "--max-cycles sled=50: exit $?"
+
 run hard "$ex/fut-hardfp.elf" --arg input=0:1000:250 --repeat 2
 run soft "$ex/fut-softfp.elf" --arg input=0:1000:250 --repeat 2
 set +e
