@@ -263,6 +263,40 @@ static void test_it_state_stays_in_its_block(void **state)
 	cyc_free(m);
 }
 
+/* Whatever bytes a block holds (code running into data), the block's tables are consistent:
+ * offsets increase and stay inside the block, costs add up, the DWT identity holds. */
+static void test_random_bytes(void **state)
+{
+	(void)state;
+	static uint8_t code[256];
+	uint32_t x = 2463534242u; /* xorshift32, fixed seed: the same blocks every run */
+	struct cyc_model *m = cyc_new(2);
+	assert_non_null(m);
+	for (uint32_t blk = 0; blk < 3000; blk++) {
+		for (size_t i = 0; i < sizeof(code); i++) {
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			code[i] = (uint8_t)x;
+		}
+		uint32_t size = 2u + 2u * (x % 128u);
+		const struct cyc_block *b = cyc_lookup(m, 0x08000000u + 256u * blk, code, size);
+		assert_non_null(b);
+		assert_true(b->n_insn >= 1 && b->n_insn <= size / 2u);
+		assert_int_equal(b->insn_offset[0], 0);
+		for (unsigned i = 1; i < b->n_insn; i++) {
+			assert_true(b->insn_offset[i] > b->insn_offset[i - 1]);
+			assert_true(b->insn_offset[i] < size);
+		}
+		for (unsigned i = 0; i < b->n_insn; i++)
+			assert_true(b->cost_before[i + 1] >= b->cost_before[i]);
+		assert_int_equal(b->cost_before[b->n_insn], b->total);
+		assert_int_equal(b->total, b->n_insn + b->cpi_extra + b->lsu_extra - b->fold_count);
+		assert_true(b->fallthrough >= b->addr + size && b->fallthrough <= b->addr + size + 2u);
+	}
+	cyc_free(m);
+}
+
 static void test_undecodable(void **state)
 {
 	(void)state;
@@ -292,6 +326,7 @@ int main(void)
 	    cmocka_unit_test(test_undecodable),
 	    cmocka_unit_test(test_invalidate_keeps_others),
 	    cmocka_unit_test(test_it_state_stays_in_its_block),
+	    cmocka_unit_test(test_random_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
