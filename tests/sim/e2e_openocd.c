@@ -266,13 +266,22 @@ static int test_program(const char *sim_bin, const char *fw_dir)
 	uint32_t c2 = read_word(&b, DWT_CYCCNT);
 	E2E_CHECK(c2 - c1 == FW_NNOPS, "CYCCNT difference %u between the markers, wanted %u", c2 - c1, FW_NNOPS);
 
-	const char *r = e2e_tcl(b.tcl, "reset halt; catch {program %s/too_big.elf} e; set e", fw_dir);
-	E2E_CHECK(strcmp(r, "** Programming Failed **") == 0, "program too_big.elf: `%s`", r);
+	/* OpenOCD 0.12 programs the part of an image that fits and only warns about the rest
+	 * (flash_write_unlock_verify(): "no flash bank found"). `verify` would run OpenOCD's CRC
+	 * loader over the missing part, fault, and wait out its 20 s timeout as on silicon, so the
+	 * test reads past the end of flash directly: an AHB error (sticky), then the board goes on. */
+	const char *r = e2e_tcl(b.tcl, "reset halt; catch {program %s/too_big.elf}", fw_dir);
+	E2E_CHECK(strcmp(r, "0") == 0, "program too_big.elf: `%s` (OpenOCD 0.12 only warns)", r);
+	E2E_CHECK(strstr(e2e_slurp(b.ocd_log), "no flash bank found for address 0x08100000") != NULL,
+		  "no message about the part past the end of flash");
+	E2E_CHECK(read_word(&b, 0x080FFFFCu) == 0xA5A5A5A5u, "the part inside flash was not programmed");
+	r = e2e_tcl(b.tcl, "catch {read_memory 0x08100000 32 1}");
+	E2E_CHECK(strcmp(r, "1") == 0, "a read past the end of flash did not fail: `%s`", r);
 	program_firmware(&b);
 	e2e_tcl(b.tcl, "resume");
 	expect_halted_at(&b, FW_MARKER_BEGIN, "run after the failed program");
 	board_down(&b);
-	printf("ok: program + verify, run, CYCCNT=%u, image too large refused, reprogram\n", c2 - c1);
+	printf("ok: program + verify, run, CYCCNT=%u, image past the end of flash, reprogram\n", c2 - c1);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
-/* An image larger than the STM32F4's 1 MiB flash: 1.5 MiB of 0xA5 from 0x08000000 (the linker
- * script claims 2 MiB). `program` must fail with a clear message and the board keep serving. */
-	.section .vectors, "a"
-	.word 0x20020000
-	.word 0x08000009
-	.fill 0x180000 - 8, 1, 0xA5
+/* An image that does not fit the STM32F4's 1 MiB flash: 512 bytes of 0xA5 from 0x080FFF00, the
+ * last 256 of them past the end of flash (0x08100000). OpenOCD writes the part inside the bank,
+ * then fails with "no flash bank found" for the rest; `program` must report the failure and the
+ * board keep serving. (A whole 1.5 MiB image fails the same way, after ~30 s of programming the
+ * first 1 MiB over JTAG: too slow for a test.) */
+	.section .image, "a"
+	.fill 0x200, 1, 0xA5
