@@ -18,6 +18,12 @@ volatile struct bench_ctl bench_ctl = {
 /* Stand-alone runs (nobody at the SYNC marker) go through the measurement loop once. */
 static uint32_t standalone_rounds;
 
+/* ARMv6-M (CPUID.ARCHITECTURE 0xC) has no CYCCNT, no monitor debug, no HFSR (Armv6-M ARM C1). */
+static int arch_v6m(void)
+{
+	return ((CM_CPUID >> 16) & 0xFu) == 0xCu;
+}
+
 int bench_debugger_attached(void)
 {
 	return (CM_DHCSR & CM_DHCSR_C_DEBUGEN) != 0;
@@ -26,8 +32,7 @@ int bench_debugger_attached(void)
 /* Enables DWT_CYCCNT and says why not when it cannot. */
 static uint32_t cyccnt_enable(void)
 {
-	/* ARMv6-M (CPUID.ARCHITECTURE 0xC) has no CYCCNT at all (Armv6-M ARM C1.8). */
-	if (((CM_CPUID >> 16) & 0xFu) == 0xCu)
+	if (arch_v6m())
 		return BENCH_STATUS_NO_CYCCNT;
 	CM_DEMCR |= CM_DEMCR_TRCENA; /* powers the DWT and ITM (C1.6.5) */
 	/* The Cortex-M7 DWT has a CoreSight software lock (DWT_LSR.SLI set) that blocks writes until
@@ -55,9 +60,10 @@ uint32_t bench_init(void)
 {
 	uint32_t status = cyccnt_enable();
 	bench_ctl.status = status;
-	if (!bench_debugger_attached()) {
+	if (!bench_debugger_attached() && !arch_v6m()) {
 		/* Monitor debug: a BKPT now takes DebugMonitor, whose handler steps over it
-		 * (Armv7-M ARM C1.7.1). Cores without it escalate to HardFault: handled the same. */
+		 * (Armv7-M ARM C1.7.1). Cores without it (ARMv6-M) escalate to HardFault: handled
+		 * the same. */
 		CM_DEMCR |= CM_DEMCR_MON_EN;
 	}
 	/* The calibration pair: two BKPTs back to back, the cost of an empty BEGIN/END pair. */
@@ -94,9 +100,11 @@ int bench_skip_bkpt(uint32_t *frame)
 	if ((insn & 0xFF00u) != 0xBE00u || imm < BENCH_KIND_BEGIN || imm > BENCH_KIND_CAL_END)
 		return 0;
 	if (CM_DHCSR & CM_DHCSR_C_DEBUGEN)
-		return 0;           /* a debugger would have halted: this is something else */
-	frame[6] = pc + 2;          /* BKPT is always 16 bits */
-	CM_HFSR = CM_HFSR_DEBUGEVT; /* write-one-to-clear (B3.2.16) */
-	CM_DFSR = CM_DFSR_BKPT;     /* (C1.6.1) */
+		return 0; /* a debugger would have halted: this is something else */
+	frame[6] = pc + 2; /* BKPT is always 16 bits */
+	if (!arch_v6m()) {
+		CM_HFSR = CM_HFSR_DEBUGEVT; /* write-one-to-clear (B3.2.16) */
+		CM_DFSR = CM_DFSR_BKPT;     /* (C1.6.1) */
+	}
 	return 1;
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Runs tests/firmware/target/standalone.elf under QEMU (mps2-an386) with no debugger: the marker
-runtime must step over every marker BKPT, run the measurement loop once, see no cycle counter, and
-reach its end. Reads the guest's UART until "done" (deadline 20 s), then stops QEMU.
+"""Runs tests/firmware/target/standalone*.elf under QEMU with no debugger: the marker runtime must
+step over every marker BKPT, run the measurement loop once, see no cycle counter, and reach its
+end. Reads the guest's UART until "done" (deadline 20 s), then stops QEMU.
 
-  qemu_standalone.py ELF"""
+  qemu_standalone.py MACHINE ELF      MACHINE: mps2-an386 (Cortex-M4), microbit (Cortex-M0)"""
 import subprocess
 import sys
 import time
@@ -12,8 +12,8 @@ EXPECTED = ["init", "status 1", "loops 1", "result 21", "done"]
 
 
 def main():
-    cmd = ["qemu-system-arm", "-M", "mps2-an386", "-display", "none", "-monitor", "none",
-           "-serial", "stdio", "-kernel", sys.argv[1]]
+    cmd = ["qemu-system-arm", "-M", sys.argv[1], "-display", "none", "-monitor", "none",
+           "-serial", "stdio", "-kernel", sys.argv[2]]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     lines, deadline = [], time.monotonic() + 20
     try:

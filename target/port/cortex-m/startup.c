@@ -73,24 +73,34 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) void Reset_Handler
 
 /* HardFault and DebugMonitor: a bench BKPT with no debugger lands here (C1.7) and is stepped over;
  * anything else stops in Default_Handler. The shim passes the stacked frame (MSP or PSP by
- * EXC_RETURN bit 2) and keeps LR = EXC_RETURN, so returning from bench_port_fault returns from the
- * exception. */
+ * EXC_RETURN bit 2) to bench_port_fault and returns from the exception when it returns. */
+/* Thumb-1 only (no IT, no TST with an immediate; BL reaches anywhere where B may not), so ARMv6-M
+ * assembles it too. LR (EXC_RETURN) is saved around the call and popped into PC: the exception
+ * return (Armv7-M ARM B1.5.8). */
+/* clang-format off */
+#define BENCH_FAULT_SHIM                                                                            \
+	__asm__ volatile("movs r0, #4\n\t"                                                          \
+			 "mov r1, lr\n\t"                                                           \
+			 "tst r0, r1\n\t"                                                           \
+			 "bne 1f\n\t"                                                               \
+			 "mrs r0, msp\n\t"                                                          \
+			 "b 2f\n"                                                                   \
+			 "1:\n\t"                                                                   \
+			 "mrs r0, psp\n"                                                            \
+			 "2:\n\t"                                                                   \
+			 "push {r1, lr}\n\t"                                                        \
+			 "bl bench_port_fault\n\t"                                                  \
+			 "pop {r1, pc}")
+/* clang-format on */
+
 void HardFault_Handler(void)
 {
-	__asm__ volatile("tst lr, #4\n\t"
-	                 "ite eq\n\t"
-	                 "mrseq r0, msp\n\t"
-	                 "mrsne r0, psp\n\t"
-	                 "b bench_port_fault");
+	BENCH_FAULT_SHIM;
 }
 
 void DebugMon_Handler(void)
 {
-	__asm__ volatile("tst lr, #4\n\t"
-	                 "ite eq\n\t"
-	                 "mrseq r0, msp\n\t"
-	                 "mrsne r0, psp\n\t"
-	                 "b bench_port_fault");
+	BENCH_FAULT_SHIM;
 }
 
 void bench_port_fault(uint32_t *frame)
