@@ -6,10 +6,10 @@
 
 #define BOARD_IRQS 32
 
-#define TEST_UART_INIT()                                                                           \
-	do {                                                                                       \
-		*(volatile unsigned *)0x40002500u = 4u;                                            \
-		*(volatile unsigned *)0x40002008u = 1u;                                            \
+#define TEST_UART_INIT()                                                                                               \
+	do {                                                                                                           \
+		*(volatile unsigned *)0x40002500u = 4u;                                                                \
+		*(volatile unsigned *)0x40002008u = 1u;                                                                \
 	} while (0)
 #define TEST_UART_PUTC(c) (*(volatile unsigned *)0x4000251Cu = (unsigned)(c))
 
