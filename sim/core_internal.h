@@ -137,6 +137,7 @@ enum core_stop {
 	STOP_RETRANSLATE, /* new hooks were added for the block about to run: translate it again */
 	STOP_BUSFAULT,  /* a handler region answered BUS_ERROR */
 	STOP_WRITE_FLASH, /* a core write into a write-handled memory region: fix up the bytes */
+	STOP_STEP,      /* C_STEP: the second instruction of the step is about to run */
 	STOP_OTHER,
 };
 
@@ -223,6 +224,8 @@ struct sim_core {
 	uc_hook div_hook_list[64];
 	unsigned n_div_hooks;
 	uc_hook trace_hook;
+	uc_hook step_hook;         /* code hook on every address, present only during a step */
+	unsigned step_insns, step_blocks;
 	bool fpb_dirty;            /* comparators written by the core during emulation */
 	uint32_t itm_ter, itm_tcr, itm_tpr;
 	char itm_line[128];

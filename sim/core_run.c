@@ -220,6 +220,10 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 		if (debug_enabled(c))
 			debug_halt(c, c->stop == STOP_FPB ? DFSR_BKPT : DFSR_DWTTRAP);
 		return;
+	case STOP_STEP:
+		settle(c, npc);
+		core_set_pc(c, npc);
+		return;
 	case STOP_SVC:
 		settle(c, c->stop_pc);
 		exc_take_sync(c, EXC_SVCALL, c->stop_pc);
@@ -267,13 +271,13 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 	}
 }
 
-static void run_slice(struct sim_core *c, uint64_t end, size_t count)
+static void run_slice(struct sim_core *c, uint64_t end)
 {
 	uint64_t stop_at = end;
 	uint64_t st = systick_next_event(c);
 	if (st != UINT64_MAX && c->now + st < stop_at)
 		stop_at = c->now + (st ? st : 1);
-	c->stop_at = count ? UINT64_MAX : stop_at;
+	c->stop_at = c->step_hook ? UINT64_MAX : stop_at;
 	c->stop = STOP_NONE;
 	c->cur = NULL;
 	c->mmio_last = -1;
@@ -281,7 +285,7 @@ static void run_slice(struct sim_core *c, uint64_t end, size_t count)
 	uint64_t before = c->instructions;
 	uint32_t pc = core_pc(c);
 	c->in_emu = true;
-	uc_err err = uc_emu_start(c->uc, pc | 1u, 0xFFFFFFFFu, 0, count);
+	uc_err err = uc_emu_start(c->uc, pc | 1u, 0xFFFFFFFFu, 0, 0);
 	c->in_emu = false;
 	uint32_t npc = core_pc(c);
 	apply_fixups(c);
@@ -321,12 +325,27 @@ uint64_t core_run(struct sim_core *c, uint64_t max_cycles)
 		}
 		if (take_pending(c))
 			continue;
-		run_slice(c, end, 0);
+		run_slice(c, end);
 	}
 	return c->now - start;
 }
 
-/* C_STEP (C1.6.3): one instruction, or the entry to a pending exception, then halt. */
+static void hook_step(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	(void)size;
+	if (c->step_insns++ == 0)
+		return;
+	c->stop = STOP_STEP;
+	c->stop_pc = (uint32_t)address;
+	(void)uc_emu_stop(uc);
+}
+
+/* C_STEP (C1.6.3): one instruction, or the entry to a pending exception, then halt.
+ * Not with uc_emu_start's instruction count: unicorn 2.0.1 flushes every translation (seconds,
+ * tb_flush over its whole code buffer) on the next run without a count. Instead a code hook on
+ * every address, present only now, stops before the second instruction, and the block hook stops
+ * before a second block; only the translations made meanwhile carry the hook and are dropped. */
 void core_step(struct sim_core *c)
 {
 	if (c->state == CORE_LOCKUP || c->locked) {
@@ -336,10 +355,18 @@ void core_step(struct sim_core *c)
 	c->state = CORE_RUNNING;
 	if (!take_pending(c)) {
 		uint32_t pc = core_pc(c);
-		run_slice(c, UINT64_MAX, 1);
-		/* unicorn counts the step with a code hook on every address: drop the translation that
-		 * carries it so full-speed runs do not pay for it. */
-		(void)uc_ctl_remove_cache(c->uc, pc, (uint64_t)pc + 4);
+		c->step_insns = 0;
+		c->step_blocks = 0;
+		if (uc_hook_add(c->uc, &c->step_hook, UC_HOOK_CODE, (void *)hook_step, c, 1, 0) != UC_ERR_OK)
+			c->step_hook = 0;
+		(void)uc_ctl_remove_cache(c->uc, pc, (uint64_t)pc + 2);
+		run_slice(c, UINT64_MAX);
+		if (c->step_hook)
+			(void)uc_hook_del(c->uc, c->step_hook);
+		c->step_hook = 0;
+		uint32_t npc = core_pc(c);
+		(void)uc_ctl_remove_cache(c->uc, pc, (uint64_t)pc + 2);
+		(void)uc_ctl_remove_cache(c->uc, npc, (uint64_t)npc + 2);
 	}
 	if (c->state != CORE_HALTED)
 		debug_halt(c, DFSR_HALTED);

@@ -43,12 +43,20 @@ static void hook_bp(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	(void)size;
 	if (c->state == CORE_HALTED || !debug_enabled(c))
 		return;
-	c->stop = STOP_DWT;
-	for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++)
-		if ((c->dwt.function[n] & 0xFu) == 4u && ((c->dwt.comp[n] ^ addr) & ~1u) == 0)
+	enum core_stop why = STOP_NONE;
+	for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++) {
+		if ((c->dwt.function[n] & 0xFu) == 4u && ((c->dwt.comp[n] ^ addr) & ~1u) == 0) {
 			c->dwt.function[n] |= 1u << 24; /* MATCHED (C1.8.17) */
+			why = STOP_DWT;
+		}
+	}
 	if (is_fpb_bp(c, addr))
-		c->stop = STOP_FPB; /* DFSR.BKPT */
+		why = STOP_FPB; /* DFSR.BKPT */
+	/* A hook whose comparator was just cleared may still fire once (unicorn deletes hooks
+	 * lazily): only a live comparator halts. */
+	if (why == STOP_NONE)
+		return;
+	c->stop = why;
 	c->stop_pc = addr;
 	(void)uc_emu_stop(uc);
 }
