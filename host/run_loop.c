@@ -322,6 +322,22 @@ static int run_symbols_once(struct run_ctx *c)
 	return add_sample(c, name, cnt0, cnt1, t0);
 }
 
+/* DEMCR.TRCENA powers the DWT (Armv7-M ARM C1.6.5), DWT_CTRL.CYCCNTENA starts CYCCNT (C1.8.7). */
+static int enable_cyccnt(struct run_ctx *c)
+{
+	uint32_t demcr, ctrl;
+	int rc;
+
+	if ((rc = backend_read_u32(&c->bk, RUN_REG_DEMCR, &demcr, c->err)) ||
+	    (rc = backend_write_u32(&c->bk, RUN_REG_DEMCR, demcr | RUN_DEMCR_TRCENA, c->err)) ||
+	    (rc = backend_read_u32(&c->bk, RUN_DWT_CTRL, &ctrl, c->err)))
+		return rc;
+	if (ctrl & RUN_DWT_CTRL_NOCYCCNT)
+		return bench_fail(c->err, BENCH_E_UNSUPPORTED, "the target has no cycle counter (DWT_CTRL.NOCYCCNT is "
+				  "set): measure on a core with a DWT cycle counter");
+	return backend_write_u32(&c->bk, RUN_DWT_CTRL, ctrl | RUN_DWT_CTRL_CYCCNTENA, c->err);
+}
+
 static int plant_breakpoints(struct run_ctx *c)
 {
 	int rc;
@@ -332,9 +348,18 @@ static int plant_breakpoints(struct run_ctx *c)
 			return rc;
 		return 0;
 	}
-	for (size_t i = 0; i < c->elf.markers.n; i++)
-		if ((rc = backend_set_break(&c->bk, c->elf.markers.v[i].addr, c->err)))
-			return rc;
+	for (size_t i = 0; i < c->elf.markers.n; i++) {
+		const struct marker *m = &c->elf.markers.v[i];
+		if ((rc = backend_set_break(&c->bk, m->addr, c->err))) {
+			/* Cortex-M4's FPB has 6 instruction comparators (TRM 8.4), M3 6, M7 8. */
+			if (c->err->kind == BENCH_E_TARGET)
+				bench_fail(c->err, BENCH_E_UNSUPPORTED, "cannot plant hardware breakpoint %zu of %zu (marker %s "
+					   "%s): the target has too few breakpoint comparators for every marker site; drop "
+					   "--bp-markers or use fewer marker pairs", i + 1, c->elf.markers.n,
+					   markers_kind_name(m->kind), m->name);
+			return rc == -(int)BENCH_E_TARGET ? -(int)BENCH_E_UNSUPPORTED : rc;
+		}
+	}
 	return 0;
 }
 
@@ -362,6 +387,10 @@ int run_loop(struct run_ctx *c)
 		/* A fault then halts with its frame intact; a target without DEMCR (QEMU) just runs on. */
 		if (run_fault_catch(&c->bk, c->err))
 			bench_error_clear(c->err);
+		/* Firmware without bench_init() (--start/--stop on an unmodified binary) never starts the
+		 * counter: start it from the debugger. */
+		if (c->mode == RUN_MODE_SYMBOLS && (rc = enable_cyccnt(c)))
+			break;
 		if (pass == 0 && c->mode != RUN_MODE_MARKERS && (rc = plant_breakpoints(c)))
 			break;
 		memset(c->pend, 0, sizeof(c->pend));
