@@ -495,7 +495,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s tcl|unix|program|gdb|badinput|cli|perf BENCH_SIM FIRMWARE_DIR [HALTS]\n", argv[0]);
 		return 2;
 	}
-	e2e_init(strcmp(argv[1], "perf") == 0 ? 120 : 90);
+	e2e_init(strcmp(argv[1], "perf") == 0 || strcmp(argv[1], "program") == 0 ? 200 : 90);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	int rc;
 	if (strcmp(argv[1], "tcl") == 0)

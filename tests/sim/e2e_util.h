@@ -245,7 +245,7 @@ static const char *e2e_tcl(int fd, const char *fmt, ...)
 	size_t len = 0;
 	for (;;) {
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		E2E_CHECK(poll(&pfd, 1, 20000) == 1, "TCL: no reply in 20 s to `%.*s`", n - 1, cmd);
+		E2E_CHECK(poll(&pfd, 1, 60000) == 1, "TCL: no reply in 60 s to `%.*s`", n - 1, cmd);
 		ssize_t r = recv(fd, reply + len, sizeof(reply) - 1 - len, 0);
 		E2E_CHECK(r > 0, "TCL: OpenOCD closed the connection during `%.*s`", n - 1, cmd);
 		len += (size_t)r;
