@@ -4,7 +4,8 @@
 #   tcl_read_memory_32    `read_memory 0xE0001004 32 1` (one MEM-AP read of DWT_CYCCNT)
 #   marker_halts          `resume; wait_halt; read_memory CYCCNT` between the BKPT markers of
 #                         tests/firmware/dap/marker_loop.elf, 53 registers read per halt (FPU);
-#                         target >= 200/s (issue 2)
+#                         target >= 200/s (issue 2); every pair checked to be 100 cycles
+#   marker_halts_tcp      the same over TCP
 # Usage: bash perf/bench_tcl.sh BUILD_DIR [HALTS]
 set -euo pipefail
 build=${1:?usage: bench_tcl.sh BUILD_DIR [HALTS]}

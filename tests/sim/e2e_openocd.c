@@ -447,45 +447,62 @@ static int test_cli(const char *sim_bin, const char *fw_dir)
 	return 0;
 }
 
-/* perf/bench_tcl.sh: prints `figure:` lines (perf/run.sh format). */
-static int perf(const char *sim_bin, const char *fw_dir, int halts)
+/* Marker halts per second over one transport: `resume; wait_halt; read CYCCNT` alternating
+ * between the two markers, each END minus its BEGIN checked to be the 100 NOPs. */
+static double marker_rate(const char *sim_bin, const char *fw_dir, bool use_unix, int halts, double *rt_per_halt,
+			  double *noop, double *rd)
 {
 	struct board b;
-	board_up(&b, sim_bin, fw_dir, true, true);
+	board_up(&b, sim_bin, fw_dir, use_unix, true);
 	e2e_tcl(b.tcl, "reset halt");
 	const int rounds = 2000;
 	double t0 = e2e_now();
-	for (int i = 0; i < rounds; i++)
+	for (int i = 0; noop && i < rounds; i++)
 		e2e_tcl(b.tcl, "expr 0");
-	double noop = rounds / (e2e_now() - t0);
+	if (noop)
+		*noop = rounds / (e2e_now() - t0);
 	t0 = e2e_now();
-	for (int i = 0; i < rounds; i++)
+	for (int i = 0; rd && i < rounds; i++)
 		(void)read_word(&b, DWT_CYCCNT);
-	double rd = rounds / (e2e_now() - t0);
+	if (rd)
+		*rd = rounds / (e2e_now() - t0);
 	e2e_tcl(b.tcl, "resume");
 	expect_halted_at(&b, FW_MARKER_BEGIN, "first marker");
+	uint32_t begin = read_word(&b, DWT_CYCCNT);
 	uint64_t rt0 = ctl_stat(&b, "bitbang_round_trips");
 	t0 = e2e_now();
-	uint32_t last = 0;
 	for (int i = 0; i < halts; i++) {
 		const char *r = e2e_tcl(b.tcl, "resume; wait_halt 1000; read_memory 0x%08x 32 1", DWT_CYCCNT);
-		last = (uint32_t)strtoul(r, NULL, 0);
+		uint32_t c = (uint32_t)strtoul(r, NULL, 0);
+		if (i % 2 == 0)
+			E2E_CHECK(c - begin == FW_NNOPS, "marker pair %d: %u cycles, wanted %u", i / 2, c - begin, FW_NNOPS);
+		begin = c;
 	}
 	double hz = halts / (e2e_now() - t0);
-	uint64_t rts = ctl_stat(&b, "bitbang_round_trips") - rt0;
-	(void)last;
-	uint32_t pc = reg(&b, "pc");
-	E2E_CHECK(pc == FW_MARKER_BEGIN || pc == FW_MARKER_END, "marker loop ended at pc 0x%08x", pc);
+	*rt_per_halt = (double)(ctl_stat(&b, "bitbang_round_trips") - rt0) / halts;
+	board_down(&b);
+	return hz;
+}
+
+/* perf/bench_tcl.sh: prints `figure:` lines (perf/run.sh format). The baseline is OpenOCD's own
+ * TCL round trip for `expr 0` (no target involved), measured in the same run. */
+static int perf(const char *sim_bin, const char *fw_dir, int halts)
+{
+	double noop = 0, rd = 0, rt_unix = 0, rt_tcp = 0;
+	double unix_hz = marker_rate(sim_bin, fw_dir, true, halts, &rt_unix, &noop, &rd);
+	double tcp_hz = marker_rate(sim_bin, fw_dir, false, halts, &rt_tcp, NULL, NULL);
 	printf("figure: tcl_noop_round_trips value=%.0f unit=1/s baseline=%.0f ratio=1.00 target=(the baseline: "
 	       "OpenOCD answering `expr 0`)\n",
 	       noop, noop);
-	printf("figure: tcl_read_memory_32 value=%.0f unit=1/s baseline=%.0f ratio=%.2f target=(no target; baseline "
-	       "`expr 0` round trips)\n",
+	printf("figure: tcl_read_memory_32 value=%.0f unit=1/s baseline=%.0f ratio=%.3f target=(none; one MEM-AP read "
+	       "of DWT_CYCCNT over the Unix socket)\n",
 	       rd, noop, rd / noop);
-	printf("figure: marker_halts value=%.1f unit=1/s baseline=%.0f ratio=%.3f target=>=200/s (53 registers with "
-	       "FPU; %.0f bitbang round trips/halt)\n",
-	       hz, noop, hz / noop, (double)rts / halts);
-	board_down(&b);
+	printf("figure: marker_halts value=%.1f unit=1/s baseline=%.0f ratio=%.4f target=>=200/s (Unix socket, 53 "
+	       "registers with FPU, %.0f bitbang round trips/halt)\n",
+	       unix_hz, noop, unix_hz / noop, rt_unix);
+	printf("figure: marker_halts_tcp value=%.1f unit=1/s baseline=%.0f ratio=%.4f target=(none; the same over TCP, "
+	       "%.0f round trips/halt)\n",
+	       tcp_hz, noop, tcp_hz / noop, rt_tcp);
 	return 0;
 }
 
