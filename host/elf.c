@@ -161,6 +161,7 @@ static int check_header(Elf *elf, struct elf_file *e, struct bench_error *err)
 {
 	GElf_Ehdr eh;
 	const char *ident;
+	size_t size = 0;
 
 	if (elf_kind(elf) != ELF_K_ELF)
 		return bench_fail(err, BENCH_E_ELF, "%s is not an ELF file: pass the firmware's .elf, not a .bin or .hex",
@@ -173,6 +174,19 @@ static int check_header(Elf *elf, struct elf_file *e, struct bench_error *err)
 				  "%s is an ELF for another architecture (e_machine %u, %d-bit): build it for "
 				  "Arm Cortex-M (arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb)",
 				  e->path, (unsigned)eh.e_machine, ident[EI_CLASS] == ELFCLASS64 ? 64 : 32);
+	/* libelf reads a file cut short (an interrupted copy or download) without complaint and just
+	 * finds no sections, which would be reported as "no markers"; the header tables must lie
+	 * inside the file (System V gABI, ELF header: e_phoff/e_shoff are file offsets). */
+	if (elf_rawfile(elf, &size)) {
+		uint64_t ph_end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+		uint64_t sh_end = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
+		uint64_t end = ph_end > sh_end ? ph_end : sh_end;
+		if (end > size)
+			return bench_fail(err, BENCH_E_ELF,
+					  "%s is truncated (%zu bytes, its headers reach byte %llu): rebuild the "
+					  "firmware or copy it again",
+					  e->path, size, (unsigned long long)end);
+	}
 	e->entry = (uint32_t)eh.e_entry;
 	e->flags = eh.e_flags;
 	return 0;
