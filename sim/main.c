@@ -27,6 +27,9 @@
  * request waits at most that long while the core runs free. */
 #define RUN_SLICE_CYCLES 200000u
 #define IO_BUF_SIZE 65536u
+#define SCB_AIRCR 0xE000ED0Cu        /* Armv7-M ARM B3.2.6 */
+#define AIRCR_VECTKEY 0x05FA0000u
+#define AIRCR_SYSRESETREQ (1u << 2)
 #define MAX_CTL_CLIENTS 4
 #define CTL_LINE_MAX 256
 #define SPIN_NS 200000u /* 200 us: longer than OpenOCD's think time within a burst */
@@ -239,7 +242,7 @@ static void on_bitbang_reset(void *ctx, bool trst, bool srst)
 	}
 	if (s->srst_asserted) {
 		s->srst_asserted = false;
-		if (bus_write(&s->bus, 0xE000ED0Cu, 4, BUS_DEBUG, 0x05FA0004u) != BUS_OK)
+		if (bus_write(&s->bus, SCB_AIRCR, 4, BUS_DEBUG, AIRCR_VECTKEY | AIRCR_SYSRESETREQ) != BUS_OK)
 			error_line("SRST: AIRCR.SYSRESETREQ write failed; core not reset");
 	}
 }
@@ -301,7 +304,8 @@ static bool serve_client(struct sim *s, int flags)
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+		return 0; /* cannot fail for CLOCK_MONOTONIC (POSIX); 0 only shortens a spin or a slice */
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 

@@ -329,6 +329,13 @@ static int test_badinput(const char *sim_bin, const char *fw_dir)
 	E2E_CHECK(strstr(log, "disconnected in the middle of a scan (TAP in Shift-DR)") != NULL,
 		  "no clear message for the client gone mid-scan; bench-sim log:\n%s", log);
 
+	/* SRST ('s' then 'r'): a system reset; the firmware, run without a debugger, starts over and
+	 * its BKPT escalates to HardFault again: one more exception. */
+	uint64_t exc = ctl_stat(&b, "exceptions");
+	(void)raw_bitbang(b.jtag_port, "sr", 2, false, reply, sizeof(reply));
+	E2E_CHECK(ctl_stat(&b, "exceptions") == exc + 1, "SRST pulse: exceptions %llu -> %llu, wanted one more",
+		  (unsigned long long)exc, (unsigned long long)ctl_stat(&b, "exceptions"));
+
 	/* 3. OpenOCD still gets a working board; an OpenOCD killed mid-operation, then another. */
 	ocd_start(&b, false);
 	E2E_CHECK(strstr(e2e_slurp(b.ocd_log), "Cortex-M4 r0p1") != NULL, "examine failed after bad clients");
@@ -358,7 +365,7 @@ static int test_badinput(const char *sim_bin, const char *fw_dir)
 	expect_halted_at(&b, FW_MARKER_BEGIN, "run after the bad input");
 
 	board_down(&b);
-	printf("ok: malformed stream, client gone mid-scan, killed OpenOCD, unmapped write, WAIT acks\n");
+	printf("ok: malformed stream, client gone mid-scan, SRST, killed OpenOCD, unmapped write, WAIT acks\n");
 	return 0;
 }
 
