@@ -221,6 +221,20 @@ def case_quoting():
     expect(r and r["samples"] == [10], f"nop10 through a nasty path: {r}")
 
 
+def case_symbols():
+    # Breakpoint mode through TCL (`bp ADDR 2 hw`) on a firmware with no markers at all, as
+    # Embench-IoT's runners measure: from start_trigger to stop_trigger, one boot per sample.
+    rc, out, err, rep = run([os.path.join(FW, "rsp", "sim_nomarkers.elf"), "--start", "start_trigger", "--stop",
+                             "stop_trigger", "--repeat", "3", "--warmup", "1"], status="ok")
+    expect(rc == 0, f"exit code {rc}")
+    r = result(rep, "start_trigger..stop_trigger")
+    expect(r is not None and r["n"] == 3, f"result {r}")
+    if r:
+        # The CRC-32 of 9 bytes between the triggers: deterministic, and hundreds of cycles.
+        expect(len(set(r["samples"])) == 1 and r["samples"][0] > 300, f"samples {r['samples']}")
+    expect(rep["context"]["overhead_cycles"] == 0, "no calibration pair, so no overhead")
+
+
 def case_progress():
     # On a terminal, a run over a second shows a bar on stderr and clears it at the end.
     import pty
