@@ -269,11 +269,23 @@ void core_invalidate_code(struct sim_core *c, uint32_t addr, uint32_t size)
 	if (c->in_emu) {
 		/* Never drop translations under unicorn's feet: after the stop (hook_write_prot stops). */
 		uint32_t hi = addr + size;
-		if (!c->pending_inval || addr < c->inval_lo)
-			c->inval_lo = addr;
-		if (!c->pending_inval || hi > c->inval_hi)
-			c->inval_hi = hi;
-		c->pending_inval = true;
+		for (unsigned i = 0; i < c->n_inval; i++) {
+			if (addr <= c->inval[i].hi && hi >= c->inval[i].lo) {
+				c->inval[i].lo = addr < c->inval[i].lo ? addr : c->inval[i].lo;
+				c->inval[i].hi = hi > c->inval[i].hi ? hi : c->inval[i].hi;
+				return;
+			}
+		}
+		if (c->n_inval == sizeof(c->inval) / sizeof(c->inval[0])) {
+			/* Rare (more scattered writes than slots): widen the last range. */
+			unsigned l = c->n_inval - 1;
+			c->inval[l].lo = addr < c->inval[l].lo ? addr : c->inval[l].lo;
+			c->inval[l].hi = hi > c->inval[l].hi ? hi : c->inval[l].hi;
+			return;
+		}
+		c->inval[c->n_inval].lo = addr;
+		c->inval[c->n_inval].hi = hi;
+		c->n_inval++;
 		return;
 	}
 	blk_drop_range(c, addr, size);

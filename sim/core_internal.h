@@ -192,8 +192,13 @@ struct sim_core {
 	struct core_fixup fixups[8];
 	unsigned n_fixups;
 	bool in_emu;
-	bool pending_inval;        /* code changed during emulation: [inval_lo, inval_hi) */
-	uint32_t inval_lo, inval_hi;
+	/* Code changed during emulation: ranges to drop after the stop. Flash programming writes
+	 * halfword after halfword at two addresses each (0x08000000 and the alias at 0): the ranges
+	 * grow in place, never one range spanning both windows (dropping 128 MiB costs seconds). */
+	struct {
+		uint32_t lo, hi;
+	} inval[8];
+	unsigned n_inval;
 	bool locked;               /* lockup (B1.5.15): stays across a debug halt */
 	bool tail_chain;           /* an exception return just happened: entry costs a tail-chain */
 

@@ -98,10 +98,9 @@ static void apply_fixups(struct sim_core *c)
 	for (unsigned i = 0; i < c->n_fixups; i++)
 		memcpy(c->fixups[i].host, c->fixups[i].bytes, c->fixups[i].size);
 	c->n_fixups = 0;
-	if (c->pending_inval) {
-		c->pending_inval = false;
-		blk_drop_range(c, c->inval_lo, c->inval_hi - c->inval_lo);
-	}
+	for (unsigned i = 0; i < c->n_inval; i++)
+		blk_drop_range(c, c->inval[i].lo, c->inval[i].hi - c->inval[i].lo);
+	c->n_inval = 0;
 }
 
 static uint16_t halfword_at(struct sim_core *c, uint32_t addr)
