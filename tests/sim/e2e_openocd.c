@@ -411,6 +411,19 @@ static int test_cli(const char *sim_bin, const char *fw_dir)
 			  cases[i].message, err);
 	}
 
+	/* --standalone: the built-in debugger prints each marker halt; marker_loop.elf never reaches
+	 * BKPT #4, so --max-cycles ends it with exit 1. 100 NOPs between the markers. */
+	char elf[400];
+	snprintf(elf, sizeof(elf), "%s/marker_loop.elf", fw_dir);
+	char *sa[] = {NULL, "--standalone", "--elf", elf, "--max-cycles", "2000", "--quiet", NULL};
+	const char *out = NULL;
+	int sst = run_sim(sim_bin, sa, &out);
+	const char *p1 = strstr(out, "halt pc=0x08000056 imm=1 cyccnt=");
+	const char *p2 = p1 ? strstr(p1, "halt pc=0x08000120 imm=2 cyccnt=") : NULL;
+	E2E_CHECK(sst == 1 && p1 && p2, "--standalone --max-cycles 2000: exit %d:\n%s", sst, out);
+	unsigned long c1 = strtoul(p1 + 32, NULL, 10), c2 = strtoul(p2 + 32, NULL, 10);
+	E2E_CHECK(c2 - c1 == FW_NNOPS, "--standalone: %lu cycles between the markers, wanted %u", c2 - c1, FW_NNOPS);
+
 	struct board b = {.sim_bin = sim_bin, .fw_dir = fw_dir, .tcl = -1, .ctl = -1};
 	sim_start(&b, true, NULL);
 	/* A port that is taken: exit 1 with a message naming it. */
@@ -450,7 +463,7 @@ static int test_cli(const char *sim_bin, const char *fw_dir)
 	struct stat sb;
 	E2E_CHECK(stat(b.socket_path, &sb) != 0, "the socket file %s is still there", b.socket_path);
 	close(b.ctl);
-	printf("ok: usage errors, taken port, control commands, one client at a time, SIGTERM\n");
+	printf("ok: usage errors, standalone, taken port, control commands, one client at a time, SIGTERM\n");
 	return 0;
 }
 
