@@ -12,6 +12,9 @@
  *   latched.last    == marker w40 + marker w60   (two latched parts make one sample)
  *   victim.last     == marker w5000              (SysTick fires inside; its time is left out)
  *   marker victim_isr > marker w5000             (the markers see the interrupts)
+ * Built a second time with -DREGIONS_EVENTS (regions-events.elf): every region also records the
+ * event set PAPI_TOT_INS, PAPI_TOT_CYC, DWT_LSUCNT, and ev20 - ev10 (work(20) - work(10)) must be
+ * exactly ten loop turns: 30 instructions.
  */
 #include <stdint.h>
 
@@ -28,7 +31,9 @@
 	X(ID_VICTIM, "victim")                                                                                 \
 	X(ID_TICK, "tick")                                                                                     \
 	X(ID_PAIR, "pair")                                                                                     \
-	X(ID_BURST, "burst")
+	X(ID_BURST, "burst")                                                                                   \
+	X(ID_EV10, "ev10")                                                                                     \
+	X(ID_EV20, "ev20")
 PFP_DECLARE_IDS(APP_REGIONS);
 PFP_DEFINE_TABLE(APP_REGIONS);
 
@@ -40,7 +45,8 @@ PFP_DEFINE_TABLE(APP_REGIONS);
 #define SCB_ICSR (*(volatile uint32_t *)0xE000ED04u)
 #define SCB_ICSR_PENDSTCLR (1u << 25)
 
-#define TICK_PERIOD 1000u /* cycles between SysTick interrupts while the victim runs */
+#define TICK_PERIOD 3000u /* cycles between SysTick interrupts while the victim runs: more than the
+                           * handler takes even with the event set on */
 #define TICK_WORK 50u     /* loop turns in the handler */
 #define BURST 1000u       /* region samples per SYNC in the burst */
 
@@ -152,6 +158,18 @@ static void interrupted(void)
 	SYST_CSR = 0;
 }
 
+/* Two regions that differ by ten turns of work()'s loop, short enough (< 256 cycles between two
+ * counter reads) for the 8-bit DWT counters to be exact. */
+static void events(void)
+{
+	pfp_begin(ID_EV10);
+	work(10);
+	pfp_end(ID_EV10, 0);
+	pfp_begin(ID_EV20);
+	work(20);
+	pfp_end(ID_EV20, 0);
+}
+
 static void burst(void)
 {
 	for (uint32_t i = 0; i < BURST; i++) {
@@ -173,11 +191,17 @@ int main(void)
 	tick_oneshot = 0;
 	pfp_reset_stats(ID_TICK);
 	pfp_set_alpha(ID_WORK, 0.25f);
+#if defined(REGIONS_EVENTS)
+	static const uint16_t set[] = {PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_LSU_CYC};
+	if (pfp_set_events(set, 3) != 0)
+		bench_done(); /* the host reports the table's error flags */
+#endif
 	while (bench_sync()) {
 		markers();
 		regions();
 		interrupted();
 		burst();
+		events();
 	}
 	bench_done();
 	return 0;
