@@ -421,8 +421,8 @@ static int test_cli(const char *sim_bin, const char *fw_dir)
 	const char *p1 = strstr(out, "halt pc=0x08000056 imm=1 cyccnt=");
 	const char *p2 = p1 ? strstr(p1, "halt pc=0x08000120 imm=2 cyccnt=") : NULL;
 	E2E_CHECK(sst == 1 && p1 && p2, "--standalone --max-cycles 2000: exit %d:\n%s", sst, out);
-	unsigned long c1 = strtoul(p1 + 32, NULL, 10), c2 = strtoul(p2 + 32, NULL, 10);
-	E2E_CHECK(c2 - c1 == FW_NNOPS, "--standalone: %lu cycles between the markers, wanted %u", c2 - c1, FW_NNOPS);
+	unsigned long m1 = strtoul(p1 + 32, NULL, 10), m2 = strtoul(p2 + 32, NULL, 10);
+	E2E_CHECK(m2 - m1 == FW_NNOPS, "--standalone: %lu cycles between the markers, wanted %u", m2 - m1, FW_NNOPS);
 
 	struct board b = {.sim_bin = sim_bin, .fw_dir = fw_dir, .tcl = -1, .ctl = -1};
 	sim_start(&b, true, NULL);
