@@ -40,7 +40,7 @@ def patched(label, field_offset, fmt, value):
     return path
 
 
-LISTING = """bench_regions at 0x{addr}: version 1, 11 regions, 96-byte records, records at 0x{rec}
+LISTING = """bench_regions at 0x{addr}: version 1, 13 regions, 96-byte records, records at 0x{rec}
   id  name
    0  pfp.overhead  (runtime: calibration)
    1  pfp.nested  (runtime: calibration)
@@ -53,6 +53,8 @@ LISTING = """bench_regions at 0x{addr}: version 1, 11 regions, 96-byte records, 
    8  tick
    9  pair
   10  burst
+  11  ev10
+  12  ev20
 """
 
 nm = subprocess.run(["arm-none-eabi-nm", regions_elf], capture_output=True, text=True, check=True).stdout
@@ -76,7 +78,7 @@ cases = [
      "region table: 4000 regions, out of range 1..1024"),
     ("zero regions", [patched("zero", 10, "<H", 0)], 5, "", "0 regions, out of range"),
     ("records outside the image", [patched("records", 56, "<I", 0x30000000)], 3, "",
-     "address 0x30000000 (+1056) is in no loadable segment"),
+     "address 0x30000000 (+1248) is in no loadable segment"),
 ]
 
 failed = 0
