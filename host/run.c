@@ -313,6 +313,24 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		rc = connect_backend(c);
 	if (!rc)
 		rc = run_loop(c);
+	/* A signal that lands while bench waits on OpenOCD comes back from the TCL client as a bare
+	 * "interrupted": give it the documented message with the count of samples kept. */
+	if (rc && err->kind == BENCH_E_INTERRUPTED)
+		rc = run_interrupted(c);
+	/* The virtual board dying mid-run leaves OpenOCD up, polling a dead link, so the loop sees a
+	 * target that never halts: that is the probe lost (exit 4), not a firmware timeout. */
+	if (rc && c->ocd_started && c->ocd.sim &&
+	    (err->kind == BENCH_E_TARGET || err->kind == BENCH_E_TIMEOUT || err->kind == BENCH_E_CONNECT)) {
+		int st = 0;
+		if (!proc_alive(c->ocd.sim, &st)) {
+			char how[64];
+			proc_describe_status(st, how, sizeof(how));
+			rc = bench_fail(err, BENCH_E_CONNECT,
+					"the virtual board (bench-sim) stopped mid-run (%s): the report keeps the %zu "
+					"samples measured so far",
+					how, c->samples_taken);
+		}
+	}
 	if (rc && c->ocd_started && (err->kind == BENCH_E_TARGET || err->kind == BENCH_E_CONNECT)) {
 		char why[600];
 		openocd_log_errors(&c->ocd, 3, why, sizeof(why));
