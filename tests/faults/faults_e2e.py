@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Fault injection on `bench run` against the virtual board (bench-sim + stock OpenOCD), issue 7.
+
+Each case starts a long sweep, waits until samples are being taken, injects one fault (kills
+OpenOCD, kills bench-sim, sends SIGTERM), and checks what docs/reliability.md promises: one clear
+`bench: ` line, the documented exit code (docs/exit-codes.md), no process bench started left
+running, and a JSON report that parses, passes the schema, keeps the samples measured so far and
+says in status/status_detail what happened. Other cases: valgrind on two whole runs, and every
+listening socket of bench's children bound to 127.0.0.1.
+Usage: faults_e2e.py BUILD_DIR SOURCE_DIR CASE"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+BUILD, SRC, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
+BENCH = os.path.join(BUILD, "bench")
+EX = os.path.join(BUILD, "examples", "sim-stm32f4")
+SCHEMA = os.path.join(SRC, "docs", "report-schema.json")
+CHECK = os.path.join(SRC, "tests", "host", "check_schema.py")
+failures = []
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+        print(f"FAIL: {what}", file=sys.stderr)
+
+
+def procs_in(workdir):
+    """{pid: comm} of processes whose working directory is workdir: what bench started there."""
+    found = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            if os.readlink(f"/proc/{pid}/cwd") == workdir:
+                found[int(pid)] = open(f"/proc/{pid}/comm").read().strip()
+        except OSError:
+            pass
+    return found
+
+
+def start_long_run(extra=()):
+    """bench run on a sweep long enough (100000 inputs) that the fault always lands mid-run."""
+    tmp = tempfile.mkdtemp(prefix="bench-faults-")
+    report, wd = os.path.join(tmp, "r.json"), os.path.join(tmp, "wd")
+    cmd = [BENCH, "run", os.path.join(EX, "fut-softfp.elf"), "--arg", "input=0:100000:1", "--repeat", "1",
+           "--json", report, "--work-dir", wd, "--quiet"] + list(extra)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wdr = os.path.realpath(wd) if os.path.exists(wd) else wd
+    deadline = time.time() + 30
+    while time.time() < deadline and len(procs_in(os.path.realpath(wd) if os.path.exists(wd) else wd)) < 2:
+        time.sleep(0.05)
+    time.sleep(1.5)  # samples are being taken now (calibration and load take well under a second)
+    return p, report, os.path.realpath(wd) if os.path.exists(wd) else wdr
+
+
+def finish(p, report, wd, code, message, detail):
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        expect(False, "bench did not exit within 60 s of the fault")
+    print(err, file=sys.stderr)
+    lines = [l for l in err.splitlines() if l.startswith("bench: ")]
+    expect(p.returncode == code, f"exit code {p.returncode}, expected {code}")
+    expect(len(lines) == 1, f"expected one bench: line, got {lines}")
+    expect(lines and message in lines[0], f"error line {lines} lacks {message!r}")
+    time.sleep(0.3)
+    expect(procs_in(wd) == {}, f"processes left running in {wd}: {procs_in(wd)}")
+    leftovers = [f for f in os.listdir(os.path.dirname(report)) if f not in ("r.json", "wd")]
+    expect(leftovers == [], f"temporary files next to the report: {leftovers}")
+    rep = json.load(open(report))  # raises (test fails) on half a file
+    expect(rep["status"] == "incomplete", f"status {rep['status']}, expected incomplete")
+    expect(rep.get("status_detail") == detail, f"status_detail {rep.get('status_detail')}, expected {detail}")
+    n = sum(r["n"] for r in rep["results"])
+    expect(n > 0, "no samples kept")
+    for r in rep["results"]:
+        expect(len(r["samples"]) == r["n"], f"{r['name']} {r['args']}: n {r['n']} but {len(r['samples'])} samples")
+    c = subprocess.run([sys.executable, CHECK, SCHEMA, report, "--expect-status", "incomplete"],
+                       capture_output=True, text=True)
+    expect(c.returncode == 0, f"schema: {c.stderr.strip()}")
+    print(f"kept {n} samples; error: {rep.get('error')}", file=sys.stderr)
+    return rep
+
+
+def kill_child(wd, comm):
+    kids = {pid: c for pid, c in procs_in(wd).items() if c == comm}
+    expect(len(kids) == 1, f"expected one {comm} in {wd}, found {procs_in(wd)}")
+    for pid in kids:
+        os.kill(pid, signal.SIGKILL)
+
+
+def case_openocd_killed():
+    p, report, wd = start_long_run()
+    kill_child(wd, "openocd")
+    finish(p, report, wd, 4, "bench: connection to OpenOCD at 127.0.0.1:", "connect")
+
+
+def case_sim_killed():
+    # OpenOCD stays up polling a dead link: bench notices at the next marker wait (--timeout).
+    p, report, wd = start_long_run(["--timeout", "2000"])
+    kill_child(wd, "bench-sim")
+    finish(p, report, wd, 4, "bench: the virtual board (bench-sim) stopped mid-run (killed by signal 9): the report keeps the ", "connect")
+
+
+def case_sigterm():
+    p, report, wd = start_long_run()
+    p.send_signal(signal.SIGTERM)
+    finish(p, report, wd, 130, "bench: interrupted: stopped the run; the report keeps the", "interrupted")
+
+
+def case_listen_local():
+    """While a run is going, every TCP socket bench's children listen on is bound to 127.0.0.1."""
+    p, report, wd = start_long_run()
+    pids = set(procs_in(wd)) | {p.pid}
+    ss = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True).stdout
+    mine = [l for l in ss.splitlines() if any(f"pid={pid}," in l for pid in pids)]
+    print("\n".join(mine), file=sys.stderr)
+    expect(len(mine) >= 1, "no listening socket found for OpenOCD (its TCL port)")
+    for l in mine:
+        local = l.split()[3]
+        expect(local.startswith("127.0.0.1:"), f"listens beyond loopback: {l}")
+    p.send_signal(signal.SIGINT)
+    finish(p, report, wd, 130, "interrupted", "interrupted")
+
+
+def case_valgrind_nops():
+    valgrind_run([os.path.join(EX, "nops.elf"), "--repeat", "2"], 0)
+
+
+def case_valgrind_fault():
+    fw = os.path.join(BUILD, "tests", "firmware", "run", "fault.elf")
+    valgrind_run([fw, "--arg", "input=1,2,3", "--repeat", "2"], 5)
+
+
+def valgrind_run(args, code):
+    tmp = tempfile.mkdtemp(prefix="bench-faults-")
+    report, wd = os.path.join(tmp, "r.json"), os.path.join(tmp, "wd")
+    cmd = ["valgrind", "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect",
+           "--trace-children=no", BENCH, "run"] + args + ["--json", report, "--work-dir", wd, "--quiet"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    print(p.stderr[-4000:], file=sys.stderr)
+    expect(p.returncode == code, f"exit code {p.returncode}, expected {code} (99: valgrind found errors)")
+    expect("ERROR SUMMARY: 0 errors" in p.stderr, "valgrind reports errors")
+    json.load(open(report))
+    expect(procs_in(os.path.realpath(wd)) == {} if os.path.exists(wd) else True, "processes left running")
+
+
+CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
+if CASE not in CASES:
+    print(f"unknown case {CASE}; cases: {' '.join(CASES)}", file=sys.stderr)
+    sys.exit(2)
+CASES[CASE]()
+sys.exit(1 if failures else 0)
