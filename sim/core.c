@@ -93,6 +93,8 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	c->mmio_last = -1;
 	if (c->step_hook && c->step_blocks++ > 0 && c->stop == STOP_NONE)
 		c->stop = STOP_STEP; /* a step's first instruction ended its block */
+	if (c->check_pending && c->stop == STOP_NONE && exc_pending_preempting(c))
+		c->stop = STOP_BUDGET; /* CPSIE or MSR unmasked it: take it before this block */
 	if (c->stop != STOP_NONE || c->now >= c->stop_at) {
 		if (c->stop == STOP_NONE)
 			c->stop = STOP_BUDGET;

@@ -192,6 +192,8 @@ struct sim_core {
 	struct core_fixup fixups[8];
 	unsigned n_fixups;
 	bool in_emu;
+	bool check_pending;        /* an exception is pending but masked: the block hook watches
+				    * PRIMASK/BASEPRI/FAULTMASK (CPSIE, MSR) and stops when it may be taken */
 	/* Code changed during emulation: ranges to drop after the stop. Flash programming writes
 	 * halfword after halfword at two addresses each (0x08000000 and the alias at 0): the ranges
 	 * grow in place, never one range spanning both windows (dropping 128 MiB costs seconds). */

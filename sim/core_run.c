@@ -281,6 +281,7 @@ static void run_slice(struct sim_core *c, uint64_t end)
 	c->cur = NULL;
 	c->mmio_last = -1;
 	c->stop_write = false;
+	c->check_pending = exc_any_pending(c);
 	uint64_t before = c->instructions;
 	uint32_t pc = core_pc(c);
 	c->in_emu = true;

@@ -264,6 +264,44 @@ static void test_systick_in_measured_stretch(void **state)
 	rig_free(r);
 }
 
+static void test_wfi_sleeps_until_systick(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 12, true);
+	assert_int_equal(run_to_bkpt(r), 1);
+	uint32_t v = rd(r, 0xE000E018u); /* SYST_CVR: ticks until the counter reaches 0 */
+	assert_true(v > 100 && v < 2000);
+	uint32_t c1 = rd(r, DWT_CYCCNT), s1 = rd(r, 0xE0001010u), e1 = rd(r, DWT_EXCCNT);
+	resume_past_bkpt(r);
+	(void)core_run(r->c, 10); /* WFI (1 cycle), then asleep */
+	assert_int_equal(core_state(r->c), CORE_SLEEPING);
+	assert_int_equal(rd(r, DHCSR) & (1u << 18), 1u << 18); /* S_SLEEP */
+	assert_true(core_runnable(r->c));                       /* SysTick is ahead */
+	assert_int_equal(run_to_bkpt(r), 2);
+	/* Sleep skips to the SysTick event (v cycles after bkpt #1), then entry 12, BX LR 1,
+	 * return 10. SLEEPCNT counts the sleep: v minus the WFI's own cycle. */
+	assert_int_equal(rd(r, DWT_CYCCNT) - c1, v + 23u);
+	assert_int_equal((rd(r, 0xE0001010u) - s1) & 0xFFu, (v - 1u) & 0xFFu);
+	assert_int_equal((rd(r, DWT_EXCCNT) - e1) & 0xFFu, 22u);
+	rig_free(r);
+}
+
+static void test_tail_chain_after_cpsie(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 13, true);
+	assert_int_equal(run_to_bkpt(r), 1);
+	assert_int_equal(rd(r, 0xE000ED04u) & ((1u << 28) | (1u << 26)), (1u << 28) | (1u << 26)); /* both pending */
+	uint32_t c1 = rd(r, DWT_CYCCNT), e1 = rd(r, DWT_EXCCNT);
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 2);
+	/* CPSIE 2, SysTick entry 12, BX LR 1, tail-chain to PendSV 6, BX LR 1, return 10. */
+	assert_int_equal(rd(r, DWT_CYCCNT) - c1, 32u);
+	assert_int_equal((rd(r, DWT_EXCCNT) - e1) & 0xFFu, 28u);
+	assert_int_equal(rd(r, 0xE000ED04u) & ((1u << 28) | (1u << 26)), 0u);
+	rig_free(r);
+}
+
 static void test_fp_lazy_stacking(void **state)
 {
 	(void)state;
@@ -415,6 +453,8 @@ int main(void)
 		cmocka_unit_test(test_bkpt_without_debugger_locks_up),
 		cmocka_unit_test(test_fault_in_hardfault_locks_up),
 		cmocka_unit_test(test_systick_in_measured_stretch),
+		cmocka_unit_test(test_wfi_sleeps_until_systick),
+		cmocka_unit_test(test_tail_chain_after_cpsie),
 		cmocka_unit_test(test_fp_lazy_stacking),
 		cmocka_unit_test(test_svc),
 		cmocka_unit_test(test_cyccnt_read_inside_block),

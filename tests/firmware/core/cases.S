@@ -26,6 +26,14 @@
 	.word pendsv_handler
 	.word systick_handler
 
+	.section .rodata.vectors2, "a"
+	.align 7                  /* VTOR alignment: 128 bytes for up to 32 entries */
+vectors2:
+	.word 0x20020000
+	.rept 15
+	.word plain_handler + 1
+	.endr
+
 	.section .noinit, "aw", %nobits
 	.global test_id
 test_id: .space 4
@@ -45,6 +53,7 @@ cases:
 	.word hang + 1, case_bad_read + 1, case_bad_read_busfault + 1, case_udf + 1
 	.word case_udf_usagefault + 1, case_fp_off + 1, case_bkpt + 1, case_systick + 1
 	.word case_fp_stacking + 1, case_svc + 1, case_cyccnt_ldr + 1, case_lockup + 1
+	.word case_wfi + 1, case_tail_chain + 1
 
 	.thumb_func
 case_bad_read:                    /* 1: unmapped load, BusFault disabled: HardFault FORCED */
@@ -194,6 +203,57 @@ case_cyccnt_ldr:                  /* 10: LDR of DWT_CYCCNT inside a block is exa
 case_lockup:                      /* 11: a fault inside HardFault: lockup */
 	udf #9
 	b hang
+
+	.thumb_func
+case_wfi:                         /* 12: WFI sleeps until SysTick; time skips, SLEEPCNT counts */
+	ldr r0, =DEMCR
+	mov r1, #(1 << 24)
+	str r1, [r0]
+	ldr r0, =DWT_CTRL
+	ldr r1, =((1 << 19) | (1 << 18) | 1) /* SLEEPEVTENA, EXCEVTENA, CYCCNTENA */
+	str r1, [r0]
+	ldr r0, =SYST_CSR
+	ldr r1, =1999
+	str r1, [r0, #4]
+	mov r1, #0
+	str r1, [r0, #8]
+	mov r1, #7
+	str r1, [r0]
+	bkpt #1                   /* the test reads SYST_CVR here */
+	wfi
+	bkpt #2
+	bkpt #4
+	b hang
+
+	.thumb_func
+case_tail_chain:                  /* 13: SysTick and PendSV pending under PRIMASK; CPSIE takes */
+	ldr r0, =DEMCR            /* SysTick, then PendSV tail-chained (priority 0xF0) */
+	mov r1, #(1 << 24)
+	str r1, [r0]
+	ldr r0, =DWT_CTRL
+	ldr r1, =((1 << 18) | 1)
+	str r1, [r0]
+	ldr r0, =0xE000ED08       /* VTOR: the second table, plain handlers */
+	ldr r1, =vectors2
+	str r1, [r0]
+	ldr r0, =0xE000ED20       /* SHPR3: PendSV 0xF0, SysTick 0x00 */
+	mov r1, #0x00F00000
+	str r1, [r0]
+	cpsid i
+	ldr r0, =SCB_ICSR
+	mov r1, #((1 << 28) | (1 << 26)) /* PENDSVSET | PENDSTSET */
+	str r1, [r0]
+	dsb
+	isb
+	bkpt #1
+	cpsie i
+	bkpt #2
+	bkpt #4
+	b hang
+
+	.thumb_func
+plain_handler:
+	bx lr
 
 	.thumb_func
 hardfault_handler:
