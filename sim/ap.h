@@ -9,29 +9,29 @@
 #include "bus.h"
 
 /* Register offsets: SELECT.APBANKSEL << 4 | A[3:2] << 2 (ADIv5.2 C2.6, table C2-6). */
-#define AP_REG_CSW 0x00
-#define AP_REG_TAR 0x04
-#define AP_REG_DRW 0x0C
-#define AP_REG_BD0 0x10
-#define AP_REG_BD3 0x1C
-#define AP_REG_CFG 0xF4
+#define AP_REG_CSW  0x00
+#define AP_REG_TAR  0x04
+#define AP_REG_DRW  0x0C
+#define AP_REG_BD0  0x10
+#define AP_REG_BD3  0x1C
+#define AP_REG_CFG  0xF4
 #define AP_REG_BASE 0xF8
-#define AP_REG_IDR 0xFC
+#define AP_REG_IDR  0xFC
 
 /* CSW fields (ADIv5.2 C2.6.4). */
-#define AP_CSW_SIZE_MASK 0x7u
-#define AP_CSW_ADDRINC_SHIFT 4
-#define AP_CSW_ADDRINC_MASK (3u << AP_CSW_ADDRINC_SHIFT)
+#define AP_CSW_SIZE_MASK      0x7u
+#define AP_CSW_ADDRINC_SHIFT  4
+#define AP_CSW_ADDRINC_MASK   (3u << AP_CSW_ADDRINC_SHIFT)
 #define AP_CSW_ADDRINC_SINGLE (1u << AP_CSW_ADDRINC_SHIFT)
 #define AP_CSW_ADDRINC_PACKED (2u << AP_CSW_ADDRINC_SHIFT)
-#define AP_CSW_DEVICEEN (1u << 6)
-#define AP_CSW_TRINPROG (1u << 7)
+#define AP_CSW_DEVICEEN       (1u << 6)
+#define AP_CSW_TRINPROG       (1u << 7)
 
 /* Cortex-M4 AHB-AP identification (Cortex-M4 TRM 8.2, table 8-3: IDR 0x24770011; BASE points at
  * the ROM table at 0xE00FF000 with bit 1 "ADIv5 format" and bit 0 "entry present"). */
 #define AP_IDR_AHB_AP_M4 0x24770011u
-#define AP_BASE_M4 0xE00FF003u
-#define AP_CSW_RESET 0x03000040u /* HPROT[1] privileged data, DeviceEn, 8-bit, no increment */
+#define AP_BASE_M4       0xE00FF003u
+#define AP_CSW_RESET     0x03000040u /* HPROT[1] privileged data, DeviceEn, 8-bit, no increment */
 
 enum ap_result { AP_OK = 0, AP_FAULT = 1 };
 

@@ -35,7 +35,7 @@ void bitbang_new_client(struct bitbang *bb)
 }
 
 enum bitbang_status bitbang_feed(struct bitbang *bb, const uint8_t *in, size_t n, uint8_t *out, size_t *out_len,
-				 size_t *used)
+                                 size_t *used)
 {
 	size_t o = 0;
 	size_t i;
@@ -147,7 +147,8 @@ int bitbang_listen_unix(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "socket: %s", strerror(errno));
 		return -1;
 	}
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 4) < 0 || set_cloexec_nonblock(fd, true) < 0) {
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 4) < 0 ||
+	    set_cloexec_nonblock(fd, true) < 0) {
 		snprintf(err, errlen, "listening on %s: %s", path, strerror(errno));
 		close(fd);
 		return -1;

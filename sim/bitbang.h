@@ -29,7 +29,7 @@ enum bitbang_status {
 typedef void (*bitbang_reset_fn)(void *ctx, bool trst, bool srst);
 
 struct bitbang_stats {
-	uint64_t buffers;    /* receive buffers parsed */
+	uint64_t buffers; /* receive buffers parsed */
 	uint64_t bytes_in;
 	uint64_t round_trips; /* buffers that asked for TDO, so got a reply */
 	uint64_t reads;       /* 'R' requests */
@@ -55,7 +55,7 @@ void bitbang_new_client(struct bitbang *bb);
  * *used is how many input bytes were consumed: n, or on QUIT the bytes up to and including 'Q', or
  * on MALFORMED the offset of the bad byte. */
 enum bitbang_status bitbang_feed(struct bitbang *bb, const uint8_t *in, size_t n, uint8_t *out, size_t *out_len,
-				 size_t *used);
+                                 size_t *used);
 
 /* Listening sockets (non-blocking, close-on-exec). Return the fd, or -1 with a message in err.
  * bitbang_listen_tcp binds 127.0.0.1:port (0: a free port) and stores the port in *bound. */

@@ -3,14 +3,14 @@
  * B2.2.9 SELECT; OpenOCD 0.12 src/target/adi_v5_jtag.c for how the debugger drives them. */
 #include "dp.h"
 
-#define DP_SCAN_BITS 35u
+#define DP_SCAN_BITS   35u
 #define DP_IDCODE_BITS 32u
 
 /* The bits a CTRL/STAT write stores (B2.2.2); STICKY* are write-one-to-clear on a JTAG-DP, READOK
  * and WDATAERR are SW-DP only and read as zero here. */
 #define DP_CTRL_WRITABLE                                                                                               \
-	(DP_CTRL_ORUNDETECT | DP_CTRL_TRNMODE_MASK | DP_CTRL_MASKLANE_MASK | DP_CTRL_TRNCNT_MASK | DP_CTRL_CDBGRSTREQ | \
-	 DP_CTRL_CDBGPWRUPREQ | DP_CTRL_CSYSPWRUPREQ)
+	(DP_CTRL_ORUNDETECT | DP_CTRL_TRNMODE_MASK | DP_CTRL_MASKLANE_MASK | DP_CTRL_TRNCNT_MASK |                     \
+	 DP_CTRL_CDBGRSTREQ | DP_CTRL_CDBGPWRUPREQ | DP_CTRL_CSYSPWRUPREQ)
 #define DP_CTRL_STICKY (DP_CTRL_STICKYORUN | DP_CTRL_STICKYCMP | DP_CTRL_STICKYERR)
 
 void dp_init(struct dp *dp, struct sim_bus *bus)
@@ -187,7 +187,7 @@ static void dp_dr_update(void *ctx, unsigned ir, uint64_t value)
 }
 
 const struct jtag_dr_ops dp_jtag_ops = {
-	.length = dp_dr_length,
-	.capture = dp_dr_capture,
-	.update = dp_dr_update,
+    .length = dp_dr_length,
+    .capture = dp_dr_capture,
+    .update = dp_dr_update,
 };

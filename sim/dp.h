@@ -21,37 +21,37 @@
 #include "bus.h"
 #include "jtag.h"
 
-#define DP_IR_LEN 4
-#define DP_IR_ABORT 0x8u
-#define DP_IR_DPACC 0xAu
-#define DP_IR_APACC 0xBu
+#define DP_IR_LEN    4
+#define DP_IR_ABORT  0x8u
+#define DP_IR_DPACC  0xAu
+#define DP_IR_APACC  0xBu
 #define DP_IR_IDCODE 0xEu
 #define DP_IR_BYPASS 0xFu
 
 #define DP_IDCODE 0x4BA00477u /* JTAG-DP of the Cortex-M3/M4 (Cortex-M4 TRM 8.1.2) */
 
-#define DP_ACK_WAIT 0x1u
+#define DP_ACK_WAIT     0x1u
 #define DP_ACK_OK_FAULT 0x2u
 
 /* DP register addresses A[3:2] (B2.2, table B2-1). */
 #define DP_REG_CTRL_STAT 0x4u
-#define DP_REG_SELECT 0x8u
-#define DP_REG_RDBUFF 0xCu
+#define DP_REG_SELECT    0x8u
+#define DP_REG_RDBUFF    0xCu
 
 /* CTRL/STAT bits (B2.2.2). */
-#define DP_CTRL_ORUNDETECT (1u << 0)
-#define DP_CTRL_STICKYORUN (1u << 1)
-#define DP_CTRL_TRNMODE_MASK (3u << 2)
-#define DP_CTRL_STICKYCMP (1u << 4)
-#define DP_CTRL_STICKYERR (1u << 5)
+#define DP_CTRL_ORUNDETECT    (1u << 0)
+#define DP_CTRL_STICKYORUN    (1u << 1)
+#define DP_CTRL_TRNMODE_MASK  (3u << 2)
+#define DP_CTRL_STICKYCMP     (1u << 4)
+#define DP_CTRL_STICKYERR     (1u << 5)
 #define DP_CTRL_MASKLANE_MASK (0xFu << 8)
-#define DP_CTRL_TRNCNT_MASK (0xFFFu << 12)
-#define DP_CTRL_CDBGRSTREQ (1u << 26)
-#define DP_CTRL_CDBGRSTACK (1u << 27)
-#define DP_CTRL_CDBGPWRUPREQ (1u << 28)
-#define DP_CTRL_CDBGPWRUPACK (1u << 29)
-#define DP_CTRL_CSYSPWRUPREQ (1u << 30)
-#define DP_CTRL_CSYSPWRUPACK (1u << 31)
+#define DP_CTRL_TRNCNT_MASK   (0xFFFu << 12)
+#define DP_CTRL_CDBGRSTREQ    (1u << 26)
+#define DP_CTRL_CDBGRSTACK    (1u << 27)
+#define DP_CTRL_CDBGPWRUPREQ  (1u << 28)
+#define DP_CTRL_CDBGPWRUPACK  (1u << 29)
+#define DP_CTRL_CSYSPWRUPREQ  (1u << 30)
+#define DP_CTRL_CSYSPWRUPACK  (1u << 31)
 
 struct dp_stats {
 	uint64_t dp_reads, dp_writes;

@@ -4,28 +4,28 @@
 
 /* next[state][tms], 1149.1 table 6-1. */
 static const unsigned char next_state[JTAG_N_STATES][2] = {
-	[JTAG_TEST_LOGIC_RESET] = {JTAG_RUN_TEST_IDLE, JTAG_TEST_LOGIC_RESET},
-	[JTAG_RUN_TEST_IDLE] = {JTAG_RUN_TEST_IDLE, JTAG_SELECT_DR},
-	[JTAG_SELECT_DR] = {JTAG_CAPTURE_DR, JTAG_SELECT_IR},
-	[JTAG_CAPTURE_DR] = {JTAG_SHIFT_DR, JTAG_EXIT1_DR},
-	[JTAG_SHIFT_DR] = {JTAG_SHIFT_DR, JTAG_EXIT1_DR},
-	[JTAG_EXIT1_DR] = {JTAG_PAUSE_DR, JTAG_UPDATE_DR},
-	[JTAG_PAUSE_DR] = {JTAG_PAUSE_DR, JTAG_EXIT2_DR},
-	[JTAG_EXIT2_DR] = {JTAG_SHIFT_DR, JTAG_UPDATE_DR},
-	[JTAG_UPDATE_DR] = {JTAG_RUN_TEST_IDLE, JTAG_SELECT_DR},
-	[JTAG_SELECT_IR] = {JTAG_CAPTURE_IR, JTAG_TEST_LOGIC_RESET},
-	[JTAG_CAPTURE_IR] = {JTAG_SHIFT_IR, JTAG_EXIT1_IR},
-	[JTAG_SHIFT_IR] = {JTAG_SHIFT_IR, JTAG_EXIT1_IR},
-	[JTAG_EXIT1_IR] = {JTAG_PAUSE_IR, JTAG_UPDATE_IR},
-	[JTAG_PAUSE_IR] = {JTAG_PAUSE_IR, JTAG_EXIT2_IR},
-	[JTAG_EXIT2_IR] = {JTAG_SHIFT_IR, JTAG_UPDATE_IR},
-	[JTAG_UPDATE_IR] = {JTAG_RUN_TEST_IDLE, JTAG_SELECT_DR},
+    [JTAG_TEST_LOGIC_RESET] = {JTAG_RUN_TEST_IDLE, JTAG_TEST_LOGIC_RESET},
+    [JTAG_RUN_TEST_IDLE] = {JTAG_RUN_TEST_IDLE, JTAG_SELECT_DR},
+    [JTAG_SELECT_DR] = {JTAG_CAPTURE_DR, JTAG_SELECT_IR},
+    [JTAG_CAPTURE_DR] = {JTAG_SHIFT_DR, JTAG_EXIT1_DR},
+    [JTAG_SHIFT_DR] = {JTAG_SHIFT_DR, JTAG_EXIT1_DR},
+    [JTAG_EXIT1_DR] = {JTAG_PAUSE_DR, JTAG_UPDATE_DR},
+    [JTAG_PAUSE_DR] = {JTAG_PAUSE_DR, JTAG_EXIT2_DR},
+    [JTAG_EXIT2_DR] = {JTAG_SHIFT_DR, JTAG_UPDATE_DR},
+    [JTAG_UPDATE_DR] = {JTAG_RUN_TEST_IDLE, JTAG_SELECT_DR},
+    [JTAG_SELECT_IR] = {JTAG_CAPTURE_IR, JTAG_TEST_LOGIC_RESET},
+    [JTAG_CAPTURE_IR] = {JTAG_SHIFT_IR, JTAG_EXIT1_IR},
+    [JTAG_SHIFT_IR] = {JTAG_SHIFT_IR, JTAG_EXIT1_IR},
+    [JTAG_EXIT1_IR] = {JTAG_PAUSE_IR, JTAG_UPDATE_IR},
+    [JTAG_PAUSE_IR] = {JTAG_PAUSE_IR, JTAG_EXIT2_IR},
+    [JTAG_EXIT2_IR] = {JTAG_SHIFT_IR, JTAG_UPDATE_IR},
+    [JTAG_UPDATE_IR] = {JTAG_RUN_TEST_IDLE, JTAG_SELECT_DR},
 };
 
 static const char *const state_names[JTAG_N_STATES] = {
-	"Test-Logic-Reset", "Run-Test/Idle", "Select-DR-Scan", "Capture-DR", "Shift-DR", "Exit1-DR",
-	"Pause-DR",         "Exit2-DR",      "Update-DR",      "Select-IR-Scan", "Capture-IR", "Shift-IR",
-	"Exit1-IR",         "Pause-IR",      "Exit2-IR",       "Update-IR",
+    "Test-Logic-Reset", "Run-Test/Idle", "Select-DR-Scan", "Capture-DR",     "Shift-DR",   "Exit1-DR",
+    "Pause-DR",         "Exit2-DR",      "Update-DR",      "Select-IR-Scan", "Capture-IR", "Shift-IR",
+    "Exit1-IR",         "Pause-IR",      "Exit2-IR",       "Update-IR",
 };
 
 void jtag_init(struct jtag_tap *tap, unsigned ir_len, unsigned ir_reset, const struct jtag_dr_ops *ops, void *ctx)

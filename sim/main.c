@@ -25,42 +25,42 @@
 
 /* Cycles per core_run() slice while a client may be waiting: ~2 ms at 100 M instr/s, so a JTAG
  * request waits at most that long while the core runs free. */
-#define RUN_SLICE_CYCLES 200000u
-#define IO_BUF_SIZE 65536u
-#define SCB_AIRCR 0xE000ED0Cu        /* Armv7-M ARM B3.2.6 */
-#define AIRCR_VECTKEY 0x05FA0000u
+#define RUN_SLICE_CYCLES  200000u
+#define IO_BUF_SIZE       65536u
+#define SCB_AIRCR         0xE000ED0Cu /* Armv7-M ARM B3.2.6 */
+#define AIRCR_VECTKEY     0x05FA0000u
 #define AIRCR_SYSRESETREQ (1u << 2)
-#define MAX_CTL_CLIENTS 4
-#define CTL_LINE_MAX 256
-#define SPIN_NS 200000u /* 200 us: longer than OpenOCD's think time within a burst */
+#define MAX_CTL_CLIENTS   4
+#define CTL_LINE_MAX      256
+#define SPIN_NS           200000u /* 200 us: longer than OpenOCD's think time within a burst */
 /* While a client is talking to a running core (OpenOCD polls DHCSR without pause in
  * target_wait_state(), feeds a flash loader's FIFO), slices are short, so a request waits about
  * 0.1 ms instead of a whole slice and both make progress. */
 #define TALK_SLICE_CYCLES 10000u
-#define TALK_WINDOW_NS 2000000u /* "talking": a request served in the last 2 ms */
+#define TALK_WINDOW_NS    2000000u /* "talking": a request served in the last 2 ms */
 
 static const char usage_text[] =
-	"usage: bench-sim [options]\n"
-	"The virtual STM32F4 (Cortex-M4F) board, driven by stock OpenOCD's remote_bitbang JTAG adapter.\n"
-	"\n"
-	"  --jtag-port N     serve remote_bitbang on 127.0.0.1:N (0: a free port; the default when\n"
-	"                    --jtag-socket is not given). stdout's first line is `jtag-port N`.\n"
-	"  --jtag-socket P   serve remote_bitbang on the Unix socket P (faster; OpenOCD:\n"
-	"                    `remote_bitbang host P` with `remote_bitbang port 0`)\n"
-	"  --ctl-port N      control interface on 127.0.0.1:N (0: a free port; prints `ctl-port N`)\n"
-	"  --wait-states N   flash wait states the cycle model charges (default 0)\n"
-	"  --trace           print every executed instruction to stderr\n"
-	"  --elf FILE        load FILE's segments into flash/RAM before starting (factory programmed)\n"
-	"  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4\n"
-	"                    (1 on lockup or when --max-cycles elapse)\n"
-	"  --max-cycles N    --standalone: give up after N cycles (default: no limit)\n"
-	"  --quiet           no informational messages on stderr, no UART echo\n"
-	"  --spin            busy-wait up to 200 us for the next JTAG request instead of sleeping\n"
-	"                    in poll() (faster round trips on an idle machine, slower on a loaded one)\n"
-	"  --help            this text\n"
-	"\n"
-	"Control interface: one command per line, one reply line: `stats`, `wait-states N`,\n"
-	"`trace on|off`, `dap-wait N`, `quit`. Exit: 0 on SIGINT/SIGTERM/quit, 2 on bad usage, 1 on errors.\n";
+    "usage: bench-sim [options]\n"
+    "The virtual STM32F4 (Cortex-M4F) board, driven by stock OpenOCD's remote_bitbang JTAG adapter.\n"
+    "\n"
+    "  --jtag-port N     serve remote_bitbang on 127.0.0.1:N (0: a free port; the default when\n"
+    "                    --jtag-socket is not given). stdout's first line is `jtag-port N`.\n"
+    "  --jtag-socket P   serve remote_bitbang on the Unix socket P (faster; OpenOCD:\n"
+    "                    `remote_bitbang host P` with `remote_bitbang port 0`)\n"
+    "  --ctl-port N      control interface on 127.0.0.1:N (0: a free port; prints `ctl-port N`)\n"
+    "  --wait-states N   flash wait states the cycle model charges (default 0)\n"
+    "  --trace           print every executed instruction to stderr\n"
+    "  --elf FILE        load FILE's segments into flash/RAM before starting (factory programmed)\n"
+    "  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4\n"
+    "                    (1 on lockup or when --max-cycles elapse)\n"
+    "  --max-cycles N    --standalone: give up after N cycles (default: no limit)\n"
+    "  --quiet           no informational messages on stderr, no UART echo\n"
+    "  --spin            busy-wait up to 200 us for the next JTAG request instead of sleeping\n"
+    "                    in poll() (faster round trips on an idle machine, slower on a loaded one)\n"
+    "  --help            this text\n"
+    "\n"
+    "Control interface: one command per line, one reply line: `stats`, `wait-states N`,\n"
+    "`trace on|off`, `dap-wait N`, `quit`. Exit: 0 on SIGINT/SIGTERM/quit, 2 on bad usage, 1 on errors.\n";
 
 struct options {
 	long jtag_port; /* -1: not given */
@@ -145,20 +145,31 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 /* Returns 0, 1 for --help (exit 0), or -1 for bad usage (message printed). */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	enum { O_JTAG_PORT = 256, O_JTAG_SOCKET, O_CTL_PORT, O_WAIT, O_TRACE, O_ELF, O_STANDALONE, O_MAX, O_QUIET, O_SPIN };
+	enum {
+		O_JTAG_PORT = 256,
+		O_JTAG_SOCKET,
+		O_CTL_PORT,
+		O_WAIT,
+		O_TRACE,
+		O_ELF,
+		O_STANDALONE,
+		O_MAX,
+		O_QUIET,
+		O_SPIN
+	};
 	static const struct option longopts[] = {
-		{"jtag-port", required_argument, NULL, O_JTAG_PORT},
-		{"jtag-socket", required_argument, NULL, O_JTAG_SOCKET},
-		{"ctl-port", required_argument, NULL, O_CTL_PORT},
-		{"wait-states", required_argument, NULL, O_WAIT},
-		{"trace", no_argument, NULL, O_TRACE},
-		{"elf", required_argument, NULL, O_ELF},
-		{"standalone", no_argument, NULL, O_STANDALONE},
-		{"max-cycles", required_argument, NULL, O_MAX},
-		{"quiet", no_argument, NULL, O_QUIET},
-		{"spin", no_argument, NULL, O_SPIN},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"jtag-port", required_argument, NULL, O_JTAG_PORT},
+	    {"jtag-socket", required_argument, NULL, O_JTAG_SOCKET},
+	    {"ctl-port", required_argument, NULL, O_CTL_PORT},
+	    {"wait-states", required_argument, NULL, O_WAIT},
+	    {"trace", no_argument, NULL, O_TRACE},
+	    {"elf", required_argument, NULL, O_ELF},
+	    {"standalone", no_argument, NULL, O_STANDALONE},
+	    {"max-cycles", required_argument, NULL, O_MAX},
+	    {"quiet", no_argument, NULL, O_QUIET},
+	    {"spin", no_argument, NULL, O_SPIN},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	*o = (struct options){.jtag_port = -1, .ctl_port = -1};
 	int c;
@@ -269,7 +280,7 @@ static bool serve_client(struct sim *s, int flags)
 		bool mid_scan = s->tap.state != JTAG_TEST_LOGIC_RESET && s->tap.state != JTAG_RUN_TEST_IDLE;
 		if (mid_scan)
 			error_line("JTAG client disconnected in the middle of a scan (TAP in %s); dropped",
-				   jtag_state_name(s->tap.state));
+			           jtag_state_name(s->tap.state));
 		drop_client(s, "disconnected");
 		return false;
 	}
@@ -289,8 +300,8 @@ static bool serve_client(struct sim *s, int flags)
 	}
 	if (st == BITBANG_MALFORMED) {
 		error_line("JTAG client sent byte 0x%02x, not remote_bitbang protocol (offset %zu of a %zd-byte "
-			   "buffer); dropped",
-			   s->in[used], used, n);
+		           "buffer); dropped",
+		           s->in[used], used, n);
 		drop_client(s, "dropped");
 		return false;
 	}
@@ -373,12 +384,11 @@ static void ctl_stats(struct sim *s, struct ctl_client *c)
 	if (s->core)
 		core_get_stats(s->core, &cs);
 	ctl_reply(c,
-		  "instructions=%" PRIu64 " cycles=%" PRIu64 " halts=%" PRIu64 " exceptions=%" PRIu64
-		  " dap_transactions=%" PRIu64 " bitbang_round_trips=%" PRIu64 " bitbang_buffers=%" PRIu64
-		  " bitbang_bytes=%" PRIu64 " sticky_errors=%" PRIu64 " jtag_clients=%" PRIu64,
-		  cs.instructions, cs.cycles, cs.halts, cs.exceptions, dp_transactions(&s->dp),
-		  s->bb.stats.round_trips, s->bb.stats.buffers, s->bb.stats.bytes_in, s->dp.stats.sticky_errors,
-		  s->clients_served);
+	          "instructions=%" PRIu64 " cycles=%" PRIu64 " halts=%" PRIu64 " exceptions=%" PRIu64
+	          " dap_transactions=%" PRIu64 " bitbang_round_trips=%" PRIu64 " bitbang_buffers=%" PRIu64
+	          " bitbang_bytes=%" PRIu64 " sticky_errors=%" PRIu64 " jtag_clients=%" PRIu64,
+	          cs.instructions, cs.cycles, cs.halts, cs.exceptions, dp_transactions(&s->dp), s->bb.stats.round_trips,
+	          s->bb.stats.buffers, s->bb.stats.bytes_in, s->dp.stats.sticky_errors, s->clients_served);
 }
 
 static void ctl_command(struct sim *s, struct ctl_client *c, char *line)
@@ -403,7 +413,7 @@ static void ctl_command(struct sim *s, struct ctl_client *c, char *line)
 		s->quit = true;
 	} else {
 		ctl_reply(c, "error unknown command `%s%s%s`: try stats, wait-states N, trace on|off, dap-wait N, quit",
-			  line, arg ? " " : "", arg ? arg : "");
+		          line, arg ? " " : "", arg ? arg : "");
 	}
 }
 
@@ -565,9 +575,9 @@ static int build_board(struct sim *s)
 {
 	char err[256] = "";
 	struct sim_config cfg = {
-		.flash_wait_states = s->opt.wait_states,
-		.trace = s->opt.trace,
-		.uart_echo = !s->opt.quiet,
+	    .flash_wait_states = s->opt.wait_states,
+	    .trace = s->opt.trace,
+	    .uart_echo = !s->opt.quiet,
 	};
 	bus_init(&s->bus);
 	/* The ROM table is the debug port's (romtable.h). It goes on the bus first, so core_new()

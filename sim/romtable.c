@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #define ID_FIRST 0xFD0u
-#define ID_LAST 0xFFCu
+#define ID_LAST  0xFFCu
 
 struct component_id {
 	uint32_t base;
@@ -15,24 +15,24 @@ struct component_id {
 };
 
 static const struct component_id components[] = {
-	{ROMTABLE_SCS_BASE, {0x0C, 0xB0, 0x0B, 0x00, 0x04, 0, 0, 0}, 0xE0},
-	{ROMTABLE_DWT_BASE, {0x02, 0xB0, 0x3B, 0x00, 0x04, 0, 0, 0}, 0xE0},
-	{ROMTABLE_FPB_BASE, {0x03, 0xB0, 0x2B, 0x00, 0x04, 0, 0, 0}, 0xE0},
-	{ROMTABLE_ITM_BASE, {0x01, 0xB0, 0x3B, 0x00, 0x04, 0, 0, 0}, 0xE0},
-	{ROMTABLE_BASE, {0xC4, 0xB4, 0x0B, 0x00, 0x04, 0, 0, 0}, 0x10},
+    {ROMTABLE_SCS_BASE, {0x0C, 0xB0, 0x0B, 0x00, 0x04, 0, 0, 0}, 0xE0},
+    {ROMTABLE_DWT_BASE, {0x02, 0xB0, 0x3B, 0x00, 0x04, 0, 0, 0}, 0xE0},
+    {ROMTABLE_FPB_BASE, {0x03, 0xB0, 0x2B, 0x00, 0x04, 0, 0, 0}, 0xE0},
+    {ROMTABLE_ITM_BASE, {0x01, 0xB0, 0x3B, 0x00, 0x04, 0, 0, 0}, 0xE0},
+    {ROMTABLE_BASE, {0xC4, 0xB4, 0x0B, 0x00, 0x04, 0, 0, 0}, 0x10},
 };
 
 /* Table entries: offset to the component from the ROM table base, bit 1 "32-bit format", bit 0
  * "present". TPIU and ETM exist on an STM32F4 but not on this board, so their entries say absent
  * (TRM table 8-1: 0xFFF41002 / 0xFFF42002 when not implemented). A zero word ends the table. */
 static const uint32_t entries[] = {
-	0xFFF0F003u, /* SCS  0xE000E000 */
-	0xFFF02003u, /* DWT  0xE0001000 */
-	0xFFF03003u, /* FPB  0xE0002000 */
-	0xFFF01003u, /* ITM  0xE0000000 */
-	0xFFF41002u, /* TPIU 0xE0040000, absent */
-	0xFFF42002u, /* ETM  0xE0041000, absent */
-	0x00000000u, /* end */
+    0xFFF0F003u, /* SCS  0xE000E000 */
+    0xFFF02003u, /* DWT  0xE0001000 */
+    0xFFF03003u, /* FPB  0xE0002000 */
+    0xFFF01003u, /* ITM  0xE0000000 */
+    0xFFF41002u, /* TPIU 0xE0040000, absent */
+    0xFFF42002u, /* ETM  0xE0041000, absent */
+    0x00000000u, /* end */
 };
 
 #define MEMTYPE_OFFSET 0xFCCu
@@ -91,11 +91,11 @@ static enum bus_result rom_write(void *ctx, uint32_t offset, unsigned size, enum
 int romtable_add(struct sim_bus *bus)
 {
 	const struct bus_region r = {
-		.name = "ROM table",
-		.base = ROMTABLE_BASE,
-		.size = ROMTABLE_SIZE,
-		.read = rom_read,
-		.write = rom_write,
+	    .name = "ROM table",
+	    .base = ROMTABLE_BASE,
+	    .size = ROMTABLE_SIZE,
+	    .read = rom_read,
+	    .write = rom_write,
 	};
 	return bus_add_region(bus, &r);
 }

@@ -108,12 +108,12 @@ static inline uint64_t rig_scan(struct rig *r, int ir, uint64_t value, unsigned 
 	rig_bit(r, 1, 0, 0); /* Select-DR */
 	if (ir)
 		rig_bit(r, 1, 0, 0); /* Select-IR */
-	rig_bit(r, 0, 0, 0); /* Capture */
-	rig_bit(r, 0, 0, 0); /* Shift */
+	rig_bit(r, 0, 0, 0);         /* Capture */
+	rig_bit(r, 0, 0, 0);         /* Shift */
 	for (unsigned i = 0; i < bits; i++)
 		rig_bit(r, i == bits - 1, (int)((value >> i) & 1), 1); /* last bit moves to Exit1 */
-	rig_bit(r, 1, 0, 0); /* Update */
-	rig_bit(r, 0, 0, 0); /* Run-Test/Idle */
+	rig_bit(r, 1, 0, 0);                                           /* Update */
+	rig_bit(r, 0, 0, 0);                                           /* Run-Test/Idle */
 	size_t n = 0;
 	uint64_t v = rig_flush(r, &n);
 	if (n != bits)

@@ -5,13 +5,13 @@
  * The firmware is tests/firmware/dap/marker_loop.S (bkpt #1; 100 NOPs; bkpt #2; r4++; bp_here). */
 #include "e2e_util.h"
 
-#define FW_START 0x08000040u
+#define FW_START        0x08000040u
 #define FW_MARKER_BEGIN 0x08000056u
-#define FW_MARKER_END 0x08000120u
-#define FW_BP_HERE 0x08000124u
-#define FW_HANG 0x0800012Au
-#define FW_NNOPS 100u
-#define DWT_CYCCNT 0xE0001004u
+#define FW_MARKER_END   0x08000120u
+#define FW_BP_HERE      0x08000124u
+#define FW_HANG         0x0800012Au
+#define FW_NNOPS        100u
+#define DWT_CYCCNT      0xE0001004u
 
 struct board {
 	const char *sim_bin;
@@ -47,10 +47,10 @@ static void sim_start(struct board *b, bool use_unix, const char *elf)
 	char line[128];
 	unsigned port = 0;
 	E2E_CHECK(e2e_read_line(out, line, sizeof(line), 10000) == 0 && sscanf(line, "jtag-port %u", &port) == 1,
-		  "bench-sim did not print `jtag-port N` first (got `%s`); log:\n%s", line, e2e_slurp(b->sim_log));
+	          "bench-sim did not print `jtag-port N` first (got `%s`); log:\n%s", line, e2e_slurp(b->sim_log));
 	b->jtag_port = (uint16_t)port;
 	E2E_CHECK(e2e_read_line(out, line, sizeof(line), 10000) == 0 && sscanf(line, "ctl-port %u", &port) == 1,
-		  "bench-sim did not print `ctl-port N` second (got `%s`)", line);
+	          "bench-sim did not print `ctl-port N` second (got `%s`)", line);
 	b->ctl_port = (uint16_t)port;
 	close(out);
 	b->ctl = e2e_connect(b->ctl_port, 5000);
@@ -90,8 +90,18 @@ static void ocd_start(struct board *b, bool use_unix)
 	b->gdb_port = e2e_free_port();
 	snprintf(set_tcl, sizeof(set_tcl), "tcl_port %u", b->tcl_port);
 	snprintf(set_gdb, sizeof(set_gdb), "gdb_port %u", b->gdb_port);
-	char *argv[] = {"openocd", "-c", set_port, "-f", E2E_SOURCE_DIR "/boards/sim-stm32f4/openocd.cfg",
-			"-c", set_tcl, "-c", set_gdb, "-c", "telnet_port disabled", NULL};
+	char *argv[] = {"openocd",
+	                "-c",
+	                set_port,
+	                "-f",
+	                E2E_SOURCE_DIR "/boards/sim-stm32f4/openocd.cfg",
+	                "-c",
+	                set_tcl,
+	                "-c",
+	                set_gdb,
+	                "-c",
+	                "telnet_port disabled",
+	                NULL};
 	b->ocd = e2e_spawn(argv, NULL, b->ocd_log);
 	b->tcl = e2e_connect(b->tcl_port, 10000);
 	E2E_CHECK(b->tcl >= 0, "OpenOCD's TCL port %u never answered; log:\n%s", b->tcl_port, e2e_slurp(b->ocd_log));
@@ -144,7 +154,8 @@ static void board_up(struct board *b, const char *sim_bin, const char *fw_dir, b
 	sim_start(b, use_unix, programmed ? fw_elf : NULL);
 	ocd_start(b, use_unix);
 	const char *log = e2e_slurp(b->ocd_log);
-	E2E_CHECK(strstr(log, "Cortex-M4 r0p1") != NULL, "examine did not find a Cortex-M4 r0p1; OpenOCD log:\n%s", log);
+	E2E_CHECK(strstr(log, "Cortex-M4 r0p1") != NULL, "examine did not find a Cortex-M4 r0p1; OpenOCD log:\n%s",
+	          log);
 }
 
 static void board_down(struct board *b)
@@ -154,17 +165,18 @@ static void board_down(struct board *b)
 	E2E_CHECK(strcmp(r, "ok quit") == 0, "quit: `%s`", r);
 	int st = e2e_stop(b->sim);
 	E2E_CHECK(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "bench-sim did not exit 0 after quit (status %d)",
-		  st);
+	          st);
 	close(b->ctl);
 }
 
 /* Flash the test firmware with `program ... verify` and halt at its first instruction. */
 static void program_firmware(struct board *b)
 {
-	const char *r = e2e_tcl(b->tcl, "reset halt; if {[catch {program %s/marker_loop.elf verify} e]} {set e} else {set ok OK}",
-				b->fw_dir);
+	const char *r =
+	    e2e_tcl(b->tcl, "reset halt; if {[catch {program %s/marker_loop.elf verify} e]} {set e} else {set ok OK}",
+	            b->fw_dir);
 	E2E_CHECK(strcmp(r, "OK") == 0, "program marker_loop.elf verify: `%s`; OpenOCD log:\n%s", r,
-		  e2e_slurp(b->ocd_log));
+	          e2e_slurp(b->ocd_log));
 	E2E_CHECK(strstr(e2e_slurp(b->ocd_log), "Verified OK") != NULL, "program: no `Verified OK` in the log");
 	e2e_tcl(b->tcl, "reset halt");
 	expect_halted_at(b, FW_START, "reset halt after program");
@@ -216,10 +228,10 @@ static int test_tcl(const char *sim_bin, const char *fw_dir, bool use_unix)
 	uint64_t halts = ctl_stat(&b, "halts");
 	uint64_t trans = ctl_stat(&b, "dap_transactions");
 	E2E_CHECK(halts >= 6 && trans > 1000, "stats: halts=%llu dap_transactions=%llu", (unsigned long long)halts,
-		  (unsigned long long)trans);
+	          (unsigned long long)trans);
 	board_down(&b);
-	printf("ok: examine, reset halt, bkpt, CYCCNT=%u, resume, hw bp, step, reset run%s\n",
-	       c2 - c1, use_unix ? " (Unix socket)" : "");
+	printf("ok: examine, reset halt, bkpt, CYCCNT=%u, resume, hw bp, step, reset run%s\n", c2 - c1,
+	       use_unix ? " (Unix socket)" : "");
 	return 0;
 }
 
@@ -231,24 +243,48 @@ static int test_gdb(const char *sim_bin, const char *fw_dir)
 	snprintf(target, sizeof(target), "target extended-remote 127.0.0.1:%u", b.gdb_port);
 	snprintf(elf, sizeof(elf), "%s/marker_loop.elf", fw_dir);
 	snprintf(log, sizeof(log), "%s/gdb.log", e2e_dir);
-	char *argv[] = {"gdb-multiarch", "-nx", "-batch", "-ex", "set confirm off", "-ex", "set pagination off",
-			"-ex", target, "-ex", "monitor reset halt", "-ex", "load", "-ex", "monitor reset halt",
-			"-ex", "break bp_here", "-ex", "continue", "-ex", "continue", "-ex", "continue",
-			"-ex", "info registers", "-ex", "detach", elf, NULL};
+	char *argv[] = {"gdb-multiarch",
+	                "-nx",
+	                "-batch",
+	                "-ex",
+	                "set confirm off",
+	                "-ex",
+	                "set pagination off",
+	                "-ex",
+	                target,
+	                "-ex",
+	                "monitor reset halt",
+	                "-ex",
+	                "load",
+	                "-ex",
+	                "monitor reset halt",
+	                "-ex",
+	                "break bp_here",
+	                "-ex",
+	                "continue",
+	                "-ex",
+	                "continue",
+	                "-ex",
+	                "continue",
+	                "-ex",
+	                "info registers",
+	                "-ex",
+	                "detach",
+	                elf,
+	                NULL};
 	pid_t gdb = e2e_spawn(argv, NULL, log);
 	int st = e2e_wait(gdb, 30000);
 	const char *out = e2e_slurp(log);
 	E2E_CHECK(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "gdb failed (status %d):\n%s", st, out);
 	E2E_CHECK(strstr(out, "Transfer rate") != NULL, "gdb load did not finish:\n%s", out);
 	E2E_CHECK(strstr(out, "Breakpoint 1, ") != NULL && strstr(out, "bp_here") != NULL,
-		  "gdb never stopped at bp_here:\n%s", out);
+	          "gdb never stopped at bp_here:\n%s", out);
 	E2E_CHECK(strstr(out, "0x8000124 <bp_here>") != NULL, "info registers lacks pc 0x8000124 <bp_here>:\n%s", out);
 	E2E_CHECK(strstr(out, "r4             0x1") != NULL, "info registers: r4 is not 1:\n%s", out);
 	board_down(&b);
 	printf("ok: gdb load, break, continue x3, info registers\n");
 	return 0;
 }
-
 
 /* Flash programming as on a board: `program ... verify` through the stm32f2x driver (its loader
  * runs on the core from the work area and feeds the FLASH controller), then the image runs; an
@@ -273,7 +309,7 @@ static int test_program(const char *sim_bin, const char *fw_dir)
 	const char *r = e2e_tcl(b.tcl, "reset halt; catch {program %s/too_big.elf}", fw_dir);
 	E2E_CHECK(strcmp(r, "0") == 0, "program too_big.elf: `%s` (OpenOCD 0.12 only warns)", r);
 	E2E_CHECK(strstr(e2e_slurp(b.ocd_log), "no flash bank found for address 0x08100000") != NULL,
-		  "no message about the part past the end of flash");
+	          "no message about the part past the end of flash");
 	E2E_CHECK(read_word(&b, 0x080FFFFCu) == 0xA5A5A5A5u, "the part inside flash was not programmed");
 	r = e2e_tcl(b.tcl, "catch {read_memory 0x08100000 32 1}");
 	E2E_CHECK(strcmp(r, "1") == 0, "a read past the end of flash did not fail: `%s`", r);
@@ -320,21 +356,28 @@ static int test_badinput(const char *sim_bin, const char *fw_dir)
 	size_t got = raw_bitbang(b.jtag_port, "0R4R0X4R", 8, false, reply, sizeof(reply));
 	E2E_CHECK(got == 2 && memcmp(reply, "00", 2) == 0, "malformed stream: %zu reply bytes, wanted `00`", got);
 	/* 2. A client that vanishes in the middle of a DR scan (TLR, RTI, Select-DR, Capture, Shift...). */
-	const char mid[] = "2626262626" "04" "26" "04" "04" "1R5" "1R5" "1R5";
+	const char mid[] = "2626262626"
+	                   "04"
+	                   "26"
+	                   "04"
+	                   "04"
+	                   "1R5"
+	                   "1R5"
+	                   "1R5";
 	(void)raw_bitbang(b.jtag_port, mid, sizeof(mid) - 1, true, reply, sizeof(reply));
 	usleep(100000);
 	const char *log = e2e_slurp(b.sim_log);
 	E2E_CHECK(strstr(log, "sent byte 0x58, not remote_bitbang protocol") != NULL,
-		  "no clear message for the malformed stream; bench-sim log:\n%s", log);
+	          "no clear message for the malformed stream; bench-sim log:\n%s", log);
 	E2E_CHECK(strstr(log, "disconnected in the middle of a scan (TAP in Shift-DR)") != NULL,
-		  "no clear message for the client gone mid-scan; bench-sim log:\n%s", log);
+	          "no clear message for the client gone mid-scan; bench-sim log:\n%s", log);
 
 	/* SRST ('s' then 'r'): a system reset; the firmware, run without a debugger, starts over and
 	 * its BKPT escalates to HardFault again: one more exception. */
 	uint64_t exc = ctl_stat(&b, "exceptions");
 	(void)raw_bitbang(b.jtag_port, "sr", 2, false, reply, sizeof(reply));
 	E2E_CHECK(ctl_stat(&b, "exceptions") == exc + 1, "SRST pulse: exceptions %llu -> %llu, wanted one more",
-		  (unsigned long long)exc, (unsigned long long)ctl_stat(&b, "exceptions"));
+	          (unsigned long long)exc, (unsigned long long)ctl_stat(&b, "exceptions"));
 
 	/* 3. OpenOCD still gets a working board; an OpenOCD killed mid-operation, then another. */
 	ocd_start(&b, false);
@@ -369,7 +412,6 @@ static int test_badinput(const char *sim_bin, const char *fw_dir)
 	return 0;
 }
 
-
 /* Runs bench-sim with argv (NULL-terminated, argv[0] ignored) to completion; returns its exit
  * status and its stderr in a static buffer. */
 static int run_sim(const char *sim_bin, char **argv, const char **err_out)
@@ -391,13 +433,13 @@ static int test_cli(const char *sim_bin, const char *fw_dir)
 		int status;
 		const char *message; /* in stdout+stderr */
 	} cases[] = {
-		{{"--help"}, 0, "--jtag-socket P"},
-		{{"--bogus"}, 2, "unknown option `--bogus`"},
-		{{"--jtag-port", "70000"}, 2, "bad port `70000`"},
-		{{"--wait-states", "16"}, 2, "bad --wait-states `16`"},
-		{{"--standalone"}, 2, "--standalone needs --elf FILE"},
-		{{"--elf", "/nonexistent.elf"}, 1, "loading /nonexistent.elf"},
-		{{"extra"}, 2, "unexpected argument `extra`"},
+	    {{"--help"}, 0, "--jtag-socket P"},
+	    {{"--bogus"}, 2, "unknown option `--bogus`"},
+	    {{"--jtag-port", "70000"}, 2, "bad port `70000`"},
+	    {{"--wait-states", "16"}, 2, "bad --wait-states `16`"},
+	    {{"--standalone"}, 2, "--standalone needs --elf FILE"},
+	    {{"--elf", "/nonexistent.elf"}, 1, "loading /nonexistent.elf"},
+	    {{"extra"}, 2, "unexpected argument `extra`"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *argv[8] = {NULL};
@@ -406,9 +448,9 @@ static int test_cli(const char *sim_bin, const char *fw_dir)
 		const char *err = NULL;
 		int st = run_sim(sim_bin, argv, &err);
 		E2E_CHECK(st == cases[i].status, "bench-sim %s: exit %d, wanted %d:\n%s", cases[i].args[0], st,
-			  cases[i].status, err);
+		          cases[i].status, err);
 		E2E_CHECK(strstr(err, cases[i].message) != NULL, "bench-sim %s: no `%s` in:\n%s", cases[i].args[0],
-			  cases[i].message, err);
+		          cases[i].message, err);
 	}
 
 	/* --standalone: the built-in debugger prints each marker halt; marker_loop.elf never reaches
@@ -432,7 +474,7 @@ static int test_cli(const char *sim_bin, const char *fw_dir)
 	char *argv[] = {NULL, "--jtag-port", port, NULL};
 	const char *err = NULL;
 	E2E_CHECK(run_sim(sim_bin, argv, &err) == 1 && strstr(err, "pick another --jtag-port") != NULL,
-		  "a taken JTAG port: %s", err);
+	          "a taken JTAG port: %s", err);
 
 	E2E_CHECK(strncmp(ctl(&b, "stats"), "instructions=", 13) == 0, "stats reply");
 	E2E_CHECK(strcmp(ctl(&b, "wait-states 2"), "ok wait-states 2") == 0, "wait-states");
@@ -455,7 +497,7 @@ static int test_cli(const char *sim_bin, const char *fw_dir)
 	E2E_CHECK(poll(&pfd, 1, 2000) == 1 && recv(c1, buf, 1, 0) == 1 && buf[0] == '0', "first client not served");
 	close(c1);
 	E2E_CHECK(strstr(e2e_slurp(b.sim_log), "second JTAG client connected while one is active; refused"),
-		  "no message for the refused client");
+	          "no message for the refused client");
 
 	/* SIGTERM: exit 0, the socket file removed. */
 	int st = e2e_stop(b.sim);
@@ -470,7 +512,7 @@ static int test_cli(const char *sim_bin, const char *fw_dir)
 /* Marker halts per second over one transport: `resume; wait_halt; read CYCCNT` alternating
  * between the two markers, each END minus its BEGIN checked to be the 100 NOPs. */
 static double marker_rate(const char *sim_bin, const char *fw_dir, bool use_unix, int halts, double *rt_per_halt,
-			  double *noop, double *rd)
+                          double *noop, double *rd)
 {
 	struct board b;
 	board_up(&b, sim_bin, fw_dir, use_unix, true);
@@ -495,7 +537,8 @@ static double marker_rate(const char *sim_bin, const char *fw_dir, bool use_unix
 		const char *r = e2e_tcl(b.tcl, "resume; wait_halt 1000; read_memory 0x%08x 32 1", DWT_CYCCNT);
 		uint32_t c = (uint32_t)strtoul(r, NULL, 0);
 		if (i % 2 == 0)
-			E2E_CHECK(c - begin == FW_NNOPS, "marker pair %d: %u cycles, wanted %u", i / 2, c - begin, FW_NNOPS);
+			E2E_CHECK(c - begin == FW_NNOPS, "marker pair %d: %u cycles, wanted %u", i / 2, c - begin,
+			          FW_NNOPS);
 		begin = c;
 	}
 	double hz = halts / (e2e_now() - t0);
@@ -529,7 +572,8 @@ static int perf(const char *sim_bin, const char *fw_dir, int halts)
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
-		fprintf(stderr, "usage: %s tcl|unix|program|gdb|badinput|cli|perf BENCH_SIM FIRMWARE_DIR [HALTS]\n", argv[0]);
+		fprintf(stderr, "usage: %s tcl|unix|program|gdb|badinput|cli|perf BENCH_SIM FIRMWARE_DIR [HALTS]\n",
+		        argv[0]);
 		return 2;
 	}
 	e2e_init(strcmp(argv[1], "perf") == 0 || strcmp(argv[1], "program") == 0 ? 200 : 90);

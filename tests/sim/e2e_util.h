@@ -203,8 +203,9 @@ static uint16_t e2e_free_port(void)
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = 0};
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	socklen_t sl = sizeof(sa);
-	E2E_CHECK(bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 && getsockname(fd, (struct sockaddr *)&sa, &sl) == 0,
-		  "bind: %s", strerror(errno));
+	E2E_CHECK(bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 &&
+	              getsockname(fd, (struct sockaddr *)&sa, &sl) == 0,
+	          "bind: %s", strerror(errno));
 	close(fd);
 	return ntohs(sa.sin_port);
 }

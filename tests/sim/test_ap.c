@@ -210,15 +210,15 @@ static void test_component_ids(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_identification, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_csw_fields, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_word_writes_autoincrement, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tar_wraps_in_4k, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_byte_and_halfword_lanes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unmapped_sets_sticky_then_works, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_banked_data, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rom_table, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_component_ids, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_identification, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_csw_fields, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_word_writes_autoincrement, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tar_wraps_in_4k, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_byte_and_halfword_lanes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_unmapped_sets_sticky_then_works, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_banked_data, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_rom_table, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_component_ids, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

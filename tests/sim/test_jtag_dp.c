@@ -30,9 +30,9 @@ static void test_tms_path_states(void **state)
 	assert_int_equal(r->tap.state, JTAG_TEST_LOGIC_RESET);
 	const int path[] = {0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1};
 	const enum jtag_state want[] = {JTAG_RUN_TEST_IDLE, JTAG_SELECT_DR, JTAG_CAPTURE_DR, JTAG_SHIFT_DR,
-					JTAG_EXIT1_DR,      JTAG_PAUSE_DR,  JTAG_EXIT2_DR,   JTAG_UPDATE_DR,
-					JTAG_SELECT_DR,     JTAG_SELECT_IR, JTAG_CAPTURE_IR, JTAG_SHIFT_IR,
-					JTAG_EXIT1_IR,      JTAG_UPDATE_IR, JTAG_SELECT_DR};
+	                                JTAG_EXIT1_DR,      JTAG_PAUSE_DR,  JTAG_EXIT2_DR,   JTAG_UPDATE_DR,
+	                                JTAG_SELECT_DR,     JTAG_SELECT_IR, JTAG_CAPTURE_IR, JTAG_SHIFT_IR,
+	                                JTAG_EXIT1_IR,      JTAG_UPDATE_IR, JTAG_SELECT_DR};
 	for (size_t i = 0; i < sizeof(path) / sizeof(path[0]); i++) {
 		rig_bit(r, path[i], 0, 0);
 		(void)rig_flush(r, NULL);
@@ -109,8 +109,8 @@ static void test_posted_reads(void **state)
 	assert_int_equal(c3, ((uint64_t)0x88776655u << 3) | DP_ACK_OK_FAULT);
 	assert_int_equal(c4, DP_ACK_OK_FAULT); /* RDBUFF itself is RAZ */
 	assert_int_equal(rig_read(r, DP_IR_APACC, AP_REG_TAR), RIG_RAM_BASE + 8);
-	assert_int_equal(dp_transactions(&r->dp), r->dp.stats.dp_reads + r->dp.stats.dp_writes +
-							  r->dp.stats.ap_reads + r->dp.stats.ap_writes);
+	assert_int_equal(dp_transactions(&r->dp),
+	                 r->dp.stats.dp_reads + r->dp.stats.dp_writes + r->dp.stats.ap_reads + r->dp.stats.ap_writes);
 }
 
 static void test_wait_ack_and_abort(void **state)
@@ -210,16 +210,16 @@ static void test_round_trip_stats(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_tms_path_states, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_idcode_after_reset, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_ir_capture_and_bypass, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_power_up_handshake, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_ap_access_unpowered_is_sticky, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_posted_reads, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_wait_ack_and_abort, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bitbang_protocol_bytes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_new_client_mid_scan, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_round_trip_stats, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tms_path_states, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_idcode_after_reset, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ir_capture_and_bypass, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_power_up_handshake, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ap_access_unpowered_is_sticky, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_posted_reads, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_wait_ack_and_abort, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_bitbang_protocol_bytes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_new_client_mid_scan, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_round_trip_stats, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,7 +75,7 @@ static void test_replay_init(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_replay_init),
+	    cmocka_unit_test(test_replay_init),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
