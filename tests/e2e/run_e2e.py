@@ -185,7 +185,61 @@ def case_fault():
     expect(rep and result(rep, "crash", input=2) and result(rep, "crash", input=2)["n"] == 2, "samples lost")
 
 
-def case_sigint():
+def free_port():
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def case_attach():
+    # --openocd HOST:PORT: bench starts nothing, measures through the running OpenOCD, and leaves
+    # it running.
+    tmp = tempfile.mkdtemp(prefix="bench-e2e-")
+    sim = subprocess.Popen([os.path.join(BUILD, "bench-sim"), "--jtag-port", "0", "--quiet", "--elf",
+                            os.path.join(EX, "nops.elf")], stdout=subprocess.PIPE, text=True)
+    ocd = None
+    try:
+        jtag = int(sim.stdout.readline().split()[1])
+        tcl = free_port()
+        ocd = subprocess.Popen(["openocd", "-c", f"set SIM_JTAG_PORT {jtag}", "-f",
+                                os.path.join(SRC, "boards", "sim-stm32f4", "openocd.cfg"), "-c", "bindto 127.0.0.1",
+                                "-c", "gdb_port disabled", "-c", "telnet_port disabled", "-c", f"tcl_port {tcl}"],
+                               stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "ocd.log"), "w"))
+        import socket
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", tcl), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--openocd", f"127.0.0.1:{tcl}", "--board",
+                                 "sim-stm32f4", "--repeat", "2"], status="ok")
+        expect(rc == 0, f"exit code {rc}")
+        r = result(rep, "nop100")
+        expect(r and r["samples"] == [100, 100], f"nop100 through an attached OpenOCD: {r}")
+        expect(ocd.poll() is None and sim.poll() is None, "bench stopped an OpenOCD it did not start")
+    finally:
+        for p in (ocd, sim):
+            if p:
+                p.terminate()
+                p.wait(timeout=10)
+
+
+def case_attach_nothing():
+    rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--openocd", f"127.0.0.1:{free_port()}"],
+                            status="error")
+    one_error_line(err, "nothing answers at 127.0.0.1:", 4, rc)
+
+
+def case_sigterm():
+    case_sigint(signal.SIGTERM)
+
+
+def case_sigint(sig=signal.SIGINT):
     tmp = tempfile.mkdtemp(prefix="bench-e2e-")
     report, wd = os.path.join(tmp, "r.json"), os.path.join(tmp, "wd")
     cmd = [BENCH, "run", os.path.join(EX, "fut-softfp.elf"), "--arg", "input=0:100000:1", "--repeat", "1",
@@ -196,7 +250,7 @@ def case_sigint():
     while time.time() < deadline and len(procs_in(os.path.realpath(wd))) < 2:
         time.sleep(0.05)
     time.sleep(1.0)
-    p.send_signal(signal.SIGINT)
+    p.send_signal(sig)
     out, err = p.communicate(timeout=30)
     print(err, file=sys.stderr)
     expect(p.returncode == 130, f"exit code {p.returncode}, expected 130")
