@@ -103,7 +103,7 @@ int bitbang_listen_tcp(uint16_t port, uint16_t *bound, char *err, size_t errlen)
 {
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd < 0) {
-		snprintf(err, errlen, "socket: %s", strerror(errno));
+		(void)snprintf(err, errlen, "socket: %s", strerror(errno));
 		return -1;
 	}
 	int one = 1;
@@ -113,7 +113,7 @@ int bitbang_listen_tcp(uint16_t port, uint16_t *bound, char *err, size_t errlen)
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
 	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 4) < 0 ||
 	    getsockname(fd, (struct sockaddr *)&sa, &salen) < 0 || set_cloexec_nonblock(fd, true) < 0) {
-		snprintf(err, errlen, "listening on 127.0.0.1:%u: %s", port, strerror(errno));
+		(void)snprintf(err, errlen, "listening on 127.0.0.1:%u: %s", port, strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -125,7 +125,7 @@ int bitbang_listen_unix(const char *path, char *err, size_t errlen)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	if (strlen(path) >= sizeof(sa.sun_path)) {
-		snprintf(err, errlen, "socket path too long (max %zu bytes): %s", sizeof(sa.sun_path) - 1, path);
+		(void)snprintf(err, errlen, "socket path too long (max %zu bytes): %s", sizeof(sa.sun_path) - 1, path);
 		return -1;
 	}
 	memcpy(sa.sun_path, path, strlen(path) + 1);
@@ -134,22 +134,22 @@ int bitbang_listen_unix(const char *path, char *err, size_t errlen)
 	struct stat stbuf;
 	if (lstat(path, &stbuf) == 0) {
 		if (!S_ISSOCK(stbuf.st_mode)) {
-			snprintf(err, errlen, "%s exists and is not a socket", path);
+			(void)snprintf(err, errlen, "%s exists and is not a socket", path);
 			return -1;
 		}
 		if (unlink(path) < 0) {
-			snprintf(err, errlen, "removing stale socket %s: %s", path, strerror(errno));
+			(void)snprintf(err, errlen, "removing stale socket %s: %s", path, strerror(errno));
 			return -1;
 		}
 	}
 	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
 	if (fd < 0) {
-		snprintf(err, errlen, "socket: %s", strerror(errno));
+		(void)snprintf(err, errlen, "socket: %s", strerror(errno));
 		return -1;
 	}
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 4) < 0 ||
 	    set_cloexec_nonblock(fd, true) < 0) {
-		snprintf(err, errlen, "listening on %s: %s", path, strerror(errno));
+		(void)snprintf(err, errlen, "listening on %s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}

@@ -114,9 +114,10 @@ static void info(const struct sim *s, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("bench-sim: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	/* stderr is the last resort: nothing useful to do when writing to it fails */
+	(void)fputs("bench-sim: ", stderr);
+	(void)vfprintf(stderr, fmt, ap);
+	(void)fputc('\n', stderr);
 	va_end(ap);
 }
 
@@ -125,9 +126,10 @@ static void error_line(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("bench-sim: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	/* stderr is the last resort: nothing useful to do when writing to it fails */
+	(void)fputs("bench-sim: ", stderr);
+	(void)vfprintf(stderr, fmt, ap);
+	(void)fputc('\n', stderr);
 	va_end(ap);
 }
 
@@ -607,8 +609,8 @@ int main(int argc, char **argv)
 	struct sim *s = &sim;
 	int r = parse_args(argc, argv, &s->opt);
 	if (r != 0) {
-		if (r > 0)
-			fputs(usage_text, stdout);
+		if (r > 0 && (fputs(usage_text, stdout) == EOF || fflush(stdout) != 0))
+			return 1;
 		return r > 0 ? 0 : 2;
 	}
 	s->tcp_listen = s->unix_listen = s->ctl_listen = s->client = -1;
