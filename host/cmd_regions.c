@@ -13,8 +13,8 @@
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: bench regions FIRMWARE.elf\n\n"
-		     "Lists the profile-point regions (target/include/pfp.h) the firmware declares: id and name,\n"
-		     "and the table's format. `bench run` reports what they measured (docs/regions.md).\n");
+	             "Lists the profile-point regions (target/include/pfp.h) the firmware declares: id and name,\n"
+	             "and the table's format. `bench run` reports what they measured (docs/regions.md).\n");
 }
 
 int cmd_regions(int argc, char **argv)
@@ -32,7 +32,8 @@ int cmd_regions(int argc, char **argv)
 			return 0;
 		}
 		if (argv[i][0] == '-' || path) {
-			fprintf(stderr, "bench: regions: unexpected argument '%s': see `bench regions --help`\n", argv[i]);
+			fprintf(stderr, "bench: regions: unexpected argument '%s': see `bench regions --help`\n",
+			        argv[i]);
 			return 2;
 		}
 		path = argv[i];

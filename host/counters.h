@@ -13,24 +13,24 @@
 enum counter_core { COUNTER_CORTEX_M, COUNTER_TRICORE };
 
 struct counter_desc {
-	const char *name;       /* "DWT_CYCCNT" */
+	const char *name; /* "DWT_CYCCNT" */
 	enum counter_core core;
-	uint32_t addr;          /* memory address (Cortex-M) or CSFR offset for MFCR (TriCore) */
-	unsigned bits;          /* counting width: the value wraps at 2^bits */
+	uint32_t addr; /* memory address (Cortex-M) or CSFR offset for MFCR (TriCore) */
+	unsigned bits; /* counting width: the value wraps at 2^bits */
 	const char *what;
 };
 
 struct tricore_mux_row {
-	unsigned cctrl;          /* the CCTRL.M1/M2/M3 selection value */
-	const char *m[3];        /* what M1CNT, M2CNT, M3CNT count with it */
+	unsigned cctrl;   /* the CCTRL.M1/M2/M3 selection value */
+	const char *m[3]; /* what M1CNT, M2CNT, M3CNT count with it */
 };
 
 struct papi_event_desc {
-	uint16_t code;           /* enum papi_event */
-	const char *name;        /* "PAPI_TOT_INS" */
+	uint16_t code;    /* enum papi_event */
+	const char *name; /* "PAPI_TOT_INS" */
 	const char *description;
-	const char *cortex_m;    /* how a Cortex-M counts it, NULL: not countable */
-	const char *tricore;     /* how a TriCore TC1.6P counts it, NULL: not countable in one run */
+	const char *cortex_m; /* how a Cortex-M counts it, NULL: not countable */
+	const char *tricore;  /* how a TriCore TC1.6P counts it, NULL: not countable in one run */
 };
 
 extern const struct counter_desc counter_table[];

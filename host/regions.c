@@ -15,8 +15,16 @@
 
 /* Record field offsets (struct pfp_region on a 32-bit target). */
 enum {
-	REC_COUNT = 0, REC_FLAGS = 4, REC_ERRORS = 8, REC_LAST = 12, REC_TOTAL = 16, REC_MIN = 24,
-	REC_MAX = 28, REC_EMA = 32, REC_ALPHA = 36, REC_EVENTS = 48,
+	REC_COUNT = 0,
+	REC_FLAGS = 4,
+	REC_ERRORS = 8,
+	REC_LAST = 12,
+	REC_TOTAL = 16,
+	REC_MIN = 24,
+	REC_MAX = 28,
+	REC_EMA = 32,
+	REC_ALPHA = 36,
+	REC_EVENTS = 48,
 };
 #define REC_F_ENABLED 0x1u
 
@@ -47,7 +55,7 @@ int regions_decode_header(const uint8_t *buf, size_t len, struct regions_header 
 {
 	if (len < REGIONS_HEADER_SIZE)
 		return bench_fail(err, BENCH_E_TARGET, "region table: %zu bytes, a header needs %u", len,
-				  REGIONS_HEADER_SIZE);
+		                  REGIONS_HEADER_SIZE);
 	memset(h, 0, sizeof(*h));
 	h->magic = le32(buf + 0);
 	h->version = le16(buf + 4);
@@ -70,31 +78,33 @@ int regions_decode_header(const uint8_t *buf, size_t len, struct regions_header 
 
 	if (h->magic != REGIONS_MAGIC)
 		return bench_fail(err, BENCH_E_TARGET,
-				  "region table: magic 0x%08" PRIx32 ", expected 0x%08x (\"PFPT\"): the firmware did not "
-				  "initialise `%s` or overwrote it; call pfp_init() first",
-				  h->magic, REGIONS_MAGIC, REGIONS_SYMBOL);
+		                  "region table: magic 0x%08" PRIx32
+		                  ", expected 0x%08x (\"PFPT\"): the firmware did not "
+		                  "initialise `%s` or overwrote it; call pfp_init() first",
+		                  h->magic, REGIONS_MAGIC, REGIONS_SYMBOL);
 	if (h->version != REGIONS_VERSION)
 		return bench_fail(err, BENCH_E_TARGET,
-				  "region table: version %u, this bench reads version %u: rebuild the firmware against "
-				  "this tree's target/pfp",
-				  h->version, REGIONS_VERSION);
+		                  "region table: version %u, this bench reads version %u: rebuild the firmware against "
+		                  "this tree's target/pfp",
+		                  h->version, REGIONS_VERSION);
 	if (h->header_size < REGIONS_HEADER_SIZE || h->record_size < REGIONS_RECORD_MIN)
 		return bench_fail(err, BENCH_E_TARGET,
-				  "region table: header %u / record %u bytes, at least %u / %u expected: a table "
-				  "built for another word size?",
-				  h->header_size, h->record_size, REGIONS_HEADER_SIZE, REGIONS_RECORD_MIN);
+		                  "region table: header %u / record %u bytes, at least %u / %u expected: a table "
+		                  "built for another word size?",
+		                  h->header_size, h->record_size, REGIONS_HEADER_SIZE, REGIONS_RECORD_MIN);
 	if (h->count == 0 || h->count > REGIONS_MAX_COUNT)
-		return bench_fail(err, BENCH_E_TARGET, "region table: %u regions, out of range 1..%u: the table is corrupt",
-				  h->count, REGIONS_MAX_COUNT);
+		return bench_fail(err, BENCH_E_TARGET,
+		                  "region table: %u regions, out of range 1..%u: the table is corrupt", h->count,
+		                  REGIONS_MAX_COUNT);
 	if (h->n_events > REGIONS_MAX_EVENTS)
 		return bench_fail(err, BENCH_E_TARGET, "region table: %" PRIu32 " events, at most %u", h->n_events,
-				  REGIONS_MAX_EVENTS);
+		                  REGIONS_MAX_EVENTS);
 	if (h->records_addr == 0 || h->names_addr == 0 ||
 	    (uint64_t)h->records_addr + (uint64_t)h->count * h->record_size > 0x100000000ull)
 		return bench_fail(err, BENCH_E_TARGET,
-				  "region table: records at 0x%08" PRIx32 " and names at 0x%08" PRIx32
-				  " do not fit the address space: the table is corrupt",
-				  h->records_addr, h->names_addr);
+		                  "region table: records at 0x%08" PRIx32 " and names at 0x%08" PRIx32
+		                  " do not fit the address space: the table is corrupt",
+		                  h->records_addr, h->names_addr);
 	return 0;
 }
 
@@ -103,11 +113,11 @@ static const struct {
 	uint32_t flag;
 	const char *text;
 } region_error_text[] = {
-	{0x01u, "disabled: Begin twice without End (Begin-Begin-End)"},
-	{0x02u, "disabled: End of a region that was not the innermost open one"},
-	{0x04u, "an interval reached 2^31 cycles: the counter may have wrapped"},
-	{0x08u, "an event interval could have wrapped an 8-bit DWT counter"},
-	{0x10u, "a sample came out below the calibrated overhead (recorded as 0)"},
+    {0x01u, "disabled: Begin twice without End (Begin-Begin-End)"},
+    {0x02u, "disabled: End of a region that was not the innermost open one"},
+    {0x04u, "an interval reached 2^31 cycles: the counter may have wrapped"},
+    {0x08u, "an event interval could have wrapped an 8-bit DWT counter"},
+    {0x10u, "a sample came out below the calibrated overhead (recorded as 0)"},
 };
 
 static void describe_errors(uint32_t flags, char *out, size_t len)
@@ -125,7 +135,7 @@ static void describe_errors(uint32_t flags, char *out, size_t len)
 }
 
 int regions_decode_record(const struct regions_header *h, const uint8_t *records, size_t len, uint32_t i,
-			  struct bench_region_result *out, struct bench_error *err)
+                          struct bench_region_result *out, struct bench_error *err)
 {
 	size_t off = (size_t)i * h->record_size;
 	if (i >= h->count || off + h->record_size > len)
@@ -156,7 +166,7 @@ int regions_decode_record(const struct regions_header *h, const uint8_t *records
 }
 
 static void read_name(const struct regions_source *src, const struct regions_header *h, uint32_t i,
-		      struct bench_region_result *out)
+                      struct bench_region_result *out)
 {
 	struct bench_error err;
 	uint8_t ptr[4];
@@ -166,7 +176,7 @@ static void read_name(const struct regions_source *src, const struct regions_hea
 	bench_error_clear(&err);
 	if (src->read_names(src->names_ctx, h->names_addr + 4 * i, ptr, sizeof(ptr), &err) < 0) {
 		snprintf(out->error + strlen(out->error), sizeof(out->error) - strlen(out->error), "%sname unreadable",
-			 out->error[0] ? "; " : "");
+		         out->error[0] ? "; " : "");
 		return;
 	}
 	/* Names live in flash; read a short string, then a shorter one near the end of memory. */
@@ -174,7 +184,7 @@ static void read_name(const struct regions_source *src, const struct regions_hea
 	if (src->read_names(src->names_ctx, le32(ptr), buf, sizeof(buf) - 1, &err) < 0 &&
 	    src->read_names(src->names_ctx, le32(ptr), buf, 16, &err) < 0) {
 		snprintf(out->error + strlen(out->error), sizeof(out->error) - strlen(out->error), "%sname unreadable",
-			 out->error[0] ? "; " : "");
+		         out->error[0] ? "; " : "");
 		return;
 	}
 	buf[sizeof(buf) - 1] = '\0';
@@ -183,7 +193,7 @@ static void read_name(const struct regions_source *src, const struct regions_hea
 }
 
 int regions_fetch(const struct regions_source *src, uint32_t table_addr, struct bench_report *rep,
-		  struct regions_header *hdr_out, struct bench_error *err)
+                  struct regions_header *hdr_out, struct bench_error *err)
 {
 	unsigned tries = src->max_tries ? src->max_tries : 1;
 	struct regions_header h;
@@ -195,10 +205,11 @@ int regions_fetch(const struct regions_source *src, uint32_t table_addr, struct 
 	for (unsigned t = 0;; t++) {
 		if (t == tries) {
 			free(records);
-			return bench_fail(err, BENCH_E_TARGET,
-					  "region table torn: its sequence counter changed during each of %u reads "
-					  "while the target ran; read it at a halt (the DONE marker) or poll less often",
-					  tries);
+			return bench_fail(
+			    err, BENCH_E_TARGET,
+			    "region table torn: its sequence counter changed during each of %u reads "
+			    "while the target ran; read it at a halt (the DONE marker) or poll less often",
+			    tries);
 		}
 		rc = src->read_table(src->table_ctx, table_addr, hbuf, sizeof(hbuf), err);
 		if (rc < 0)
@@ -287,8 +298,8 @@ static int image_reader(void *ctx, uint32_t addr, void *buf, size_t len, struct 
 			((uint8_t *)buf)[k] = off + k < img->seg[i].filesz ? img->seg[i].data[off + k] : 0;
 		return 0;
 	}
-	return bench_fail(err, BENCH_E_ELF, "address 0x%08" PRIx32 " (+%zu) is in no loadable segment of the ELF",
-			  addr, len);
+	return bench_fail(err, BENCH_E_ELF, "address 0x%08" PRIx32 " (+%zu) is in no loadable segment of the ELF", addr,
+	                  len);
 }
 
 static void image_free(struct regions_image *img)
@@ -326,7 +337,8 @@ static int image_load(const char *path, struct regions_image *img, struct bench_
 			rc = bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", path);
 			goto out;
 		}
-		if (ph.p_filesz && (fseek(f, (long)ph.p_offset, SEEK_SET) != 0 || fread(d, 1, ph.p_filesz, f) != ph.p_filesz)) {
+		if (ph.p_filesz &&
+		    (fseek(f, (long)ph.p_offset, SEEK_SET) != 0 || fread(d, 1, ph.p_filesz, f) != ph.p_filesz)) {
 			free(d);
 			rc = bench_fail(err, BENCH_E_ELF, "%s: segment %zu is cut short", path, i);
 			goto out;
@@ -347,17 +359,18 @@ out:
 }
 
 int regions_read_elf(const struct elf_file *elf, struct bench_report *rep, struct regions_header *hdr,
-		     struct bench_error *err)
+                     struct bench_error *err)
 {
 	const struct elf_symbol *sym = elf_symbol(elf, REGIONS_SYMBOL);
 	struct regions_image img;
 	int rc;
 
 	if (!sym)
-		return bench_fail(err, BENCH_E_NO_MARKERS,
-				  "symbol `%s` not in %s: define the table with PFP_DEFINE_TABLE (target/include/pfp.h) "
-				  "and link target/pfp",
-				  REGIONS_SYMBOL, elf->path);
+		return bench_fail(
+		    err, BENCH_E_NO_MARKERS,
+		    "symbol `%s` not in %s: define the table with PFP_DEFINE_TABLE (target/include/pfp.h) "
+		    "and link target/pfp",
+		    REGIONS_SYMBOL, elf->path);
 	rc = image_load(elf->path, &img, err);
 	if (rc < 0)
 		return rc;

@@ -22,33 +22,34 @@
 #include "board_config.h"
 #include "pfp.h"
 
-#define APP_REGIONS(X)                                                                                        \
-	X(ID_WORK, "work")                                                                                     \
-	X(ID_EMPTY, "empty")                                                                                   \
-	X(ID_OUTER, "outer")                                                                                   \
-	X(ID_INNER, "inner")                                                                                   \
-	X(ID_LATCHED, "latched")                                                                               \
-	X(ID_VICTIM, "victim")                                                                                 \
-	X(ID_TICK, "tick")                                                                                     \
-	X(ID_PAIR, "pair")                                                                                     \
-	X(ID_BURST, "burst")                                                                                   \
-	X(ID_EV10, "ev10")                                                                                     \
+#define APP_REGIONS(X)                                                                                                 \
+	X(ID_WORK, "work")                                                                                             \
+	X(ID_EMPTY, "empty")                                                                                           \
+	X(ID_OUTER, "outer")                                                                                           \
+	X(ID_INNER, "inner")                                                                                           \
+	X(ID_LATCHED, "latched")                                                                                       \
+	X(ID_VICTIM, "victim")                                                                                         \
+	X(ID_TICK, "tick")                                                                                             \
+	X(ID_PAIR, "pair")                                                                                             \
+	X(ID_BURST, "burst")                                                                                           \
+	X(ID_EV10, "ev10")                                                                                             \
 	X(ID_EV20, "ev20")
 PFP_DECLARE_IDS(APP_REGIONS);
 PFP_DEFINE_TABLE(APP_REGIONS);
 
 /* SysTick and the SCB's ICSR (Armv7-M ARM B3.3.2 SYST_CSR/RVR/CVR, B3.2.4 ICSR.PENDSTSET). */
-#define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
-#define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
-#define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
-#define SYST_CSR_RUN 0x7u /* ENABLE | TICKINT | CLKSOURCE (core clock) */
-#define SCB_ICSR (*(volatile uint32_t *)0xE000ED04u)
+#define SYST_CSR           (*(volatile uint32_t *)0xE000E010u)
+#define SYST_RVR           (*(volatile uint32_t *)0xE000E014u)
+#define SYST_CVR           (*(volatile uint32_t *)0xE000E018u)
+#define SYST_CSR_RUN       0x7u /* ENABLE | TICKINT | CLKSOURCE (core clock) */
+#define SCB_ICSR           (*(volatile uint32_t *)0xE000ED04u)
 #define SCB_ICSR_PENDSTCLR (1u << 25)
 
-#define TICK_PERIOD 3000u /* cycles between SysTick interrupts while the victim runs: more than the
-                           * handler takes even with the event set on */
-#define TICK_WORK 50u     /* loop turns in the handler */
-#define BURST 1000u       /* region samples per SYNC in the burst */
+#define TICK_PERIOD                                                                                                    \
+	3000u           /* cycles between SysTick interrupts while the victim runs: more than the                      \
+	                 * handler takes even with the event set on */
+#define TICK_WORK 50u   /* loop turns in the handler */
+#define BURST     1000u /* region samples per SYNC in the burst */
 
 /* Code under test: n turns of a loop the compiler cannot remove. The same function (same address,
  * same alignment) is measured both ways. */

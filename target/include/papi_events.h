@@ -8,7 +8,7 @@
 /* Which counter measures a region's cycles (struct pfp_table.counter). */
 enum pfp_counter_id {
 	PFP_COUNTER_NONE = 0,
-	PFP_COUNTER_DWT_CYCCNT = 1, /* Cortex-M DWT_CYCCNT, 32 bits (Armv7-M ARM C1.8.8) */
+	PFP_COUNTER_DWT_CYCCNT = 1,   /* Cortex-M DWT_CYCCNT, 32 bits (Armv7-M ARM C1.8.8) */
 	PFP_COUNTER_TRICORE_CCNT = 2, /* TriCore CCNT, 31 bits + sticky overflow (TC1.6P core arch. manual) */
 	PFP_COUNTER_HOST = 3,         /* the scripted counter of the host unit tests */
 };

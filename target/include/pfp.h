@@ -23,30 +23,30 @@
 
 #include "papi_events.h"
 
-#define PFP_TABLE_MAGIC 0x54504650u /* "PFPT" in memory order */
+#define PFP_TABLE_MAGIC   0x54504650u /* "PFPT" in memory order */
 #define PFP_TABLE_VERSION 1u
-#define PFP_MAX_EVENTS 4
+#define PFP_MAX_EVENTS    4
 
 /* Region flags (struct pfp_region.flags). */
 #define PFP_F_ENABLED 0x1u
-#define PFP_F_INSIDE 0x2u  /* between Begin and End */
+#define PFP_F_INSIDE  0x2u /* between Begin and End */
 #define PFP_F_LATCHED 0x4u /* a latched End left a partial measurement to carry on */
 
 /* Region error flags (struct pfp_region.errors); each says why the region was disabled or a
  * sample is doubtful. */
-#define PFP_E_DOUBLE_BEGIN 0x1u  /* Begin-Begin-End on one id: region disabled (PFP "invalid usage") */
-#define PFP_E_NOT_INNERMOST 0x2u /* End of a region that is not the innermost open one: disabled */
-#define PFP_E_WRAP 0x4u          /* an interval of 2^31 cycles or more: the counter may have wrapped */
-#define PFP_E_EVT_WRAP 0x8u      /* an event interval long enough for an 8-bit DWT counter to wrap */
-#define PFP_E_NEGATIVE 0x10u     /* a sample came out below the calibrated overhead; recorded as 0 */
+#define PFP_E_DOUBLE_BEGIN  0x1u  /* Begin-Begin-End on one id: region disabled (PFP "invalid usage") */
+#define PFP_E_NOT_INNERMOST 0x2u  /* End of a region that is not the innermost open one: disabled */
+#define PFP_E_WRAP          0x4u  /* an interval of 2^31 cycles or more: the counter may have wrapped */
+#define PFP_E_EVT_WRAP      0x8u  /* an event interval long enough for an 8-bit DWT counter to wrap */
+#define PFP_E_NEGATIVE      0x10u /* a sample came out below the calibrated overhead; recorded as 0 */
 
 /* Table flags (struct pfp_table.flags). */
 #define PFP_T_CALIBRATED 0x1u
-#define PFP_T_BASEPRI 0x2u /* critical sections mask by BASEPRI, not PRIMASK */
-#define PFP_T_EVENTS 0x4u  /* regions record the event set in struct pfp_table.events */
+#define PFP_T_BASEPRI    0x2u /* critical sections mask by BASEPRI, not PRIMASK */
+#define PFP_T_EVENTS     0x4u /* regions record the event set in struct pfp_table.events */
 
 /* Table-wide errors (struct pfp_table.errors). */
-#define PFP_TE_BAD_ID 0x1u       /* a call named an id >= count: ignored */
+#define PFP_TE_BAD_ID       0x1u /* a call named an id >= count: ignored */
 #define PFP_TE_EVT_CONFLICT 0x2u /* the event set needs two multiplexer settings on one counter */
 
 #include "pfp_port.h"
@@ -54,36 +54,36 @@
 /* One region's record: 96 bytes, the layout docs/regions.md documents and host/regions.c decodes.
  * Fields above `partial` are statistics the host reports; the rest is run-time state. */
 struct pfp_region {
-	uint32_t count;  /* 0   completed samples */
-	uint32_t flags;  /* 4   PFP_F_* */
-	uint32_t errors; /* 8   PFP_E_* */
-	uint32_t last;   /* 12  the last completed sample */
-	uint64_t total;  /* 16  sum of all samples */
-	uint32_t min;    /* 24  0xffffffff before the first sample */
-	uint32_t max;    /* 28 */
-	float ema;       /* 32  exponential moving average, when alpha > 0 */
-	float alpha;     /* 36  PFP: alpha = T / tau */
-	uint32_t partial;             /* 40  the sample being measured (carried across latched Ends) */
-	struct pfp_region *up;        /* 44  enclosing open region (the active stack) */
-	uint64_t events[PFP_MAX_EVENTS];      /* 48  event totals over completed samples */
-	uint32_t ev_partial[PFP_MAX_EVENTS];  /* 80  events of the sample being measured */
+	uint32_t count;                      /* 0   completed samples */
+	uint32_t flags;                      /* 4   PFP_F_* */
+	uint32_t errors;                     /* 8   PFP_E_* */
+	uint32_t last;                       /* 12  the last completed sample */
+	uint64_t total;                      /* 16  sum of all samples */
+	uint32_t min;                        /* 24  0xffffffff before the first sample */
+	uint32_t max;                        /* 28 */
+	float ema;                           /* 32  exponential moving average, when alpha > 0 */
+	float alpha;                         /* 36  PFP: alpha = T / tau */
+	uint32_t partial;                    /* 40  the sample being measured (carried across latched Ends) */
+	struct pfp_region *up;               /* 44  enclosing open region (the active stack) */
+	uint64_t events[PFP_MAX_EVENTS];     /* 48  event totals over completed samples */
+	uint32_t ev_partial[PFP_MAX_EVENTS]; /* 80  events of the sample being measured */
 };
 
 /* The table header: 64 bytes at symbol `bench_regions`. */
 struct pfp_table {
-	uint32_t magic;          /* 0   PFP_TABLE_MAGIC */
-	uint16_t version;        /* 4   PFP_TABLE_VERSION */
-	uint16_t header_size;    /* 6   sizeof(struct pfp_table) on the target: 64 */
-	uint16_t record_size;    /* 8   sizeof(struct pfp_region) on the target: 96 */
-	uint16_t count;          /* 10  regions */
-	volatile uint32_t seq;   /* 12  odd while the target updates statistics (seqlock) */
-	uint32_t counter;        /* 16  PFP_COUNTER_* (papi_events.h) */
-	uint32_t core_clock_hz;  /* 20  set by pfp_init() */
-	uint32_t overhead;       /* 24  bias of an empty region, subtracted from every Begin-End pair */
-	uint32_t nest_overhead;  /* 28  bias an empty inner pair leaves in the enclosing region */
-	uint32_t isr_overhead;   /* 32  bias an interrupt leaves in the interrupted region */
-	uint32_t flags;          /* 36  PFP_T_* */
-	uint32_t n_events;       /* 40 */
+	uint32_t magic;                  /* 0   PFP_TABLE_MAGIC */
+	uint16_t version;                /* 4   PFP_TABLE_VERSION */
+	uint16_t header_size;            /* 6   sizeof(struct pfp_table) on the target: 64 */
+	uint16_t record_size;            /* 8   sizeof(struct pfp_region) on the target: 96 */
+	uint16_t count;                  /* 10  regions */
+	volatile uint32_t seq;           /* 12  odd while the target updates statistics (seqlock) */
+	uint32_t counter;                /* 16  PFP_COUNTER_* (papi_events.h) */
+	uint32_t core_clock_hz;          /* 20  set by pfp_init() */
+	uint32_t overhead;               /* 24  bias of an empty region, subtracted from every Begin-End pair */
+	uint32_t nest_overhead;          /* 28  bias an empty inner pair leaves in the enclosing region */
+	uint32_t isr_overhead;           /* 32  bias an interrupt leaves in the interrupted region */
+	uint32_t flags;                  /* 36  PFP_T_* */
+	uint32_t n_events;               /* 40 */
 	uint16_t events[PFP_MAX_EVENTS]; /* 44  enum papi_event codes */
 	const char *const *names;        /* 52  names[count], in flash */
 	struct pfp_region *regions;      /* 56  records[count] */
@@ -106,21 +106,32 @@ struct pfp_stats {
 /* Ids 0 and 1 belong to the runtime: pfp_calibrate() measures with them, and afterwards region 0
  * holds the residual of an empty region (0 when the calibration is exact). */
 #define PFP_ID_OVERHEAD 0
-#define PFP_ID_NESTED 1
+#define PFP_ID_NESTED   1
 
 #define PFP_ENUM_ENTRY_(id, name) id,
 #define PFP_NAME_ENTRY_(id, name) name,
-#define PFP_DECLARE_IDS(LIST)                                                                                 \
+#define PFP_DECLARE_IDS(LIST)                                                                                          \
 	enum { PFP_ID_OVERHEAD_ = PFP_ID_OVERHEAD, PFP_ID_NESTED_ = PFP_ID_NESTED, LIST(PFP_ENUM_ENTRY_) PFP_ID_COUNT }
-#define PFP_DEFINE_TABLE(LIST)                                                                                \
-	static const char *const pfp_names_[] = {"pfp.overhead", "pfp.nested", LIST(PFP_NAME_ENTRY_)};         \
-	struct pfp_region pfp_records[sizeof(pfp_names_) / sizeof(pfp_names_[0])];                             \
-	struct pfp_table bench_regions = {PFP_TABLE_MAGIC,                                                      \
-					  PFP_TABLE_VERSION,                                                    \
-					  (uint16_t)sizeof(struct pfp_table),                                   \
-					  (uint16_t)sizeof(struct pfp_region),                                  \
-					  (uint16_t)(sizeof(pfp_names_) / sizeof(pfp_names_[0])),               \
-					  0, 0, 0, 0, 0, 0, 0, 0, {0, 0, 0, 0}, pfp_names_, pfp_records, 0}
+#define PFP_DEFINE_TABLE(LIST)                                                                                         \
+	static const char *const pfp_names_[] = {"pfp.overhead", "pfp.nested", LIST(PFP_NAME_ENTRY_)};                 \
+	struct pfp_region pfp_records[sizeof(pfp_names_) / sizeof(pfp_names_[0])];                                     \
+	struct pfp_table bench_regions = {PFP_TABLE_MAGIC,                                                             \
+	                                  PFP_TABLE_VERSION,                                                           \
+	                                  (uint16_t)sizeof(struct pfp_table),                                          \
+	                                  (uint16_t)sizeof(struct pfp_region),                                         \
+	                                  (uint16_t)(sizeof(pfp_names_) / sizeof(pfp_names_[0])),                      \
+	                                  0,                                                                           \
+	                                  0,                                                                           \
+	                                  0,                                                                           \
+	                                  0,                                                                           \
+	                                  0,                                                                           \
+	                                  0,                                                                           \
+	                                  0,                                                                           \
+	                                  0,                                                                           \
+	                                  {0, 0, 0, 0},                                                                \
+	                                  pfp_names_,                                                                  \
+	                                  pfp_records,                                                                 \
+	                                  0}
 
 /* Resets the table: every region disabled, statistics cleared, no calibration (overhead 0).
  * PFP's pfpCreate(): call first, before any other PFP function. */
@@ -200,12 +211,12 @@ int pfp_set_events(const uint16_t *events, unsigned n);
 /* The PAPI high-level calls as ePAPI implements them (table 3), with PAPI's semantics: read copies the
  * counts since start (or the previous read/accum) into values and restarts them; accum adds them to
  * values; stop reads and stops. n must equal the started set's size. Results: */
-#define PFP_PAPI_OK 0
+#define PFP_PAPI_OK      0
 #define PFP_PAPI_WRAPPED 1    /* values taken, but an 8-bit counter may have wrapped: read more often */
-#define PFP_PAPI_EINVAL (-1)  /* unknown event, too many, or n differs from the started set */
+#define PFP_PAPI_EINVAL  (-1) /* unknown event, too many, or n differs from the started set */
 #define PFP_PAPI_ECNFLCT (-2) /* two events need different multiplexer settings (TriCore CCTRL) */
 #define PFP_PAPI_ENOTRUN (-3)
-#define PFP_PAPI_EISRUN (-4)
+#define PFP_PAPI_EISRUN  (-4)
 int pfp_papi_start(const uint16_t *events, unsigned n);
 int pfp_papi_read(int64_t *values, unsigned n);
 int pfp_papi_accum(int64_t *values, unsigned n);

@@ -25,7 +25,7 @@
 
 #include "papi_events.h"
 
-#define PFP_MUX_ANY 0xffu
+#define PFP_MUX_ANY         0xffu
 #define PFP_EVENT_MAX_TERMS 6
 
 /* One term of an event: sign * delta(raw counter). `mux` is the multiplexer setting the raw counter

@@ -166,7 +166,8 @@ void pfp_init(uint32_t core_clock_hz)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void pfp_finish(pfp_port_irq_t s)
+static void
+pfp_finish(pfp_port_irq_t s)
 {
 	st.last = pfp_port_cycles();
 	pfp_port_unlock(s);

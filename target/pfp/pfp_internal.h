@@ -14,9 +14,9 @@
 struct pfp_evset {
 	unsigned n;
 	const struct pfp_event_def *def[PFP_MAX_EVENTS];
-	uint32_t raw_used;                 /* bit k: raw counter k is read */
+	uint32_t raw_used; /* bit k: raw counter k is read */
 	uint8_t mux[PFP_PORT_N_MUX > 0 ? PFP_PORT_N_MUX : 1];
-	uint32_t last[PFP_N_RAW_ARRAY];    /* raw counters at the previous snapshot */
+	uint32_t last[PFP_N_RAW_ARRAY]; /* raw counters at the previous snapshot */
 };
 
 /* Resolves codes into set (mux settings merged). Returns 0, -1 for an unknown code, -2 for two events

@@ -17,7 +17,7 @@ extern uint8_t pfp_host_mux_seen;
 /* An interrupt held off by the critical section: run when the outermost unlock happens. */
 extern void (*pfp_host_pending_irq)(void);
 
-#define PFP_PORT_COUNTER PFP_COUNTER_HOST
+#define PFP_PORT_COUNTER     PFP_COUNTER_HOST
 #define PFP_PORT_CYCLES_MASK 0xffffffffu
 #define PFP_PORT_TABLE_FLAGS 0u
 
@@ -52,10 +52,13 @@ static inline void pfp_port_init(void)
 {
 }
 
-#define PFP_PORT_N_RAW 6
-#define PFP_PORT_N_MUX 0
+#define PFP_PORT_N_RAW    6
+#define PFP_PORT_N_MUX    0
 #define PFP_PORT_MUX_RAW0 0
-#define PFP_PORT_RAW_BITS {32, 8, 8, 8, 8, 8}
+#define PFP_PORT_RAW_BITS                                                                                              \
+	{                                                                                                              \
+		32, 8, 8, 8, 8, 8                                                                                      \
+	}
 static inline void pfp_port_raw_read(uint32_t *raw)
 {
 	raw[0] = pfp_host_now;

@@ -20,11 +20,11 @@ static inline void tc_mtcr(uint32_t reg, uint32_t v)
 	tc_csfr[reg / 4] = v;
 }
 
-#define PFP_TC_MFCR(reg) tc_mfcr(reg)
+#define PFP_TC_MFCR(reg)      tc_mfcr(reg)
 #define PFP_TC_MTCR(reg, val) tc_mtcr((reg), (val))
-#define PFP_TC_DISABLE() (tc_ie = 0)
-#define PFP_TC_ENABLE() (tc_ie = 1)
-#define PFP_TC_ISYNC() ((void)0)
+#define PFP_TC_DISABLE()      (tc_ie = 0)
+#define PFP_TC_ENABLE()       (tc_ie = 1)
+#define PFP_TC_ISYNC()        ((void)0)
 
 #include "../../target/port/tricore/pfp_port_tricore.h"
 

@@ -19,9 +19,9 @@
 #include "regions.h"
 #include "results.h"
 
-#define DHCSR 0xE000EDF0u
-#define DCRSR 0xE000EDF4u
-#define DCRDR 0xE000EDF8u
+#define DHCSR  0xE000EDF0u
+#define DCRSR  0xE000EDF4u
+#define DCRDR  0xE000EDF8u
 #define DBGKEY 0xA05F0000u
 #define CYCCNT 0xE0001004u
 
@@ -44,14 +44,14 @@ struct run {
 };
 
 static int fail;
-#define CHECK(cond, ...)                                                                                          \
-	do {                                                                                                      \
-		if (!(cond)) {                                                                                    \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);                                               \
-			printf(__VA_ARGS__);                                                                      \
-			printf("\n");                                                                             \
-			fail = 1;                                                                                 \
-		}                                                                                                 \
+#define CHECK(cond, ...)                                                                                               \
+	do {                                                                                                           \
+		if (!(cond)) {                                                                                         \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                    \
+			printf(__VA_ARGS__);                                                                           \
+			printf("\n");                                                                                  \
+			fail = 1;                                                                                      \
+		}                                                                                                      \
 	} while (0)
 
 static struct pair *pair_of(struct run *r, const char *name)
@@ -99,7 +99,7 @@ static const struct bench_region_result *region(const struct bench_report *rep, 
 
 /* Runs to DONE. Returns 0, or -1 with a message. */
 static int drive(struct sim_core *core, struct sim_bus *bus, const struct elf_file *elf, unsigned iterations,
-		 struct run *r)
+                 struct run *r)
 {
 	const struct elf_symbol *ctl = elf_symbol(elf, "bench_ctl");
 	if (!ctl) {
@@ -109,7 +109,9 @@ static int drive(struct sim_core *core, struct sim_bus *bus, const struct elf_fi
 	if (bus_write(bus, DHCSR, 4, BUS_DEBUG, DBGKEY | 1u) != BUS_OK)
 		return -1;
 	const char *trace = getenv("REGIONS_SIM_TRACE");
-	uint64_t budget = (getenv("REGIONS_SIM_BUDGET") ? strtoull(getenv("REGIONS_SIM_BUDGET"), NULL, 0) : 400ull * 1000u * 1000u); /* modelled cycles: far more than the example needs */
+	uint64_t budget = (getenv("REGIONS_SIM_BUDGET")
+	                       ? strtoull(getenv("REGIONS_SIM_BUDGET"), NULL, 0)
+	                       : 400ull * 1000u * 1000u); /* modelled cycles: far more than the example needs */
 	for (;;) {
 		uint64_t used = core_run(core, budget < 10000000u ? budget : 10000000u);
 		if (used >= budget) {
@@ -126,8 +128,9 @@ static int drive(struct sim_core *core, struct sim_bus *bus, const struct elf_fi
 			(void)bus_read(bus, DCRDR, 4, BUS_DEBUG, &lr);
 			uint32_t dhcsr = 0;
 			(void)bus_read(bus, DHCSR, 4, BUS_DEBUG, &dhcsr);
-			printf("FAIL: no DONE within the cycle budget; the core is at pc 0x%08" PRIx32 " lr 0x%08" PRIx32
-			       " xpsr 0x%08" PRIx32 " dhcsr 0x%08" PRIx32 "\n", at, lr, xpsr, dhcsr);
+			printf("FAIL: no DONE within the cycle budget; the core is at pc 0x%08" PRIx32
+			       " lr 0x%08" PRIx32 " xpsr 0x%08" PRIx32 " dhcsr 0x%08" PRIx32 "\n",
+			       at, lr, xpsr, dhcsr);
 			return -1;
 		}
 		budget -= used;
@@ -144,8 +147,8 @@ static int drive(struct sim_core *core, struct sim_bus *bus, const struct elf_fi
 		r->halts++;
 		const struct marker *m = markers_at(&elf->markers, pc);
 		if (trace)
-			printf("halt pc=0x%08" PRIx32 " cyccnt=%" PRIu32 " %s %s\n", pc, cyc, m ? markers_kind_name(m->kind) : "?",
-			       m ? m->name : "");
+			printf("halt pc=0x%08" PRIx32 " cyccnt=%" PRIu32 " %s %s\n", pc, cyc,
+			       m ? markers_kind_name(m->kind) : "?", m ? m->name : "");
 		if (!m) {
 			printf("FAIL: halt at 0x%08" PRIx32 ", no marker\n", pc);
 			return -1;
@@ -238,7 +241,8 @@ int main(int argc, char **argv)
 		       h.overhead, h.nest_overhead, h.isr_overhead, h.flags);
 		for (size_t i = 0; i < rep.n_regions; i++) {
 			const struct bench_region_result *g = &rep.regions[i];
-			printf("region %-12s count %6" PRIu64 " total %10" PRIu64 " min %6u max %6u last %6u ema %8.1f err 0x%x",
+			printf("region %-12s count %6" PRIu64 " total %10" PRIu64
+			       " min %6u max %6u last %6u ema %8.1f err 0x%x",
 			       g->name, g->count, g->total, g->min, g->max, g->last, g->ema, g->error_flags);
 			for (size_t e = 0; e < g->n_events; e++)
 				printf(" %s=%" PRIu64, g->events[e].name, g->events[e].value);
@@ -255,16 +259,16 @@ int main(int argc, char **argv)
 	/* Every iteration ran the regions once. */
 	uint64_t runs = iterations;
 	const struct bench_region_result *work = region(&rep, "work"), *empty = region(&rep, "empty"),
-					 *outer = region(&rep, "outer"), *inner = region(&rep, "inner"),
-					 *latched = region(&rep, "latched"), *victim = region(&rep, "victim"),
-					 *tick = region(&rep, "tick"), *burst = region(&rep, "burst"),
-					 *cal0 = region(&rep, "pfp.overhead"), *cal1 = region(&rep, "pfp.nested");
+	                                 *outer = region(&rep, "outer"), *inner = region(&rep, "inner"),
+	                                 *latched = region(&rep, "latched"), *victim = region(&rep, "victim"),
+	                                 *tick = region(&rep, "tick"), *burst = region(&rep, "burst"),
+	                                 *cal0 = region(&rep, "pfp.overhead"), *cal1 = region(&rep, "pfp.nested");
 	CHECK(h.flags & REGIONS_F_CALIBRATED, "table not calibrated");
 	CHECK(work->count == runs, "work.count %" PRIu64 ", expected %" PRIu64, work->count, runs);
 	CHECK(work->min == work->max, "work varies: %u..%u", work->min, work->max);
 	CHECK(work->last == marker(&r, "work"), "work region %u != marker %" PRId64, work->last, marker(&r, "work"));
-	CHECK(empty->count == runs && empty->max == 0, "empty region: count %" PRIu64 " max %u (residual)", empty->count,
-	      empty->max);
+	CHECK(empty->count == runs && empty->max == 0, "empty region: count %" PRIu64 " max %u (residual)",
+	      empty->count, empty->max);
 	CHECK(cal0->max == 0 && cal1->max == 0, "calibration residuals %u %u", cal0->max, cal1->max);
 	CHECK(inner->last == marker(&r, "w50"), "inner %u != marker w50 %" PRId64, inner->last, marker(&r, "w50"));
 	CHECK(outer->last == marker(&r, "w100") + marker(&r, "w30"), "outer %u != w100 + w30 = %" PRId64, outer->last,
@@ -272,7 +276,8 @@ int main(int argc, char **argv)
 	CHECK(latched->count == runs, "latched.count %" PRIu64, latched->count);
 	CHECK(latched->last == marker(&r, "w40") + marker(&r, "w60"), "latched %u != w40 + w60 = %" PRId64,
 	      latched->last, marker(&r, "w40") + marker(&r, "w60"));
-	CHECK(tick->count >= runs * 4, "SysTick ran %" PRIu64 " times, expected at least 4 per victim run", tick->count);
+	CHECK(tick->count >= runs * 4, "SysTick ran %" PRIu64 " times, expected at least 4 per victim run",
+	      tick->count);
 	CHECK(victim->min == victim->max && victim->last == marker(&r, "w5000"),
 	      "victim %u..%u != marker w5000 %" PRId64 " (interrupt time not excluded)", victim->min, victim->max,
 	      marker(&r, "w5000"));
@@ -285,7 +290,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < rep.n_regions; i++) {
 		const struct bench_region_result *g = &rep.regions[i];
 		uint32_t allowed = with_events && g->max > 255 ? 0x8u : 0u;
-		CHECK((g->error_flags & ~allowed) == 0, "region %s has errors 0x%x: %s", g->name, g->error_flags, g->error);
+		CHECK((g->error_flags & ~allowed) == 0, "region %s has errors 0x%x: %s", g->name, g->error_flags,
+		      g->error);
 	}
 	if (with_events) {
 		const struct bench_region_result *e10 = region(&rep, "ev10"), *e20 = region(&rep, "ev20");
@@ -297,9 +303,10 @@ int main(int argc, char **argv)
 			uint64_t dcyc = (e20->events[1].value - e10->events[1].value) / runs;
 			CHECK(!strcmp(e10->events[0].name, "PAPI_TOT_INS") && dins == 30,
 			      "PAPI_TOT_INS(work(20)) - PAPI_TOT_INS(work(10)) = %" PRIu64 ", expected 30", dins);
-			CHECK(dcyc == (uint64_t)(e20->last - e10->last), "PAPI_TOT_CYC difference %" PRIu64 " != cycles %u",
-			      dcyc, e20->last - e10->last);
-			CHECK(e20->events[2].value == e10->events[2].value, "DWT_LSUCNT differs: the loop has no loads");
+			CHECK(dcyc == (uint64_t)(e20->last - e10->last),
+			      "PAPI_TOT_CYC difference %" PRIu64 " != cycles %u", dcyc, e20->last - e10->last);
+			CHECK(e20->events[2].value == e10->events[2].value,
+			      "DWT_LSUCNT differs: the loop has no loads");
 		}
 	}
 	if (print) {

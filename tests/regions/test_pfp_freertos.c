@@ -80,7 +80,7 @@ static void test_tasks_exclude_each_other(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tasks_exclude_each_other),
+	    cmocka_unit_test(test_tasks_exclude_each_other),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

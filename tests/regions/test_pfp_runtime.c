@@ -368,15 +368,15 @@ static void test_region_events(void **state)
 	(void)state;
 	static const uint16_t set[] = {PAPI_TOT_INS, PAPI_CPI_CYC, PAPI_FOLD_INS};
 	pfp_host_read_cost = 0; /* events are not calibrated: keep the bias out of this test */
-	pfp_host_raw[1] = 250;   /* CPICNT close to its 8-bit wrap */
+	pfp_host_raw[1] = 250;  /* CPICNT close to its 8-bit wrap */
 	assert_int_equal(pfp_set_events(set, 3), 0);
 	assert_int_equal(bench_regions.n_events, 3);
 	assert_true(bench_regions.flags & PFP_T_EVENTS);
 	pfp_begin(ID_A);
 	run(100);
-	pfp_host_raw[1] = 5;  /* CPICNT +11 across the wrap */
-	pfp_host_raw[4] = 3;  /* LSUCNT +3 */
-	pfp_host_raw[5] = 2;  /* FOLDCNT +2 */
+	pfp_host_raw[1] = 5; /* CPICNT +11 across the wrap */
+	pfp_host_raw[4] = 3; /* LSUCNT +3 */
+	pfp_host_raw[5] = 2; /* FOLDCNT +2 */
 	pfp_end(ID_A, 0);
 	struct pfp_stats s = stats(ID_A);
 	assert_int_equal(s.events[0], 100 - 11 - 3 + 2); /* instructions, Armv7-M C1.8.1 */
@@ -422,23 +422,23 @@ static void test_papi_high_level(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_init_defaults, setup),
-		cmocka_unit_test_setup(test_calibration_residual_zero, setup),
-		cmocka_unit_test_setup(test_simple, setup),
-		cmocka_unit_test_setup(test_nested_exclusive, setup),
-		cmocka_unit_test_setup(test_latch, setup),
-		cmocka_unit_test_setup(test_end_before_begin_loop, setup),
-		cmocka_unit_test_setup(test_begin_begin_end_disables, setup),
-		cmocka_unit_test_setup(test_end_not_innermost, setup),
-		cmocka_unit_test_setup(test_preemption_by_context_switch, setup),
-		cmocka_unit_test_setup(test_switch_out_in_null, setup),
-		cmocka_unit_test_setup(test_isr_excluded, setup),
-		cmocka_unit_test_setup(test_isr_calibrated, setup),
-		cmocka_unit_test_setup(test_ema_alpha_t_over_tau, setup),
-		cmocka_unit_test_setup(test_reset_and_disable, setup),
-		cmocka_unit_test_setup(test_bad_id_and_wrap, setup),
-		cmocka_unit_test_setup(test_region_events, setup),
-		cmocka_unit_test_setup(test_papi_high_level, setup),
+	    cmocka_unit_test_setup(test_init_defaults, setup),
+	    cmocka_unit_test_setup(test_calibration_residual_zero, setup),
+	    cmocka_unit_test_setup(test_simple, setup),
+	    cmocka_unit_test_setup(test_nested_exclusive, setup),
+	    cmocka_unit_test_setup(test_latch, setup),
+	    cmocka_unit_test_setup(test_end_before_begin_loop, setup),
+	    cmocka_unit_test_setup(test_begin_begin_end_disables, setup),
+	    cmocka_unit_test_setup(test_end_not_innermost, setup),
+	    cmocka_unit_test_setup(test_preemption_by_context_switch, setup),
+	    cmocka_unit_test_setup(test_switch_out_in_null, setup),
+	    cmocka_unit_test_setup(test_isr_excluded, setup),
+	    cmocka_unit_test_setup(test_isr_calibrated, setup),
+	    cmocka_unit_test_setup(test_ema_alpha_t_over_tau, setup),
+	    cmocka_unit_test_setup(test_reset_and_disable, setup),
+	    cmocka_unit_test_setup(test_bad_id_and_wrap, setup),
+	    cmocka_unit_test_setup(test_region_events, setup),
+	    cmocka_unit_test_setup(test_papi_high_level, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,8 +19,8 @@ PFP_DECLARE_IDS(TC_REGIONS);
 PFP_DEFINE_TABLE(TC_REGIONS);
 
 #define CCTRL tc_csfr[0xFC00 / 4]
-#define CCNT tc_csfr[0xFC04 / 4]
-#define ICNT tc_csfr[0xFC08 / 4]
+#define CCNT  tc_csfr[0xFC04 / 4]
+#define ICNT  tc_csfr[0xFC08 / 4]
 #define M1CNT tc_csfr[0xFC0C / 4]
 #define M2CNT tc_csfr[0xFC10 / 4]
 #define M3CNT tc_csfr[0xFC14 / 4]
@@ -44,9 +44,9 @@ static void test_init_enables_counting(void **state)
 {
 	(void)state;
 	pfp_init(200000000u);
-	assert_int_equal(CCTRL, 0x2);  /* CE, normal mode, selections 0 */
+	assert_int_equal(CCTRL, 0x2); /* CE, normal mode, selections 0 */
 	assert_int_equal(bench_regions.counter, PFP_COUNTER_TRICORE_CCNT);
-	assert_int_equal(tc_ie, 1);    /* the critical section restored IE */
+	assert_int_equal(tc_ie, 1); /* the critical section restored IE */
 }
 
 static void test_dcache_set_programs_cctrl(void **state)
@@ -136,12 +136,12 @@ static void test_region_on_ccnt(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_init_enables_counting, setup),
-		cmocka_unit_test_setup(test_dcache_set_programs_cctrl, setup),
-		cmocka_unit_test_setup(test_mixed_selections_per_counter, setup),
-		cmocka_unit_test_setup(test_conflicting_selection_refused, setup),
-		cmocka_unit_test_setup(test_31_bit_counters_wrap, setup),
-		cmocka_unit_test_setup(test_region_on_ccnt, setup),
+	    cmocka_unit_test_setup(test_init_enables_counting, setup),
+	    cmocka_unit_test_setup(test_dcache_set_programs_cctrl, setup),
+	    cmocka_unit_test_setup(test_mixed_selections_per_counter, setup),
+	    cmocka_unit_test_setup(test_conflicting_selection_refused, setup),
+	    cmocka_unit_test_setup(test_31_bit_counters_wrap, setup),
+	    cmocka_unit_test_setup(test_region_on_ccnt, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

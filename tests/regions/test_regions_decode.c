@@ -12,17 +12,17 @@
 #include "regions.h"
 #include "results.h"
 
-#define RAM 0x20000000u
-#define FLASH 0x08000000u
-#define TABLE (RAM + 0x100u)
+#define RAM     0x20000000u
+#define FLASH   0x08000000u
+#define TABLE   (RAM + 0x100u)
 #define RECORDS (RAM + 0x200u)
-#define NAMES (FLASH + 0x40u)
+#define NAMES   (FLASH + 0x40u)
 
 struct fake_mem {
 	uint8_t ram[0x1000], flash[0x400];
-	unsigned table_reads;  /* header reads so far */
-	unsigned bump_until;   /* while table_reads <= this, the "target" changes seq after each header read */
-	uint32_t unreadable;   /* an address whose reads fail (0: none) */
+	unsigned table_reads; /* header reads so far */
+	unsigned bump_until;  /* while table_reads <= this, the "target" changes seq after each header read */
+	uint32_t unreadable;  /* an address whose reads fail (0: none) */
 };
 
 static uint8_t *at(struct fake_mem *m, uint32_t addr, size_t len)
@@ -73,16 +73,16 @@ static void build(struct fake_mem *m)
 	put16(m, TABLE + 6, 64);
 	put16(m, TABLE + 8, 96);
 	put16(m, TABLE + 10, 4);
-	put32(m, TABLE + 12, 10);          /* seq */
-	put32(m, TABLE + 16, 1);           /* DWT_CYCCNT */
+	put32(m, TABLE + 12, 10); /* seq */
+	put32(m, TABLE + 16, 1);  /* DWT_CYCCNT */
 	put32(m, TABLE + 20, 168000000u);
-	put32(m, TABLE + 24, 9);           /* overhead */
+	put32(m, TABLE + 24, 9); /* overhead */
 	put32(m, TABLE + 28, 11);
 	put32(m, TABLE + 32, 30);
-	put32(m, TABLE + 36, 0x5);         /* calibrated, events */
-	put32(m, TABLE + 40, 2);           /* two events */
-	put16(m, TABLE + 44, 2);           /* PAPI_TOT_INS */
-	put16(m, TABLE + 46, 19);          /* DWT_CPICNT */
+	put32(m, TABLE + 36, 0x5); /* calibrated, events */
+	put32(m, TABLE + 40, 2);   /* two events */
+	put16(m, TABLE + 44, 2);   /* PAPI_TOT_INS */
+	put16(m, TABLE + 46, 19);  /* DWT_CPICNT */
 	put32(m, TABLE + 52, NAMES);
 	put32(m, TABLE + 56, RECORDS);
 	uint32_t s = FLASH + 0x100u;
@@ -104,8 +104,8 @@ static void build(struct fake_mem *m)
 	uint32_t u;
 	memcpy(&u, &ema, 4);
 	put32(m, r + 32, u);
-	put32(m, r + 48, 3000);            /* events[0] low word */
-	put32(m, r + 52, 1);               /* events[0] high word: 2^32 + 3000 */
+	put32(m, r + 48, 3000); /* events[0] low word */
+	put32(m, r + 52, 1);    /* events[0] high word: 2^32 + 3000 */
 	put32(m, r + 56, 77);
 	/* region 3 "inner": disabled by Begin-Begin-End */
 	r = RECORDS + 3 * 96;
@@ -301,17 +301,17 @@ static void test_header_too_short(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_decode_good_table),
-		cmocka_unit_test(test_bad_magic),
-		cmocka_unit_test(test_bad_version),
-		cmocka_unit_test(test_count_out_of_range),
-		cmocka_unit_test(test_record_size_too_small),
-		cmocka_unit_test(test_records_beyond_memory),
-		cmocka_unit_test(test_torn_while_running),
-		cmocka_unit_test(test_torn_then_consistent),
-		cmocka_unit_test(test_unreadable_name_keeps_others),
-		cmocka_unit_test(test_read_without_table_adds_nothing),
-		cmocka_unit_test(test_header_too_short),
+	    cmocka_unit_test(test_decode_good_table),
+	    cmocka_unit_test(test_bad_magic),
+	    cmocka_unit_test(test_bad_version),
+	    cmocka_unit_test(test_count_out_of_range),
+	    cmocka_unit_test(test_record_size_too_small),
+	    cmocka_unit_test(test_records_beyond_memory),
+	    cmocka_unit_test(test_torn_while_running),
+	    cmocka_unit_test(test_torn_then_consistent),
+	    cmocka_unit_test(test_unreadable_name_keeps_others),
+	    cmocka_unit_test(test_read_without_table_adds_nothing),
+	    cmocka_unit_test(test_header_too_short),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

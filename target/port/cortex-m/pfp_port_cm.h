@@ -8,21 +8,21 @@
 
 #include <stdint.h>
 
-#define PFP_PORT_COUNTER PFP_COUNTER_DWT_CYCCNT
+#define PFP_PORT_COUNTER     PFP_COUNTER_DWT_CYCCNT
 #define PFP_PORT_CYCLES_MASK 0xffffffffu
 
-#define PFP_CM_DEMCR (*(volatile uint32_t *)0xE000EDFCu)
+#define PFP_CM_DEMCR        (*(volatile uint32_t *)0xE000EDFCu)
 #define PFP_CM_DEMCR_TRCENA (1u << 24)
-#define PFP_CM_DWT_CTRL (*(volatile uint32_t *)0xE0001000u)
-#define PFP_CM_DWT_CYCCNT (*(volatile uint32_t *)0xE0001004u)
-#define PFP_CM_DWT_CNT(i) (*(volatile uint32_t *)(0xE0001004u + 4u * (i))) /* 0 CYCCNT .. 5 FOLDCNT */
+#define PFP_CM_DWT_CTRL     (*(volatile uint32_t *)0xE0001000u)
+#define PFP_CM_DWT_CYCCNT   (*(volatile uint32_t *)0xE0001004u)
+#define PFP_CM_DWT_CNT(i)   (*(volatile uint32_t *)(0xE0001004u + 4u * (i))) /* 0 CYCCNT .. 5 FOLDCNT */
 /* DWT_CTRL: CYCCNTENA bit 0; CPIEVTENA 17, EXCEVTENA 18, SLEEPEVTENA 19, LSUEVTENA 20, FOLDEVTENA 21 */
 #define PFP_CM_DWT_CTRL_CYCCNTENA (1u << 0)
-#define PFP_CM_DWT_CTRL_EVTENA (0x1fu << 17)
+#define PFP_CM_DWT_CTRL_EVTENA    (0x1fu << 17)
 
 typedef uint32_t pfp_port_irq_t;
 
-#define PFP_CM_STR(x) #x
+#define PFP_CM_STR(x)  #x
 #define PFP_CM_XSTR(x) PFP_CM_STR(x)
 
 #if defined(PFP_USE_BASEPRI)
@@ -34,7 +34,10 @@ typedef uint32_t pfp_port_irq_t;
 static inline pfp_port_irq_t pfp_port_lock(void)
 {
 	pfp_port_irq_t s;
-	__asm volatile("mrs %0, basepri\n\tmsr basepri_max, %1" : "=&r"(s) : "r"((pfp_port_irq_t)PFP_BASEPRI_LEVEL) : "memory");
+	__asm volatile("mrs %0, basepri\n\tmsr basepri_max, %1"
+	               : "=&r"(s)
+	               : "r"((pfp_port_irq_t)PFP_BASEPRI_LEVEL)
+	               : "memory");
 	return s;
 }
 static inline void pfp_port_unlock(pfp_port_irq_t s)
@@ -42,7 +45,8 @@ static inline void pfp_port_unlock(pfp_port_irq_t s)
 	__asm volatile("msr basepri, %0" : : "r"(s) : "memory");
 }
 #define PFP_PORT_TABLE_FLAGS PFP_T_BASEPRI
-#define PFP_CM_LOCK_ASM(reg) "mrs " reg ", basepri\n\tmov r12, #" PFP_CM_XSTR(PFP_BASEPRI_LEVEL) "\n\tmsr basepri_max, r12\n\t"
+#define PFP_CM_LOCK_ASM(reg)                                                                                           \
+	"mrs " reg ", basepri\n\tmov r12, #" PFP_CM_XSTR(PFP_BASEPRI_LEVEL) "\n\tmsr basepri_max, r12\n\t"
 #else
 /* PRIMASK: save and restore rather than CPSIE, so a PFP call inside a critical section of the
  * application (or inside pfp_calibrate_isr) does not unmask interrupts early (B5.2.3 MRS/MSR). */
@@ -93,21 +97,21 @@ static inline void pfp_port_init(void)
 #define PFP_CM_FP_CLOBBERS
 #endif
 #define PFP_CM_READ_ASM(reg) "movw r12, #0x1004\n\tmovt r12, #0xe000\n\tldr " reg ", [r12]\n\t"
-#define PFP_CM_CLOBBERS "r1", "r2", "r3", "r12", "lr", "memory", "cc" PFP_CM_FP_CLOBBERS
+#define PFP_CM_CLOBBERS      "r1", "r2", "r3", "r12", "lr", "memory", "cc" PFP_CM_FP_CLOBBERS
 
 static inline __attribute__((always_inline)) void pfp_port_begin(unsigned id)
 {
 	if (__builtin_constant_p(id)) {
 		__asm volatile(PFP_CM_LOCK_ASM("r2") PFP_CM_READ_ASM("r1") "movw r0, %[id]\n\tbl pfp_begin_at"
-			       :
-			       : [id] "i"(id)
-			       : "r0", PFP_CM_CLOBBERS);
+		               :
+		               : [id] "i"(id)
+		               : "r0", PFP_CM_CLOBBERS);
 	} else {
 		register unsigned r0 __asm__("r0") = id;
 		__asm volatile(PFP_CM_LOCK_ASM("r2") PFP_CM_READ_ASM("r1") "bl pfp_begin_at"
-			       : "+r"(r0)
-			       :
-			       : PFP_CM_CLOBBERS);
+		               : "+r"(r0)
+		               :
+		               : PFP_CM_CLOBBERS);
 	}
 }
 
@@ -115,27 +119,30 @@ static inline __attribute__((always_inline)) void pfp_port_end(unsigned id, int 
 {
 	if (__builtin_constant_p(id) && __builtin_constant_p(latch)) {
 		__asm volatile(PFP_CM_LOCK_ASM("r3") PFP_CM_READ_ASM("r2") "movw r0, %[id]\n\tmovw r1, %[latch]\n\t"
-								       "bl pfp_end_at"
-			       :
-			       : [id] "i"(id), [latch] "i"(latch ? 1 : 0)
-			       : "r0", PFP_CM_CLOBBERS);
+		                                                           "bl pfp_end_at"
+		               :
+		               : [id] "i"(id), [latch] "i"(latch ? 1 : 0)
+		               : "r0", PFP_CM_CLOBBERS);
 	} else {
 		register unsigned r0 __asm__("r0") = id;
 		register unsigned r1 __asm__("r1") = latch ? 1u : 0u;
 		__asm volatile(PFP_CM_LOCK_ASM("r3") PFP_CM_READ_ASM("r2") "bl pfp_end_at"
-			       : "+r"(r0), "+r"(r1)
-			       :
-			       : "r2", "r3", "r12", "lr", "memory", "cc" PFP_CM_FP_CLOBBERS);
+		               : "+r"(r0), "+r"(r1)
+		               :
+		               : "r2", "r3", "r12", "lr", "memory", "cc" PFP_CM_FP_CLOBBERS);
 	}
 }
-#define PFP_PORT_BEGIN(id) pfp_port_begin(id)
+#define PFP_PORT_BEGIN(id)      pfp_port_begin(id)
 #define PFP_PORT_END(id, latch) pfp_port_end((id), (latch))
 #endif
 
-#define PFP_PORT_N_RAW 6
-#define PFP_PORT_N_MUX 0
+#define PFP_PORT_N_RAW    6
+#define PFP_PORT_N_MUX    0
 #define PFP_PORT_MUX_RAW0 0
-#define PFP_PORT_RAW_BITS {32, 8, 8, 8, 8, 8}
+#define PFP_PORT_RAW_BITS                                                                                              \
+	{                                                                                                              \
+		32, 8, 8, 8, 8, 8                                                                                      \
+	}
 static inline void pfp_port_raw_read(uint32_t *raw)
 {
 	for (unsigned i = 0; i < PFP_PORT_N_RAW; i++)
