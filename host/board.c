@@ -19,11 +19,11 @@ const char *board_root(void)
 static int bad(struct bench_error *err, const char *dir, const char *field, const char *what)
 {
 	return bench_fail(err, BENCH_E_BOARD, "board file %s/board.json: field \"%s\" %s: fix the board file", dir,
-			  field, what);
+	                  field, what);
 }
 
 static int get_str(const cJSON *root, const char *key, char *out, size_t len, bool required, const char *dir,
-		   struct bench_error *err)
+                   struct bench_error *err)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
 
@@ -50,7 +50,8 @@ static int get_u32(const cJSON *obj, const char *key, uint32_t *out, const char 
 	if (!v)
 		return bad(err, dir, key, "is missing");
 	if (cJSON_IsNumber(v)) {
-		if (v->valuedouble < 0 || v->valuedouble > 4294967295.0 || v->valuedouble != (double)(uint32_t)v->valuedouble)
+		if (v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
+		    v->valuedouble != (double)(uint32_t)v->valuedouble)
 			return bad(err, dir, key, "must be a 32-bit unsigned integer");
 		*out = (uint32_t)v->valuedouble;
 		return 0;
@@ -66,7 +67,7 @@ static int get_u32(const cJSON *obj, const char *key, uint32_t *out, const char 
 }
 
 static int get_mem(const cJSON *root, const char *key, uint32_t *base, uint32_t *size, const char *dir,
-		   struct bench_error *err)
+                   struct bench_error *err)
 {
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(root, key);
 	int rc;
@@ -88,8 +89,8 @@ static int parse_fields(const cJSON *root, const char *dir, struct board *b, str
 	int rc;
 
 	if (!cJSON_IsObject(root))
-		return bench_fail(err, BENCH_E_BOARD, "board file %s/board.json is not a JSON object: fix the board file",
-				  dir);
+		return bench_fail(err, BENCH_E_BOARD,
+		                  "board file %s/board.json is not a JSON object: fix the board file", dir);
 	if ((rc = get_str(root, "name", b->name, sizeof(b->name), true, dir, err)) ||
 	    (rc = get_str(root, "description", b->description, sizeof(b->description), false, dir, err)) ||
 	    (rc = get_str(root, "mcu", b->mcu, sizeof(b->mcu), false, dir, err)) ||
@@ -117,7 +118,8 @@ static int parse_fields(const cJSON *root, const char *dir, struct board *b, str
 	if (cfg[0]) {
 		if (strstr(cfg, ".."))
 			return bad(err, dir, "openocd_cfg", "must stay inside the board folder");
-		if ((size_t)snprintf(b->openocd_cfg, sizeof(b->openocd_cfg), "%s/%s", dir, cfg) >= sizeof(b->openocd_cfg))
+		if ((size_t)snprintf(b->openocd_cfg, sizeof(b->openocd_cfg), "%s/%s", dir, cfg) >=
+		    sizeof(b->openocd_cfg))
 			return bad(err, dir, "openocd_cfg", "makes a path that is too long");
 	} else if (!strcmp(b->backend, "openocd")) {
 		return bad(err, dir, "openocd_cfg", "is missing (an OpenOCD board needs its config)");
@@ -140,8 +142,10 @@ int board_parse(const char *json, size_t len, const char *dir, struct board *out
 	if (!root) {
 		const char *at = cJSON_GetErrorPtr();
 		size_t off = at && at >= json && at <= json + len ? (size_t)(at - json) : 0;
-		return bench_fail(err, BENCH_E_BOARD, "board file %s/board.json is not valid JSON (near byte %zu): fix "
-				  "the board file", dir, off);
+		return bench_fail(err, BENCH_E_BOARD,
+		                  "board file %s/board.json is not valid JSON (near byte %zu): fix "
+		                  "the board file",
+		                  dir, off);
 	}
 	rc = parse_fields(root, dir, out, err);
 	cJSON_Delete(root);
@@ -236,5 +240,6 @@ int board_load(const char *root, const char *name, struct board *out, struct ben
 	return rc;
 unknown:
 	board_list(root, known, sizeof(known));
-	return bench_fail(err, BENCH_E_BOARD, "unknown board '%s': pick one of: %s", name, known[0] ? known : "(none found in boards/)");
+	return bench_fail(err, BENCH_E_BOARD, "unknown board '%s': pick one of: %s", name,
+	                  known[0] ? known : "(none found in boards/)");
 }

@@ -17,11 +17,11 @@ struct board {
 	char mcu[32];
 	char core[32];
 	uint64_t core_clock_hz;
-	char counter[32];          /* "DWT_CYCCNT", "CCNT", "none" */
-	char backend[16];          /* "openocd" (default), "qemu" */
-	char openocd_cfg[1024];    /* absolute path; "" when the board has none */
-	char dir[1024];            /* the board's folder */
-	bool virtual_board;        /* "virtual": cycles are modelled */
+	char counter[32];       /* "DWT_CYCCNT", "CCNT", "none" */
+	char backend[16];       /* "openocd" (default), "qemu" */
+	char openocd_cfg[1024]; /* absolute path; "" when the board has none */
+	char dir[1024];         /* the board's folder */
+	bool virtual_board;     /* "virtual": cycles are modelled */
 	uint32_t flash_base, flash_size;
 	uint32_t ram_base, ram_size;
 };

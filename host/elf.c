@@ -110,8 +110,8 @@ static int read_segments(Elf *elf, struct elf_file *e, struct bench_error *err)
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 		if (!gelf_getphdr(elf, (int)i, &ph))
-			return bench_fail(err, BENCH_E_ELF, "%s: broken program header %zu: rebuild the firmware", e->path,
-					  i);
+			return bench_fail(err, BENCH_E_ELF, "%s: broken program header %zu: rebuild the firmware",
+			                  e->path, i);
 		if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
 			continue;
 		struct elf_segment *s = &e->segments[e->n_segments++];
@@ -146,8 +146,9 @@ static int read_sections(Elf *elf, struct elf_file *e, struct bench_error *err)
 		} else if (name && !strcmp(name, MARKERS_SECTION) && sh.sh_type != SHT_NOBITS) {
 			Elf_Data *d = elf_getdata(scn, NULL);
 			if (!d || (d->d_size && !d->d_buf))
-				return bench_fail(err, BENCH_E_NO_MARKERS, "%s: unreadable " MARKERS_SECTION
-						  " section: rebuild the firmware", e->path);
+				return bench_fail(err, BENCH_E_NO_MARKERS,
+				                  "%s: unreadable " MARKERS_SECTION " section: rebuild the firmware",
+				                  e->path);
 			markers_free(&e->markers);
 			rc = markers_decode(d->d_buf, d->d_size, &e->markers, err);
 			if (rc)
@@ -164,16 +165,16 @@ static int check_header(Elf *elf, struct elf_file *e, struct bench_error *err)
 	size_t size = 0;
 
 	if (elf_kind(elf) != ELF_K_ELF)
-		return bench_fail(err, BENCH_E_ELF, "%s is not an ELF file: pass the firmware's .elf, not a .bin or .hex",
-				  e->path);
+		return bench_fail(err, BENCH_E_ELF,
+		                  "%s is not an ELF file: pass the firmware's .elf, not a .bin or .hex", e->path);
 	ident = elf_getident(elf, NULL);
 	if (!gelf_getehdr(elf, &eh) || !ident)
 		return bench_fail(err, BENCH_E_ELF, "%s: broken ELF header: rebuild the firmware", e->path);
 	if (eh.e_machine != EM_ARM || ident[EI_CLASS] != ELFCLASS32 || ident[EI_DATA] != ELFDATA2LSB)
 		return bench_fail(err, BENCH_E_ARCH,
-				  "%s is an ELF for another architecture (e_machine %u, %d-bit): build it for "
-				  "Arm Cortex-M (arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb)",
-				  e->path, (unsigned)eh.e_machine, ident[EI_CLASS] == ELFCLASS64 ? 64 : 32);
+		                  "%s is an ELF for another architecture (e_machine %u, %d-bit): build it for "
+		                  "Arm Cortex-M (arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb)",
+		                  e->path, (unsigned)eh.e_machine, ident[EI_CLASS] == ELFCLASS64 ? 64 : 32);
 	/* libelf reads a file cut short (an interrupted copy or download) without complaint and just
 	 * finds no sections, which would be reported as "no markers"; the header tables must lie
 	 * inside the file (System V gABI, ELF header: e_phoff/e_shoff are file offsets). */
@@ -183,9 +184,9 @@ static int check_header(Elf *elf, struct elf_file *e, struct bench_error *err)
 		uint64_t end = ph_end > sh_end ? ph_end : sh_end;
 		if (end > size)
 			return bench_fail(err, BENCH_E_ELF,
-					  "%s is truncated (%zu bytes, its headers reach byte %llu): rebuild the "
-					  "firmware or copy it again",
-					  e->path, size, (unsigned long long)end);
+			                  "%s is truncated (%zu bytes, its headers reach byte %llu): rebuild the "
+			                  "firmware or copy it again",
+			                  e->path, size, (unsigned long long)end);
 	}
 	e->entry = (uint32_t)eh.e_entry;
 	e->flags = eh.e_flags;
@@ -204,12 +205,12 @@ int elf_open(const char *path, struct elf_file *out, struct bench_error *err)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return bench_fail(err, BENCH_E_FILE, "cannot open firmware %s: %s: check the path", path,
-				  strerror(errno));
+		                  strerror(errno));
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf) {
 		close(fd);
 		return bench_fail(err, BENCH_E_ELF, "%s is not an ELF file: %s: pass the firmware's .elf", path,
-				  elf_errmsg(-1));
+		                  elf_errmsg(-1));
 	}
 	rc = check_header(elf, out, err);
 	if (!rc)

@@ -19,25 +19,25 @@
 
 struct elf_symbol {
 	char *name;
-	uint32_t addr;   /* st_value; for functions with the Thumb bit cleared */
+	uint32_t addr; /* st_value; for functions with the Thumb bit cleared */
 	uint32_t size;
 	bool is_func;
 };
 
 struct elf_segment {
-	uint32_t paddr, vaddr;   /* load (LMA) and run (VMA) addresses */
+	uint32_t paddr, vaddr; /* load (LMA) and run (VMA) addresses */
 	uint32_t filesz, memsz;
-	uint32_t flags;          /* PF_X | PF_W | PF_R */
+	uint32_t flags; /* PF_X | PF_W | PF_R */
 };
 
 struct elf_file {
 	char path[1024];
-	char sha256[65];         /* lowercase hex */
+	char sha256[65]; /* lowercase hex */
 	uint32_t entry;
-	uint32_t flags;          /* e_flags: EF_ARM_ABI_FLOAT_HARD / _SOFT */
-	struct elf_symbol *symbols;  /* sorted by addr */
+	uint32_t flags;             /* e_flags: EF_ARM_ABI_FLOAT_HARD / _SOFT */
+	struct elf_symbol *symbols; /* sorted by addr */
 	size_t n_symbols;
-	struct marker_set markers;   /* empty when the ELF has no .bench_markers section */
+	struct marker_set markers; /* empty when the ELF has no .bench_markers section */
 	struct elf_segment *segments;
 	size_t n_segments;
 };

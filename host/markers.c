@@ -19,8 +19,9 @@ static int cmp_addr(const void *a, const void *b)
 const char *markers_kind_name(unsigned kind)
 {
 	static const char *const names[] = {
-		[MARKER_BEGIN] = "BEGIN", [MARKER_END] = "END",		[MARKER_SYNC] = "SYNC",
-		[MARKER_DONE] = "DONE",	  [MARKER_CAL_BEGIN] = "CAL_BEGIN", [MARKER_CAL_END] = "CAL_END",
+	    [MARKER_BEGIN] = "BEGIN",         [MARKER_END] = "END",
+	    [MARKER_SYNC] = "SYNC",           [MARKER_DONE] = "DONE",
+	    [MARKER_CAL_BEGIN] = "CAL_BEGIN", [MARKER_CAL_END] = "CAL_END",
 	};
 	if (kind >= sizeof(names) / sizeof(names[0]) || !names[kind])
 		return "?";
@@ -30,14 +31,14 @@ const char *markers_kind_name(unsigned kind)
 static int bad(struct bench_error *err, size_t off, const char *what)
 {
 	return bench_fail(err, BENCH_E_NO_MARKERS,
-			  "marker section " MARKERS_SECTION " is broken at byte %zu (%s): rebuild the firmware "
-			  "with the bench.h of this bench version",
-			  off, what);
+	                  "marker section " MARKERS_SECTION " is broken at byte %zu (%s): rebuild the firmware "
+	                  "with the bench.h of this bench version",
+	                  off, what);
 }
 
 /* One record at data[off]; *next is the offset of the one after. */
 static int decode_one(const uint8_t *data, size_t len, size_t off, struct marker *m, size_t *next,
-		      struct bench_error *err)
+                      struct bench_error *err)
 {
 	const uint8_t *p = data + off;
 	size_t name_len, padded;
@@ -78,7 +79,8 @@ int markers_decode(const uint8_t *data, size_t len, struct marker_set *out, stru
 		struct marker m = {0};
 		size_t next = len;
 
-		if (len - off >= 4 && le32(data + off) == 0 && (len - off < MARKERS_HEADER_SIZE || data[off + 4] == 0)) {
+		if (len - off >= 4 && le32(data + off) == 0 &&
+		    (len - off < MARKERS_HEADER_SIZE || data[off + 4] == 0)) {
 			off += 4;
 			continue;
 		}

@@ -22,18 +22,18 @@ enum marker_kind {
 };
 
 #define MARKERS_RECORD_VERSION 1
-#define MARKERS_SECTION ".bench_markers"
-#define MARKERS_HEADER_SIZE 12u
+#define MARKERS_SECTION        ".bench_markers"
+#define MARKERS_HEADER_SIZE    12u
 
 struct marker {
-	uint32_t addr;            /* address of the BKPT instruction, Thumb bit clear */
+	uint32_t addr; /* address of the BKPT instruction, Thumb bit clear */
 	enum marker_kind kind;
-	uint16_t id;              /* BEGIN and END of one pair share it */
+	uint16_t id; /* BEGIN and END of one pair share it */
 	char name[BENCH_NAME_MAX];
 };
 
 struct marker_set {
-	struct marker *v;         /* sorted by addr */
+	struct marker *v; /* sorted by addr */
 	size_t n;
 };
 

@@ -15,8 +15,8 @@
 #include "proc.h"
 #include "transport/openocd_tcl.h"
 
-#define OPENOCD_HINT "install it with `apt-get install openocd` (Debian), or set BENCH_OPENOCD"
-#define SIM_HINT "build it with `cmake --build build` (target bench-sim), or set BENCH_SIM"
+#define OPENOCD_HINT  "install it with `apt-get install openocd` (Debian), or set BENCH_OPENOCD"
+#define SIM_HINT      "build it with `cmake --build build` (target bench-sim), or set BENCH_SIM"
 #define STOP_GRACE_MS 1000u
 
 static bool is_exec(const char *path)
@@ -33,7 +33,7 @@ int openocd_find_sim(char *out, size_t len, struct bench_error *err)
 	if (env && *env) {
 		if (!is_exec(env))
 			return bench_fail(err, BENCH_E_TOOL_MISSING, "BENCH_SIM=%s is not an executable: %s", env,
-					  SIM_HINT);
+			                  SIM_HINT);
 		snprintf(out, len, "%s", env);
 		return 0;
 	}
@@ -60,14 +60,14 @@ int openocd_find_sim(char *out, size_t len, struct bench_error *err)
 			return 0;
 		}
 	return bench_fail(err, BENCH_E_TOOL_MISSING, "bench-sim (the virtual board) not found next to bench: %s",
-			  SIM_HINT);
+	                  SIM_HINT);
 }
 
 /* bench-sim serves remote_bitbang on a Unix socket in the work folder when the path fits
  * sockaddr_un (108 bytes; each of OpenOCD's many JTAG round trips per halt is cheaper there than on
  * TCP), else on a free 127.0.0.1 port. It prints "jtag-socket PATH" / "jtag-port N" once listening. */
 static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *out, char *set_cmd, size_t set_len,
-		     struct bench_error *err)
+                     struct bench_error *err)
 {
 	char bin[PATH_MAX], line[PATH_MAX], sock[PATH_MAX], q[PATH_MAX + 64];
 	const char *argv[8];
@@ -105,7 +105,8 @@ static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *ou
 	errno = 0;
 	port = strtoul(line, &end, 10);
 	if (errno || end == line || port == 0 || port > 65535)
-		return bench_fail(err, BENCH_E_TOOL_START, "bench-sim printed \"jtag-port %s\": rebuild bench-sim", line);
+		return bench_fail(err, BENCH_E_TOOL_START, "bench-sim printed \"jtag-port %s\": rebuild bench-sim",
+		                  line);
 	snprintf(set_cmd, set_len, "set SIM_JTAG_PORT %lu", port);
 	return 0;
 }
@@ -122,11 +123,12 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->host, sizeof(out->host), "127.0.0.1");
 	if (!o->board || !o->board->openocd_cfg[0])
-		return bench_fail(err, BENCH_E_BOARD, "board %s has no OpenOCD config: add openocd_cfg to its board.json",
-				  o->board ? o->board->name : "(none)");
+		return bench_fail(err, BENCH_E_BOARD,
+		                  "board %s has no OpenOCD config: add openocd_cfg to its board.json",
+		                  o->board ? o->board->name : "(none)");
 	if (access(o->board->openocd_cfg, R_OK))
-		return bench_fail(err, BENCH_E_BOARD, "board %s: cannot read %s: %s: fix the board folder", o->board->name,
-				  o->board->openocd_cfg, strerror(errno));
+		return bench_fail(err, BENCH_E_BOARD, "board %s: cannot read %s: %s: fix the board folder",
+		                  o->board->name, o->board->openocd_cfg, strerror(errno));
 	snprintf(bin, sizeof(bin), "%s", o->openocd_bin ? o->openocd_bin : env && *env ? env : "openocd");
 	if (o->board->virtual_board && (rc = start_sim(o, out, set_sim, sizeof(set_sim), err)))
 		goto fail;
@@ -171,8 +173,10 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 			openocd_log_errors(out, 3, tail, sizeof(tail));
 			if (!tail[0])
 				proc_log_tail(out->log_path, 4, tail, sizeof(tail));
-			bench_fail(err, BENCH_E_TOOL_START, "OpenOCD failed to start (log %s: %s): check the board, the "
-				   "probe and its USB permissions", out->log_path, tail[0] ? tail : "empty");
+			bench_fail(err, BENCH_E_TOOL_START,
+			           "OpenOCD failed to start (log %s: %s): check the board, the "
+			           "probe and its USB permissions",
+			           out->log_path, tail[0] ? tail : "empty");
 		}
 		goto fail;
 	}

@@ -15,23 +15,23 @@ struct board;
 struct proc;
 
 struct openocd_start_opts {
-	const struct board *board;  /* its openocd_cfg; virtual_board: start bench-sim first */
-	const char *probe_serial;   /* NULL: any probe */
-	const char *work_dir;       /* where the logs and the simulator's socket go (must exist) */
-	const char *openocd_bin;    /* NULL: $BENCH_OPENOCD, else "openocd" from PATH */
-	const char *sim_bin;        /* NULL: $BENCH_SIM, else bench-sim next to the bench binary, else in BENCH_BUILD_DIR */
-	uint16_t tcl_port;          /* 0: a free port */
-	const char *preload_elf;    /* virtual board: start bench-sim with this image already in flash
-				     * (`--elf`), so programming finds it verified; NULL: an empty chip */
-	unsigned timeout_ms;        /* how long OpenOCD may take to answer; 0: 10000 */
+	const struct board *board; /* its openocd_cfg; virtual_board: start bench-sim first */
+	const char *probe_serial;  /* NULL: any probe */
+	const char *work_dir;      /* where the logs and the simulator's socket go (must exist) */
+	const char *openocd_bin;   /* NULL: $BENCH_OPENOCD, else "openocd" from PATH */
+	const char *sim_bin; /* NULL: $BENCH_SIM, else bench-sim next to the bench binary, else in BENCH_BUILD_DIR */
+	uint16_t tcl_port;   /* 0: a free port */
+	const char *preload_elf; /* virtual board: start bench-sim with this image already in flash
+	                          * (`--elf`), so programming finds it verified; NULL: an empty chip */
+	unsigned timeout_ms;     /* how long OpenOCD may take to answer; 0: 10000 */
 };
 
 struct openocd_proc {
-	struct proc *sim;           /* NULL for a real board */
+	struct proc *sim; /* NULL for a real board */
 	struct proc *ocd;
-	char host[64];              /* "127.0.0.1" */
+	char host[64]; /* "127.0.0.1" */
 	uint16_t tcl_port;
-	char log_path[1100];        /* OpenOCD's log */
+	char log_path[1100]; /* OpenOCD's log */
 	char sim_log_path[1100];
 	/* CPU time (user + system, seconds) each used, known after openocd_stop(): from the growth of
 	 * RUSAGE_CHILDREN as each is reaped, so only exact when no other child exits meanwhile. */

@@ -166,7 +166,7 @@ fail:
 }
 
 int proc_start(const char *const argv[], const char *log_path, const char *cwd, const char *install_hint,
-	       struct proc **out, struct bench_error *err)
+               struct proc **out, struct bench_error *err)
 {
 	int pfd[2], child_errno = 0;
 	ssize_t n;
@@ -181,8 +181,8 @@ int proc_start(const char *const argv[], const char *log_path, const char *cwd, 
 	snprintf(p->name, sizeof(p->name), "%s", strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0]);
 	if (pipe2(pfd, O_CLOEXEC)) {
 		free(p);
-		return bench_fail(err, BENCH_E_TOOL_START, "cannot start %s: pipe: %s: check the process limits", argv[0],
-				  strerror(errno));
+		return bench_fail(err, BENCH_E_TOOL_START, "cannot start %s: pipe: %s: check the process limits",
+		                  argv[0], strerror(errno));
 	}
 	pid = fork();
 	if (pid < 0) {
@@ -191,7 +191,7 @@ int proc_start(const char *const argv[], const char *log_path, const char *cwd, 
 		close(pfd[1]);
 		free(p);
 		return bench_fail(err, BENCH_E_TOOL_START, "cannot start %s: fork: %s: check the process limits",
-				  argv[0], strerror(e));
+		                  argv[0], strerror(e));
 	}
 	if (pid == 0) {
 		close(pfd[0]);
@@ -209,9 +209,9 @@ int proc_start(const char *const argv[], const char *log_path, const char *cwd, 
 		proc_stop(p, 0);
 		if (child_errno == ENOENT || child_errno == EACCES)
 			return bench_fail(err, BENCH_E_TOOL_MISSING, "%s not found: %s", argv[0],
-					  install_hint ? install_hint : "install it or put it on PATH");
+			                  install_hint ? install_hint : "install it or put it on PATH");
 		return bench_fail(err, BENCH_E_TOOL_START, "cannot start %s: %s: check the file and its log %s",
-				  argv[0], strerror(child_errno), log_path ? log_path : "");
+		                  argv[0], strerror(child_errno), log_path ? log_path : "");
 	}
 	*out = p;
 	return 0;
@@ -286,7 +286,7 @@ int proc_free_port(uint16_t *port, struct bench_error *err)
 
 	if (fd < 0)
 		return bench_fail(err, BENCH_E_CONNECT, "cannot open a socket: %s: check the system's limits",
-				  strerror(errno));
+		                  strerror(errno));
 	memset(&a, 0, sizeof(a));
 	a.sin_family = AF_INET;
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -295,7 +295,7 @@ int proc_free_port(uint16_t *port, struct bench_error *err)
 		int e = errno;
 		close(fd);
 		return bench_fail(err, BENCH_E_CONNECT, "cannot find a free port on 127.0.0.1: %s: free some ports",
-				  strerror(e));
+		                  strerror(e));
 	}
 	*port = ntohs(a.sin_port);
 	close(fd);
@@ -338,7 +338,7 @@ static int died(struct proc *p, int status, struct bench_error *err)
 	proc_describe_status(status, how, sizeof(how));
 	proc_log_tail(p->log_path, 5, tail, sizeof(tail));
 	return bench_fail(err, BENCH_E_TOOL_START, "%s %s before it was ready (log %s: %s): check its log", p->name,
-			  how, p->log_path, tail[0] ? tail : "empty");
+	                  how, p->log_path, tail[0] ? tail : "empty");
 }
 
 int proc_wait_port(const char *host, uint16_t port, struct proc *p, unsigned timeout_ms, struct bench_error *err)
@@ -358,15 +358,15 @@ int proc_wait_port(const char *host, uint16_t port, struct proc *p, unsigned tim
 			if (p)
 				proc_log_tail(p->log_path, 5, tail, sizeof(tail));
 			return bench_fail(err, BENCH_E_TOOL_START,
-					  "%s did not answer on %s:%u within %u ms (log: %s): check its log",
-					  p ? p->name : "server", host, port, timeout_ms, tail[0] ? tail : "empty");
+			                  "%s did not answer on %s:%u within %u ms (log: %s): check its log",
+			                  p ? p->name : "server", host, port, timeout_ms, tail[0] ? tail : "empty");
 		}
 		sleep_ms(5);
 	}
 }
 
 int proc_wait_log_line(struct proc *p, const char *prefix, char *out, size_t len, unsigned timeout_ms,
-		       struct bench_error *err)
+                       struct bench_error *err)
 {
 	uint64_t deadline = proc_now_ms() + timeout_ms;
 	size_t plen = strlen(prefix);
@@ -391,8 +391,9 @@ int proc_wait_log_line(struct proc *p, const char *prefix, char *out, size_t len
 		if (interrupted)
 			return bench_fail(err, BENCH_E_INTERRUPTED, "interrupted while starting %s", p->name);
 		if (proc_now_ms() >= deadline)
-			return bench_fail(err, BENCH_E_TOOL_START, "%s did not print \"%s\" within %u ms: check its log %s",
-					  p->name, prefix, timeout_ms, p->log_path);
+			return bench_fail(err, BENCH_E_TOOL_START,
+			                  "%s did not print \"%s\" within %u ms: check its log %s", p->name, prefix,
+			                  timeout_ms, p->log_path);
 		sleep_ms(5);
 	}
 }

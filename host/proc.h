@@ -20,7 +20,7 @@ struct proc;
  * missing is BENCH_E_TOOL_MISSING ("<prog> not found: install it with ..." uses install_hint).
  * Returns 0 or a negated bench_err. */
 int proc_start(const char *const argv[], const char *log_path, const char *cwd, const char *install_hint,
-	       struct proc **out, struct bench_error *err);
+               struct proc **out, struct bench_error *err);
 /* SIGTERM to the group, waits up to grace_ms, then SIGKILL; reaps and frees. NULL-safe. */
 void proc_stop(struct proc *p, unsigned grace_ms);
 /* True while the child runs; when it has exited, *status (may be NULL) gets its wait status. */
@@ -38,7 +38,7 @@ int proc_wait_port(const char *host, uint16_t port, struct proc *p, unsigned tim
 /* Polls until a line starting with prefix appears in p's log; copies the rest of that line (without
  * the prefix and newline) into out. Same errors as proc_wait_port. */
 int proc_wait_log_line(struct proc *p, const char *prefix, char *out, size_t len, unsigned timeout_ms,
-		       struct bench_error *err);
+                       struct bench_error *err);
 /* The last `lines` lines of a log file, joined with " | ", into out ("" when unreadable). */
 void proc_log_tail(const char *log_path, unsigned lines, char *out, size_t len);
 

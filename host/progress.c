@@ -8,7 +8,7 @@
 
 #define PROGRESS_DELAY_MS 1000u
 #define PROGRESS_EVERY_MS 100u
-#define PROGRESS_BAR 30
+#define PROGRESS_BAR      30
 
 void progress_begin(struct progress *p, FILE *out, bool want, size_t total)
 {

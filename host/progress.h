@@ -10,8 +10,8 @@
 
 struct progress {
 	FILE *out;
-	bool enabled;        /* out is a TTY and the caller asked for it */
-	bool shown;          /* something was drawn (end() clears the line) */
+	bool enabled; /* out is a TTY and the caller asked for it */
+	bool shown;   /* something was drawn (end() clears the line) */
 	uint64_t start_ms, last_ms;
 	size_t total;
 };

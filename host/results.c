@@ -47,8 +47,7 @@ static void copy_name(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-struct bench_result *results_get(struct bench_report *r, const char *name, const struct bench_arg *args,
-				 size_t n_args)
+struct bench_result *results_get(struct bench_report *r, const char *name, const struct bench_arg *args, size_t n_args)
 {
 	struct bench_result *res;
 

@@ -34,8 +34,10 @@ static bool cancelled(const struct run_ctx *c)
 
 int run_interrupted(struct run_ctx *c)
 {
-	return bench_fail(c->err, BENCH_E_INTERRUPTED, "interrupted: stopped the run; the report keeps the %zu samples "
-			  "measured so far", c->samples_taken);
+	return bench_fail(c->err, BENCH_E_INTERRUPTED,
+	                  "interrupted: stopped the run; the report keeps the %zu samples "
+	                  "measured so far",
+	                  c->samples_taken);
 }
 
 /* Input symbols: NAME, else bench_arg_NAME (docs/markers.md "Control block and inputs"). */
@@ -52,18 +54,24 @@ static int resolve_inputs(struct run_ctx *c)
 		if (!sym)
 			sym = elf_symbol(&c->elf, alt);
 		if (!sym || sym->is_func)
-			return bench_fail(c->err, BENCH_E_USAGE, "--arg %s: no variable `%s` or `%s` in %s: declare `volatile "
-					  "int %s;` in the firmware or fix the name", s->name, s->name, alt, o->firmware,
-					  s->name);
+			return bench_fail(c->err, BENCH_E_USAGE,
+			                  "--arg %s: no variable `%s` or `%s` in %s: declare `volatile "
+			                  "int %s;` in the firmware or fix the name",
+			                  s->name, s->name, alt, o->firmware, s->name);
 		unsigned size = sym->size ? sym->size : 4;
 		if (size != 1 && size != 2 && size != 4 && size != 8)
-			return bench_fail(c->err, BENCH_E_USAGE, "--arg %s: `%s` is %u bytes, not an integer variable: pass "
-					  "an int-sized input", s->name, sym->name, size);
+			return bench_fail(c->err, BENCH_E_USAGE,
+			                  "--arg %s: `%s` is %u bytes, not an integer variable: pass "
+			                  "an int-sized input",
+			                  s->name, sym->name, size);
 		for (size_t k = 0; k < s->n && size < 8; k++) {
-			int64_t v = s->values[k], lo = -((int64_t)1 << (8 * size - 1)), hi = ((int64_t)1 << (8 * size)) - 1;
+			int64_t v = s->values[k], lo = -((int64_t)1 << (8 * size - 1)),
+			        hi = ((int64_t)1 << (8 * size)) - 1;
 			if (v < lo || v > hi)
-				return bench_fail(c->err, BENCH_E_USAGE, "--arg %s: value %lld does not fit `%s` (%u bytes): "
-						  "use smaller values", s->name, (long long)v, sym->name, size);
+				return bench_fail(c->err, BENCH_E_USAGE,
+				                  "--arg %s: value %lld does not fit `%s` (%u bytes): "
+				                  "use smaller values",
+				                  s->name, (long long)v, sym->name, size);
 		}
 		c->input_addr[i] = sym->addr;
 		c->input_size[i] = size;
@@ -82,31 +90,36 @@ static int prepare_firmware(struct run_ctx *c)
 	/* The debug server runs in another directory: hand it an absolute path. */
 	if (!realpath(o->firmware, c->firmware_abs))
 		return bench_fail(c->err, BENCH_E_FILE, "cannot resolve %s: %s: check the path", o->firmware,
-				  strerror(errno));
+		                  strerror(errno));
 	snprintf(c->rep->context.firmware_sha256, sizeof(c->rep->context.firmware_sha256), "%s", c->elf.sha256);
 	if (o->start_sym) {
 		const struct elf_symbol *a = elf_symbol(&c->elf, o->start_sym), *b = elf_symbol(&c->elf, o->stop_sym);
 		if (!a || !b)
-			return bench_fail(c->err, BENCH_E_USAGE, "symbol `%s` not in %s: check --%s (`nm %s` lists them)",
-					  !a ? o->start_sym : o->stop_sym, o->firmware, !a ? "start" : "stop",
-					  o->firmware);
+			return bench_fail(
+			    c->err, BENCH_E_USAGE, "symbol `%s` not in %s: check --%s (`nm %s` lists them)",
+			    !a ? o->start_sym : o->stop_sym, o->firmware, !a ? "start" : "stop", o->firmware);
 		c->sym_start = a->addr;
 		c->sym_stop = b->addr;
 		c->mode = RUN_MODE_SYMBOLS;
 		if (o->n_sweeps)
-			return bench_fail(c->err, BENCH_E_USAGE, "--arg needs the firmware's SYNC marker; with --start/--stop "
-					  "there is none: drop --arg");
+			return bench_fail(c->err, BENCH_E_USAGE,
+			                  "--arg needs the firmware's SYNC marker; with --start/--stop "
+			                  "there is none: drop --arg");
 	} else {
 		if (c->elf.markers.n == 0)
-			return bench_fail(c->err, BENCH_E_NO_MARKERS,
-					  "%s has no markers (no " MARKERS_SECTION " section): build it with "
-					  "target/include/bench.h markers, or measure between two functions with --start SYM "
-					  "--stop SYM", o->firmware);
+			return bench_fail(
+			    c->err, BENCH_E_NO_MARKERS,
+			    "%s has no markers (no " MARKERS_SECTION " section): build it with "
+			    "target/include/bench.h markers, or measure between two functions with --start SYM "
+			    "--stop SYM",
+			    o->firmware);
 		c->mode = o->bp_markers ? RUN_MODE_BP_MARKERS : RUN_MODE_MARKERS;
 		c->has_sync = markers_count(&c->elf.markers, MARKER_SYNC) > 0;
 		if (o->n_sweeps && !c->has_sync)
-			return bench_fail(c->err, BENCH_E_USAGE, "%s has no SYNC marker, so inputs cannot be written: call "
-					  "bench_sync() in the firmware's loop or drop --arg", o->firmware);
+			return bench_fail(c->err, BENCH_E_USAGE,
+			                  "%s has no SYNC marker, so inputs cannot be written: call "
+			                  "bench_sync() in the firmware's loop or drop --arg",
+			                  o->firmware);
 	}
 	const struct elf_symbol *ctl = elf_symbol(&c->elf, "bench_ctl");
 	if (ctl && !ctl->is_func) {
@@ -146,14 +159,14 @@ static int make_work_dir(struct run_ctx *c)
 	if (c->o->work_dir) {
 		if (mkdir(c->o->work_dir, 0755) && errno != EEXIST)
 			return bench_fail(c->err, BENCH_E_IO, "cannot create --work-dir %s: %s", c->o->work_dir,
-					  strerror(errno));
+			                  strerror(errno));
 		snprintf(c->work_dir, sizeof(c->work_dir), "%s", c->o->work_dir);
 		return 0;
 	}
 	snprintf(c->work_dir, sizeof(c->work_dir), "%s/bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(c->work_dir))
 		return bench_fail(c->err, BENCH_E_IO, "cannot create a temporary folder in %s: %s: set TMPDIR",
-				  tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		                  tmp && *tmp ? tmp : "/tmp", strerror(errno));
 	c->own_work_dir = true;
 	return 0;
 }
@@ -191,11 +204,11 @@ static int connect_backend(struct run_ctx *c)
 		rc = rsp_backend_open(&c->bk, hp, c->err);
 	} else {
 		struct openocd_start_opts so = {
-			.board = &c->board,
-			.probe_serial = o->probe,
-			.openocd_bin = o->openocd_bin,
-			.sim_bin = o->sim_bin,
-			.tcl_port = o->tcl_port,
+		    .board = &c->board,
+		    .probe_serial = o->probe,
+		    .openocd_bin = o->openocd_bin,
+		    .sim_bin = o->sim_bin,
+		    .tcl_port = o->tcl_port,
 		};
 		if ((rc = make_work_dir(c)))
 			return rc;
@@ -233,9 +246,10 @@ static int connect_backend(struct run_ctx *c)
 			openocd_log_errors(&c->ocd, 3, why, sizeof(why));
 			if (!why[0])
 				proc_log_tail(c->ocd.log_path, 4, why, sizeof(why));
-			return bench_fail(c->err, BENCH_E_TOOL_START, "OpenOCD failed to start: it %s (log %s: %s): check "
-					  "the board, the probe and its USB permissions", how, c->ocd.log_path,
-					  why[0] ? why : "empty");
+			return bench_fail(c->err, BENCH_E_TOOL_START,
+			                  "OpenOCD failed to start: it %s (log %s: %s): check "
+			                  "the board, the probe and its USB permissions",
+			                  how, c->ocd.log_path, why[0] ? why : "empty");
 		}
 		if (c->err->kind == BENCH_E_INTERRUPTED || c->err->kind == BENCH_E_CONNECT)
 			return -(int)c->err->kind;
@@ -243,8 +257,10 @@ static int connect_backend(struct run_ctx *c)
 	}
 	bench_error_clear(c->err);
 	if (!backend_has(&c->bk, BK_CAP_CYCCNT) || !strcmp(ctx->counter, "none"))
-		return bench_fail(c->err, BENCH_E_UNSUPPORTED, "%s has no readable cycle counter (DWT_CYCCNT): measure on a "
-				  "Cortex-M3/M4/M7 board or the virtual board", ctx->board[0] ? ctx->board : "this target");
+		return bench_fail(c->err, BENCH_E_UNSUPPORTED,
+		                  "%s has no readable cycle counter (DWT_CYCCNT): measure on a "
+		                  "Cortex-M3/M4/M7 board or the virtual board",
+		                  ctx->board[0] ? ctx->board : "this target");
 	return 0;
 }
 
@@ -289,7 +305,7 @@ static void print_stats(const struct run_ctx *c)
 	self = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
 	       (double)ru.ru_stime.tv_usec / 1e6;
 	fprintf(stderr, "bench-stats: halts=%zu host_cpu_s=%.6f openocd_cpu_s=%.6f sim_cpu_s=%.6f\n", c->halts, self,
-		c->ocd.ocd_cpu_s, c->ocd.sim_cpu_s);
+	        c->ocd.ocd_cpu_s, c->ocd.sim_cpu_s);
 }
 
 int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench_error *err)
@@ -326,16 +342,17 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 			char how[64];
 			proc_describe_status(st, how, sizeof(how));
 			rc = bench_fail(err, BENCH_E_CONNECT,
-					"the virtual board (bench-sim) stopped mid-run (%s): the report keeps the %zu "
-					"samples measured so far",
-					how, c->samples_taken);
+			                "the virtual board (bench-sim) stopped mid-run (%s): the report keeps the %zu "
+			                "samples measured so far",
+			                how, c->samples_taken);
 		}
 	}
 	if (rc && c->ocd_started && (err->kind == BENCH_E_TARGET || err->kind == BENCH_E_CONNECT)) {
 		char why[600];
 		openocd_log_errors(&c->ocd, 3, why, sizeof(why));
 		if (why[0])
-			snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg), " (OpenOCD log: %s)", why);
+			snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg), " (OpenOCD log: %s)",
+			         why);
 	}
 	if (c->bk_open)
 		backend_close(&c->bk);
@@ -348,7 +365,7 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		remove_work_dir(c);
 	else if (c->own_work_dir && err->kind != BENCH_E_INTERRUPTED && !strstr(err->msg, c->work_dir))
 		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg), " (logs kept in %s)",
-			 c->work_dir);
+		         c->work_dir);
 	finish(c, rc);
 	if (c->elf_open)
 		elf_close(&c->elf);

@@ -13,8 +13,8 @@
 #include "error.h"
 #include "results.h"
 
-#define RUN_MAX_SWEEPS 4
-#define RUN_MAX_SWEEP_VALUES 1000000u
+#define RUN_MAX_SWEEPS         4
+#define RUN_MAX_SWEEP_VALUES   1000000u
 #define RUN_DEFAULT_TIMEOUT_MS 10000u
 
 /* One --arg NAME=SPEC: the values written to symbol NAME (else bench_arg_NAME) at SYNC halts. */
@@ -25,31 +25,31 @@ struct run_sweep {
 };
 
 struct run_opts {
-	const char *firmware;      /* the ELF */
-	const char *board;         /* NULL: the virtual board (bench-sim + OpenOCD) */
-	const char *boards_dir;    /* NULL: board_root() */
-	const char *probe;         /* probe serial (OpenOCD `adapter serial`) */
-	const char *openocd;       /* "HOST:PORT" of a running OpenOCD's TCL port: attach, start nothing */
-	const char *gdb;           /* "HOST:PORT" of a gdbserver: use the RSP backend */
-	unsigned repeat;           /* measured iterations per input (default 10) */
-	unsigned warmup;           /* iterations run but not recorded, per input (default 1) */
+	const char *firmware;   /* the ELF */
+	const char *board;      /* NULL: the virtual board (bench-sim + OpenOCD) */
+	const char *boards_dir; /* NULL: board_root() */
+	const char *probe;      /* probe serial (OpenOCD `adapter serial`) */
+	const char *openocd;    /* "HOST:PORT" of a running OpenOCD's TCL port: attach, start nothing */
+	const char *gdb;        /* "HOST:PORT" of a gdbserver: use the RSP backend */
+	unsigned repeat;        /* measured iterations per input (default 10) */
+	unsigned warmup;        /* iterations run but not recorded, per input (default 1) */
 	struct run_sweep sweeps[RUN_MAX_SWEEPS]; /* inputs: the cartesian product, first sweep outermost */
 	size_t n_sweeps;
-	unsigned timeout_ms;       /* per marker-to-marker stretch (default RUN_DEFAULT_TIMEOUT_MS) */
-	const char *json;          /* --json FILE: written atomically, also on failure */
-	const char *start_sym;     /* --start SYM --stop SYM: breakpoint mode on symbols, no markers needed */
+	unsigned timeout_ms;   /* per marker-to-marker stretch (default RUN_DEFAULT_TIMEOUT_MS) */
+	const char *json;      /* --json FILE: written atomically, also on failure */
+	const char *start_sym; /* --start SYM --stop SYM: breakpoint mode on symbols, no markers needed */
 	const char *stop_sym;
-	bool bp_markers;           /* --bp-markers: plant hardware breakpoints at the marker sites */
-	unsigned poll_ms;          /* --poll MS: read the region table while running; 0: only at DONE */
-	bool no_regions;           /* --no-regions: skip the region table */
-	bool no_load;              /* --no-load: the target already holds this firmware; do not program it */
-	const char *work_dir;      /* logs and sockets; NULL: a fresh directory under $TMPDIR, removed after */
-	uint16_t tcl_port;         /* 0: a free port */
-	const char *openocd_bin;   /* NULL: $BENCH_OPENOCD or "openocd" */
-	const char *sim_bin;       /* NULL: found next to bench */
-	bool progress;             /* show a progress bar (cmd_run sets it on a TTY) */
-	bool quiet;                /* no console table */
-	const char *format;        /* console reporter name; NULL: "console" */
+	bool bp_markers;            /* --bp-markers: plant hardware breakpoints at the marker sites */
+	unsigned poll_ms;           /* --poll MS: read the region table while running; 0: only at DONE */
+	bool no_regions;            /* --no-regions: skip the region table */
+	bool no_load;               /* --no-load: the target already holds this firmware; do not program it */
+	const char *work_dir;       /* logs and sockets; NULL: a fresh directory under $TMPDIR, removed after */
+	uint16_t tcl_port;          /* 0: a free port */
+	const char *openocd_bin;    /* NULL: $BENCH_OPENOCD or "openocd" */
+	const char *sim_bin;        /* NULL: found next to bench */
+	bool progress;              /* show a progress bar (cmd_run sets it on a TTY) */
+	bool quiet;                 /* no console table */
+	const char *format;         /* console reporter name; NULL: "console" */
 	const volatile int *cancel; /* optional: nonzero stops the run as if interrupted (farm threads) */
 };
 

@@ -76,8 +76,8 @@ static int parse_ms(const char *s, unsigned *out)
 static int sweep_usage(struct bench_error *err, const char *spec, const char *why)
 {
 	return bench_fail(err, BENCH_E_USAGE,
-			  "bad --arg '%s' (%s): give NAME=START:STOP:STEP (e.g. input=0:1000:7) or NAME=V1,V2,...", spec,
-			  why);
+	                  "bad --arg '%s' (%s): give NAME=START:STOP:STEP (e.g. input=0:1000:7) or NAME=V1,V2,...",
+	                  spec, why);
 }
 
 int run_parse_sweep(const char *spec, struct run_sweep *out, struct bench_error *err)
@@ -160,39 +160,39 @@ struct opt {
 #define F(field) offsetof(struct run_opts, field)
 
 static const struct opt opts[] = {
-	{"--board", OPT_STR, F(board), "NAME", "board folder under boards/ (default: the virtual board sim-stm32f4)"},
-	{"--probe", OPT_STR, F(probe), "SERIAL", "debug probe serial (OpenOCD `adapter serial`); see `bench probes`"},
-	{"--openocd", OPT_STR, F(openocd), "HOST:PORT", "attach to a running OpenOCD's TCL port; start nothing"},
-	{"--gdb", OPT_STR, F(gdb), "HOST:PORT", "measure through a gdbserver (GDB remote protocol)"},
-	{"--repeat", OPT_UINT, F(repeat), "N", "measured iterations per input (default 10)"},
-	{"--warmup", OPT_UINT, F(warmup), "N", "iterations per input run first and not recorded (default 1)"},
-	{"--arg", OPT_ARG, 0, "NAME=SPEC", "input sweep: NAME=START:STOP:STEP or NAME=V1,V2,... (repeatable)"},
-	{"--timeout", OPT_MS, F(timeout_ms), "MS", "longest wait for the next marker, e.g. 10000 or 10s (default 10s)"},
-	{"--json", OPT_STR, F(json), "FILE", "write the JSON report (docs/report-schema.md) atomically, also on failure"},
-	{"--format", OPT_STR, F(format), "NAME", "stdout format: console (default), json, csv, bmf, github, junit"},
-	{"--start", OPT_STR, F(start_sym), "SYM", "breakpoint mode: measure from function SYM ... (no markers needed)"},
-	{"--stop", OPT_STR, F(stop_sym), "SYM", "... to function SYM"},
-	{"--bp-markers", OPT_FLAG, F(bp_markers), NULL, "plant hardware breakpoints at the marker sites"},
-	{"--poll", OPT_UINT, F(poll_ms), "MS", "read the region table every MS while the target runs"},
-	{"--no-regions", OPT_FLAG, F(no_regions), NULL, "do not read the region table at the DONE marker"},
-	{"--no-load", OPT_FLAG, F(no_load), NULL, "do not program the firmware: the target already holds it"},
-	{"--work-dir", OPT_STR, F(work_dir), "DIR", "where logs go (default: a temporary folder, kept on failure)"},
-	{"--tcl-port", OPT_PORT, F(tcl_port), "PORT", "OpenOCD's TCL port when bench starts it (default: a free one)"},
-	{"--boards-dir", OPT_STR, F(boards_dir), "DIR", "folder of board folders (default: the source tree's boards/)"},
-	{"--quiet", OPT_FLAG, F(quiet), NULL, "no table on stdout"},
-	{"--no-progress", OPT_NOFLAG, F(progress), NULL, "no progress bar"},
-	{"--help", OPT_HELP, 0, NULL, "this text"},
+    {"--board", OPT_STR, F(board), "NAME", "board folder under boards/ (default: the virtual board sim-stm32f4)"},
+    {"--probe", OPT_STR, F(probe), "SERIAL", "debug probe serial (OpenOCD `adapter serial`); see `bench probes`"},
+    {"--openocd", OPT_STR, F(openocd), "HOST:PORT", "attach to a running OpenOCD's TCL port; start nothing"},
+    {"--gdb", OPT_STR, F(gdb), "HOST:PORT", "measure through a gdbserver (GDB remote protocol)"},
+    {"--repeat", OPT_UINT, F(repeat), "N", "measured iterations per input (default 10)"},
+    {"--warmup", OPT_UINT, F(warmup), "N", "iterations per input run first and not recorded (default 1)"},
+    {"--arg", OPT_ARG, 0, "NAME=SPEC", "input sweep: NAME=START:STOP:STEP or NAME=V1,V2,... (repeatable)"},
+    {"--timeout", OPT_MS, F(timeout_ms), "MS", "longest wait for the next marker, e.g. 10000 or 10s (default 10s)"},
+    {"--json", OPT_STR, F(json), "FILE", "write the JSON report (docs/report-schema.md) atomically, also on failure"},
+    {"--format", OPT_STR, F(format), "NAME", "stdout format: console (default), json, csv, bmf, github, junit"},
+    {"--start", OPT_STR, F(start_sym), "SYM", "breakpoint mode: measure from function SYM ... (no markers needed)"},
+    {"--stop", OPT_STR, F(stop_sym), "SYM", "... to function SYM"},
+    {"--bp-markers", OPT_FLAG, F(bp_markers), NULL, "plant hardware breakpoints at the marker sites"},
+    {"--poll", OPT_UINT, F(poll_ms), "MS", "read the region table every MS while the target runs"},
+    {"--no-regions", OPT_FLAG, F(no_regions), NULL, "do not read the region table at the DONE marker"},
+    {"--no-load", OPT_FLAG, F(no_load), NULL, "do not program the firmware: the target already holds it"},
+    {"--work-dir", OPT_STR, F(work_dir), "DIR", "where logs go (default: a temporary folder, kept on failure)"},
+    {"--tcl-port", OPT_PORT, F(tcl_port), "PORT", "OpenOCD's TCL port when bench starts it (default: a free one)"},
+    {"--boards-dir", OPT_STR, F(boards_dir), "DIR", "folder of board folders (default: the source tree's boards/)"},
+    {"--quiet", OPT_FLAG, F(quiet), NULL, "no table on stdout"},
+    {"--no-progress", OPT_NOFLAG, F(progress), NULL, "no progress bar"},
+    {"--help", OPT_HELP, 0, NULL, "this text"},
 };
 
 void run_print_usage(FILE *out)
 {
 	fprintf(out, "usage: bench run FIRMWARE.elf [options]\n\n"
-		     "Measures the code between the firmware's BKPT markers (target/include/bench.h), in cycles.\n"
-		     "Without --board, --openocd or --gdb it starts the virtual board (bench-sim) and OpenOCD.\n\n");
+	             "Measures the code between the firmware's BKPT markers (target/include/bench.h), in cycles.\n"
+	             "Without --board, --openocd or --gdb it starts the virtual board (bench-sim) and OpenOCD.\n\n");
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		char left[40];
 		snprintf(left, sizeof(left), "%s%s%s", opts[i].name, opts[i].meta ? " " : "",
-			 opts[i].meta ? opts[i].meta : "");
+		         opts[i].meta ? opts[i].meta : "");
 		fprintf(out, "  %-22s %s\n", left, opts[i].help);
 	}
 	fprintf(out, "\nExit codes: docs/exit-codes.md. Details: docs/run.md.\n");
@@ -206,7 +206,8 @@ static int apply(const struct opt *op, const char *val, struct run_opts *o, stru
 	switch (op->kind) {
 	case OPT_STR:
 		if (!*val)
-			return bench_fail(err, BENCH_E_USAGE, "%s needs a non-empty value: see `bench run --help`", op->name);
+			return bench_fail(err, BENCH_E_USAGE, "%s needs a non-empty value: see `bench run --help`",
+			                  op->name);
 		*(const char **)(base + op->offset) = val;
 		return 0;
 	case OPT_UINT:
@@ -218,8 +219,8 @@ static int apply(const struct opt *op, const char *val, struct run_opts *o, stru
 		return 0;
 	case OPT_MS:
 		if (parse_ms(val, &u))
-			return bench_fail(err, BENCH_E_USAGE, "%s %s: give milliseconds (1 to 3600000) or seconds like 10s",
-					  op->name, val);
+			return bench_fail(err, BENCH_E_USAGE,
+			                  "%s %s: give milliseconds (1 to 3600000) or seconds like 10s", op->name, val);
 		*(unsigned *)(base + op->offset) = u;
 		return 0;
 	case OPT_PORT:
@@ -229,11 +230,13 @@ static int apply(const struct opt *op, const char *val, struct run_opts *o, stru
 		return 0;
 	case OPT_ARG:
 		if (o->n_sweeps == RUN_MAX_SWEEPS)
-			return bench_fail(err, BENCH_E_USAGE, "more than %d --arg: combine fewer inputs", RUN_MAX_SWEEPS);
+			return bench_fail(err, BENCH_E_USAGE, "more than %d --arg: combine fewer inputs",
+			                  RUN_MAX_SWEEPS);
 		for (size_t i = 0; i < o->n_sweeps; i++) {
 			size_t l = strlen(o->sweeps[i].name);
 			if (!strncmp(val, o->sweeps[i].name, l) && val[l] == '=')
-				return bench_fail(err, BENCH_E_USAGE, "--arg %s given twice: give it once", o->sweeps[i].name);
+				return bench_fail(err, BENCH_E_USAGE, "--arg %s given twice: give it once",
+				                  o->sweeps[i].name);
 		}
 		{
 			int rc = run_parse_sweep(val, &o->sweeps[o->n_sweeps], err);
@@ -261,7 +264,8 @@ int run_parse_args(int argc, char **argv, struct run_opts *o, struct bench_error
 
 		if (a[0] != '-' || !strcmp(a, "-")) {
 			if (o->firmware)
-				return bench_fail(err, BENCH_E_USAGE, "two firmware files ('%s', '%s'): give one", o->firmware, a);
+				return bench_fail(err, BENCH_E_USAGE, "two firmware files ('%s', '%s'): give one",
+				                  o->firmware, a);
 			o->firmware = a;
 			continue;
 		}
@@ -287,18 +291,20 @@ int run_parse_args(int argc, char **argv, struct run_opts *o, struct bench_error
 			val = argv[++i];
 		else
 			return bench_fail(err, BENCH_E_USAGE, "%s needs a value (%s): see `bench run --help`", op->name,
-					  op->meta);
+			                  op->meta);
 		if ((rc = apply(op, val, o, err)))
 			return rc;
 	}
 	if (!o->firmware)
-		return bench_fail(err, BENCH_E_USAGE, "no firmware given: bench run FIRMWARE.elf (see `bench run --help`)");
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "no firmware given: bench run FIRMWARE.elf (see `bench run --help`)");
 	if (!!o->start_sym != !!o->stop_sym)
 		return bench_fail(err, BENCH_E_USAGE, "--start and --stop go together: give both symbols");
 	if (o->openocd && o->gdb)
 		return bench_fail(err, BENCH_E_USAGE, "--openocd and --gdb both given: pick one backend");
 	if (o->probe && (o->openocd || o->gdb))
-		return bench_fail(err, BENCH_E_USAGE, "--probe selects the probe of an OpenOCD bench starts: leave it out "
-				  "with --openocd/--gdb");
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "--probe selects the probe of an OpenOCD bench starts: leave it out "
+		                  "with --openocd/--gdb");
 	return 0;
 }

@@ -11,18 +11,18 @@ struct bit_name {
 };
 
 static const struct bit_name hfsr_bits[] = {
-	{1u << 1, "VECTTBL"},
-	{1u << 30, "FORCED"},
-	{1u << 31, "DEBUGEVT"},
+    {1u << 1, "VECTTBL"},
+    {1u << 30, "FORCED"},
+    {1u << 31, "DEBUGEVT"},
 };
 
 static const struct bit_name cfsr_bits[] = {
-	{1u << 0, "MemManage IACCVIOL"},  {1u << 1, "MemManage DACCVIOL"},  {1u << 3, "MemManage MUNSTKERR"},
-	{1u << 4, "MemManage MSTKERR"},	  {1u << 5, "MemManage MLSPERR"},   {1u << 8, "BusFault IBUSERR"},
-	{1u << 9, "BusFault PRECISERR"},  {1u << 10, "BusFault IMPRECISERR"}, {1u << 11, "BusFault UNSTKERR"},
-	{1u << 12, "BusFault STKERR"},	  {1u << 13, "BusFault LSPERR"},    {1u << 16, "UsageFault UNDEFINSTR"},
-	{1u << 17, "UsageFault INVSTATE"}, {1u << 18, "UsageFault INVPC"},  {1u << 19, "UsageFault NOCP"},
-	{1u << 24, "UsageFault UNALIGNED"}, {1u << 25, "UsageFault DIVBYZERO"},
+    {1u << 0, "MemManage IACCVIOL"},    {1u << 1, "MemManage DACCVIOL"},    {1u << 3, "MemManage MUNSTKERR"},
+    {1u << 4, "MemManage MSTKERR"},     {1u << 5, "MemManage MLSPERR"},     {1u << 8, "BusFault IBUSERR"},
+    {1u << 9, "BusFault PRECISERR"},    {1u << 10, "BusFault IMPRECISERR"}, {1u << 11, "BusFault UNSTKERR"},
+    {1u << 12, "BusFault STKERR"},      {1u << 13, "BusFault LSPERR"},      {1u << 16, "UsageFault UNDEFINSTR"},
+    {1u << 17, "UsageFault INVSTATE"},  {1u << 18, "UsageFault INVPC"},     {1u << 19, "UsageFault NOCP"},
+    {1u << 24, "UsageFault UNALIGNED"}, {1u << 25, "UsageFault DIVBYZERO"},
 };
 
 static void append(char *out, size_t len, size_t *used, const char *s)

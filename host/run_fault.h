@@ -11,10 +11,10 @@
 #include "elf.h"
 #include "transport/backend.h"
 
-#define RUN_REG_CFSR 0xE000ED28u
-#define RUN_REG_HFSR 0xE000ED2Cu
+#define RUN_REG_CFSR  0xE000ED28u
+#define RUN_REG_HFSR  0xE000ED2Cu
 #define RUN_REG_MMFAR 0xE000ED34u
-#define RUN_REG_BFAR 0xE000ED38u
+#define RUN_REG_BFAR  0xE000ED38u
 #define RUN_REG_DEMCR 0xE000EDFCu
 /* DEMCR vector catch (Armv7-M ARM C1.6.5): VC_MMERR(4), NOCPERR, CHKERR, STATERR, BUSERR, INTERR,
  * HARDERR(10): halt on entry to any fault handler, with the exception frame intact. */

@@ -38,20 +38,25 @@ static int diagnose(struct run_ctx *c, bool timed_out, uint32_t pc)
 
 	if (timed_out) {
 		if (backend_halt(&c->bk, &e) || backend_read_reg(&c->bk, BK_REG_PC, &pc, &e))
-			return bench_fail(c->err, BENCH_E_TIMEOUT, "the target did not reach the next marker within %u ms "
-					  "and does not halt (after marker %s): raise --timeout or check the firmware",
-					  c->o->timeout_ms, marker_text(c->last_marker, last, sizeof(last)));
+			return bench_fail(c->err, BENCH_E_TIMEOUT,
+			                  "the target did not reach the next marker within %u ms "
+			                  "and does not halt (after marker %s): raise --timeout or check the firmware",
+			                  c->o->timeout_ms, marker_text(c->last_marker, last, sizeof(last)));
 	}
 	if (run_fault_describe(&c->bk, &c->elf, pc, fault, sizeof(fault)))
-		return bench_fail(c->err, BENCH_E_FAULT, "the target faulted: %s (after marker %s): fix the code under test",
-				  fault, marker_text(c->last_marker, last, sizeof(last)));
+		return bench_fail(c->err, BENCH_E_FAULT,
+		                  "the target faulted: %s (after marker %s): fix the code under test", fault,
+		                  marker_text(c->last_marker, last, sizeof(last)));
 	elf_describe_addr(&c->elf, pc, where, sizeof(where));
 	if (timed_out)
-		return bench_fail(c->err, BENCH_E_TIMEOUT, "the target did not reach the next marker within %u ms (it is at "
-				  "%s, after marker %s): raise --timeout or check the firmware", c->o->timeout_ms, where,
-				  marker_text(c->last_marker, last, sizeof(last)));
-	return bench_fail(c->err, BENCH_E_TARGET, "the target halted at %s, which is no marker (after marker %s): check "
-			  "for stray BKPT instructions or breakpoints", where, marker_text(c->last_marker, last, sizeof(last)));
+		return bench_fail(c->err, BENCH_E_TIMEOUT,
+		                  "the target did not reach the next marker within %u ms (it is at "
+		                  "%s, after marker %s): raise --timeout or check the firmware",
+		                  c->o->timeout_ms, where, marker_text(c->last_marker, last, sizeof(last)));
+	return bench_fail(c->err, BENCH_E_TARGET,
+	                  "the target halted at %s, which is no marker (after marker %s): check "
+	                  "for stray BKPT instructions or breakpoints",
+	                  where, marker_text(c->last_marker, last, sizeof(last)));
 }
 
 static int poll_regions(struct run_ctx *c)
@@ -158,15 +163,18 @@ static int check_ctl(struct run_ctx *c)
 		w[i] = (uint32_t)raw[4 * i] | (uint32_t)raw[4 * i + 1] << 8 | (uint32_t)raw[4 * i + 2] << 16 |
 		       (uint32_t)raw[4 * i + 3] << 24;
 	if (w[RUN_CTL_OFF_MAGIC / 4] != RUN_CTL_MAGIC)
-		return bench_fail(c->err, BENCH_E_NO_MARKERS, "bench_ctl in %s has magic 0x%08x, not 0x%08x: rebuild the "
-				  "firmware with this version's target/include/bench.h", c->o->firmware,
-				  w[RUN_CTL_OFF_MAGIC / 4], RUN_CTL_MAGIC);
+		return bench_fail(c->err, BENCH_E_NO_MARKERS,
+		                  "bench_ctl in %s has magic 0x%08x, not 0x%08x: rebuild the "
+		                  "firmware with this version's target/include/bench.h",
+		                  c->o->firmware, w[RUN_CTL_OFF_MAGIC / 4], RUN_CTL_MAGIC);
 	if (w[RUN_CTL_OFF_STATUS / 4] == 1)
-		return bench_fail(c->err, BENCH_E_UNSUPPORTED, "the target has no cycle counter (DWT_CTRL.NOCYCCNT is set): "
-				  "measure on a core with a DWT cycle counter");
+		return bench_fail(c->err, BENCH_E_UNSUPPORTED,
+		                  "the target has no cycle counter (DWT_CTRL.NOCYCCNT is set): "
+		                  "measure on a core with a DWT cycle counter");
 	if (w[RUN_CTL_OFF_STATUS / 4] == 2)
-		return bench_fail(c->err, BENCH_E_UNSUPPORTED, "the target's DWT is locked (DWT_LSR): unlock it in the "
-				  "firmware (write 0xC5ACCE55 to DWT_LAR) before bench_init()");
+		return bench_fail(c->err, BENCH_E_UNSUPPORTED,
+		                  "the target's DWT is locked (DWT_LSR): unlock it in the "
+		                  "firmware (write 0xC5ACCE55 to DWT_LAR) before bench_init()");
 	return 0;
 }
 
@@ -208,9 +216,11 @@ static int on_sync(struct run_ctx *c)
 		ctl[0] = 0, ctl[1] = (uint32_t)k;
 	}
 	if (!c->has_ctl)
-		return c->stopping ? bench_fail(c->err, BENCH_E_NO_MARKERS, "%s has SYNC markers but no bench_ctl to stop "
-						"its loop: link target/ (bench.c)", c->o->firmware)
-				   : 0;
+		return c->stopping ? bench_fail(c->err, BENCH_E_NO_MARKERS,
+		                                "%s has SYNC markers but no bench_ctl to stop "
+		                                "its loop: link target/ (bench.c)",
+		                                c->o->firmware)
+		                   : 0;
 	/* stop and iteration are adjacent words: one write. */
 	for (int i = 0; i < 2; i++)
 		for (int b = 0; b < 4; b++)
@@ -243,8 +253,10 @@ static int on_marker(struct run_ctx *c, const struct marker *m, uint32_t cnt, bo
 	case MARKER_BEGIN:
 		p = pending_for(c, m->id, true);
 		if (!p)
-			return bench_fail(c->err, BENCH_E_TARGET, "more than %d marker pairs open at once: close them with "
-					  "BENCH_END", RUN_MAX_PENDING);
+			return bench_fail(c->err, BENCH_E_TARGET,
+			                  "more than %d marker pairs open at once: close them with "
+			                  "BENCH_END",
+			                  RUN_MAX_PENDING);
 		p->valid = true;
 		p->cyccnt = cnt;
 		p->host_ms = proc_now_ms();
@@ -252,8 +264,10 @@ static int on_marker(struct run_ctx *c, const struct marker *m, uint32_t cnt, bo
 	case MARKER_END:
 		p = pending_for(c, m->id, false);
 		if (!p)
-			return bench_fail(c->err, BENCH_E_TARGET, "marker END %s (id %u) reached without its BEGIN: check the "
-					  "firmware's BENCH_BEGIN/BENCH_END pairs", m->name, m->id);
+			return bench_fail(c->err, BENCH_E_TARGET,
+			                  "marker END %s (id %u) reached without its BEGIN: check the "
+			                  "firmware's BENCH_BEGIN/BENCH_END pairs",
+			                  m->name, m->id);
 		p->valid = false;
 		rc = add_sample(c, m->name, p->cyccnt, cnt, p->host_ms);
 		break;
@@ -333,8 +347,9 @@ static int enable_cyccnt(struct run_ctx *c)
 	    (rc = backend_read_u32(&c->bk, RUN_DWT_CTRL, &ctrl, c->err)))
 		return rc;
 	if (ctrl & RUN_DWT_CTRL_NOCYCCNT)
-		return bench_fail(c->err, BENCH_E_UNSUPPORTED, "the target has no cycle counter (DWT_CTRL.NOCYCCNT is "
-				  "set): measure on a core with a DWT cycle counter");
+		return bench_fail(c->err, BENCH_E_UNSUPPORTED,
+		                  "the target has no cycle counter (DWT_CTRL.NOCYCCNT is "
+		                  "set): measure on a core with a DWT cycle counter");
 	return backend_write_u32(&c->bk, RUN_DWT_CTRL, ctrl | RUN_DWT_CTRL_CYCCNTENA, c->err);
 }
 
@@ -353,10 +368,12 @@ static int plant_breakpoints(struct run_ctx *c)
 		if ((rc = backend_set_break(&c->bk, m->addr, c->err))) {
 			/* Cortex-M4's FPB has 6 instruction comparators (TRM 8.4), M3 6, M7 8. */
 			if (c->err->kind == BENCH_E_TARGET)
-				bench_fail(c->err, BENCH_E_UNSUPPORTED, "cannot plant hardware breakpoint %zu of %zu (marker %s "
-					   "%s): the target has too few breakpoint comparators for every marker site; drop "
-					   "--bp-markers or use fewer marker pairs", i + 1, c->elf.markers.n,
-					   markers_kind_name(m->kind), m->name);
+				bench_fail(
+				    c->err, BENCH_E_UNSUPPORTED,
+				    "cannot plant hardware breakpoint %zu of %zu (marker %s "
+				    "%s): the target has too few breakpoint comparators for every marker site; drop "
+				    "--bp-markers or use fewer marker pairs",
+				    i + 1, c->elf.markers.n, markers_kind_name(m->kind), m->name);
 			return rc == -(int)BENCH_E_TARGET ? -(int)BENCH_E_UNSUPPORTED : rc;
 		}
 	}
@@ -407,7 +424,8 @@ int run_loop(struct run_ctx *c)
 	}
 	progress_end(&c->prog);
 	if (!rc && c->has_sync && c->mode != RUN_MODE_SYMBOLS && !c->stopping)
-		rc = bench_fail(c->err, BENCH_E_TARGET, "the firmware reached DONE before bench stopped its loop: check "
-				"that it loops on bench_sync()");
+		rc = bench_fail(c->err, BENCH_E_TARGET,
+		                "the firmware reached DONE before bench stopped its loop: check "
+		                "that it loops on bench_sync()");
 	return rc;
 }

@@ -12,17 +12,17 @@
 #include "run.h"
 #include "transport/backend.h"
 
-#define RUN_DWT_CYCCNT 0xE0001004u /* Armv7-M ARM C1.8.6 */
-#define RUN_DWT_CTRL 0xE0001000u   /* C1.8.7 */
+#define RUN_DWT_CYCCNT         0xE0001004u /* Armv7-M ARM C1.8.6 */
+#define RUN_DWT_CTRL           0xE0001000u /* C1.8.7 */
 #define RUN_DWT_CTRL_CYCCNTENA 0x1u
-#define RUN_DWT_CTRL_NOCYCCNT (1u << 25)
-#define RUN_DEMCR_TRCENA (1u << 24) /* C1.6.5 */
-#define RUN_MAX_PENDING 64
-#define RUN_BKPT_SIZE 2u           /* BKPT #imm is a 16-bit Thumb instruction (A7.7.17) */
+#define RUN_DWT_CTRL_NOCYCCNT  (1u << 25)
+#define RUN_DEMCR_TRCENA       (1u << 24) /* C1.6.5 */
+#define RUN_MAX_PENDING        64
+#define RUN_BKPT_SIZE          2u /* BKPT #imm is a 16-bit Thumb instruction (A7.7.17) */
 /* bench_ctl fields (docs/markers.md) */
-#define RUN_CTL_MAGIC 0x42434854u
-#define RUN_CTL_OFF_MAGIC 0u
-#define RUN_CTL_OFF_STOP 8u
+#define RUN_CTL_MAGIC      0x42434854u
+#define RUN_CTL_OFF_MAGIC  0u
+#define RUN_CTL_OFF_STOP   8u
 #define RUN_CTL_OFF_STATUS 16u
 
 enum run_mode {
@@ -73,7 +73,7 @@ struct run_ctx {
 	int64_t overhead;
 	const struct marker *last_marker;
 	size_t samples_taken;
-	size_t halts;               /* marker halts, for BENCH_STATS */
+	size_t halts; /* marker halts, for BENCH_STATS */
 	struct progress prog;
 	uint64_t last_poll_ms;
 };

@@ -9,7 +9,7 @@
 
 struct sha256_ctx {
 	uint32_t h[8];
-	uint64_t len;        /* bytes hashed so far */
+	uint64_t len; /* bytes hashed so far */
 	uint8_t buf[64];
 	size_t fill;
 };

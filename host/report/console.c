@@ -17,7 +17,8 @@ static void args_text(const struct bench_result *r, char *out, size_t len)
 	size_t used = 0;
 	out[0] = '\0';
 	for (size_t i = 0; i < r->n_args && used < len; i++) {
-		int w = snprintf(out + used, len - used, "%s%s=%" PRId64, i ? " " : "", r->args[i].name, r->args[i].value);
+		int w =
+		    snprintf(out + used, len - used, "%s%s=%" PRId64, i ? " " : "", r->args[i].name, r->args[i].value);
 		if (w < 0)
 			break;
 		used += (size_t)w;
@@ -91,21 +92,22 @@ static int console_begin(FILE *out, const struct bench_report *rep, struct bench
 		bad |= fprintf(out, " at %.1f MHz", (double)c->core_clock_hz / 1e6) < 0;
 	bad |= fprintf(out, ", %s via %s\n", c->counter, c->backend[0] ? c->backend : "?") < 0;
 	if (c->cycles_modelled)
-		bad |= fprintf(out, "cycles are modelled by the virtual board (Cortex-M4 timing model), not measured on "
-				    "silicon\n") < 0;
+		bad |=
+		    fprintf(out, "cycles are modelled by the virtual board (Cortex-M4 timing model), not measured on "
+		                 "silicon\n") < 0;
 	bad |= fprintf(out, "overhead of an empty marker pair: %" PRId64 " cycles, subtracted from every sample\n\n",
-		       c->overhead_cycles) < 0;
+	               c->overhead_cycles) < 0;
 	if (rep->n_results)
 		bad |= fprintf(out, "%-*s  %-*s  %*s  %*s  %*s  %*s  %*s  %*s  %10s\n", w.name, "name", w.args, "args",
-			       w.n, "n", w.num, "min", w.num, "median", w.num, "mean", w.num, "max", w.num, "stddev",
-			       "time(min)") < 0;
+		               w.n, "n", w.num, "min", w.num, "median", w.num, "mean", w.num, "max", w.num, "stddev",
+		               "time(min)") < 0;
 	else
 		bad |= fprintf(out, "no samples\n") < 0;
 	return bad ? io_fail(err) : 0;
 }
 
 static int console_result(FILE *out, const struct bench_report *rep, const struct bench_result *r,
-			  struct bench_error *err)
+                          struct bench_error *err)
 {
 	struct widths w;
 	char a[256], t[32];
@@ -116,14 +118,14 @@ static int console_result(FILE *out, const struct bench_report *rep, const struc
 	args_text(r, a, sizeof(a));
 	if (!s->n) {
 		bad = fprintf(out, "%-*s  %-*s  %*zu  %s\n", w.name, r->name, w.args, a, w.n, s->n,
-			      r->error[0] ? r->error : "no samples") < 0;
+		              r->error[0] ? r->error : "no samples") < 0;
 		return bad ? io_fail(err) : 0;
 	}
 	fmt_time(rep, s->min, t, sizeof(t));
 	/* Cycles are integers: min, median and max print without decimals when they are whole. */
-	bad = fprintf(out, "%-*s  %-*s  %*zu  %*.0f  %*.*f  %*.1f  %*.0f  %*.1f  %10s%s%s\n", w.name, r->name, w.args, a,
-		      w.n, s->n, w.num, s->min, w.num, s->median == (double)(int64_t)s->median ? 0 : 1, s->median, w.num,
-		      s->mean, w.num, s->max, w.num, s->stddev, t, r->error[0] ? "  " : "", r->error) < 0;
+	bad = fprintf(out, "%-*s  %-*s  %*zu  %*.0f  %*.*f  %*.1f  %*.0f  %*.1f  %10s%s%s\n", w.name, r->name, w.args,
+	              a, w.n, s->n, w.num, s->min, w.num, s->median == (double)(int64_t)s->median ? 0 : 1, s->median,
+	              w.num, s->mean, w.num, s->max, w.num, s->stddev, t, r->error[0] ? "  " : "", r->error) < 0;
 	return bad ? io_fail(err) : 0;
 }
 
@@ -135,23 +137,24 @@ static int console_end(FILE *out, const struct bench_report *rep, struct bench_e
 		bad |= fprintf(out, "(cycles; n samples per row; stddev is the sample standard deviation)\n") < 0;
 	if (rep->n_regions) {
 		bad |= fprintf(out, "\n%-20s %8s %12s %8s %8s %10s %10s\n", "region", "count", "total", "min", "max",
-			       "mean", "ema") < 0;
+		               "mean", "ema") < 0;
 		for (size_t i = 0; i < rep->n_regions; i++) {
 			const struct bench_region_result *g = &rep->regions[i];
-			bad |= fprintf(out, "%-20s %8" PRIu64 " %12" PRIu64 " %8u %8u %10.1f %10.1f%s%s\n", g->name, g->count,
-				       g->total, g->min, g->max, g->mean, g->ema, g->error[0] ? "  " : "", g->error) < 0;
+			bad |= fprintf(out, "%-20s %8" PRIu64 " %12" PRIu64 " %8u %8u %10.1f %10.1f%s%s\n", g->name,
+			               g->count, g->total, g->min, g->max, g->mean, g->ema, g->error[0] ? "  " : "",
+			               g->error) < 0;
 		}
 	}
 	if (rep->status != BENCH_STATUS_OK)
 		bad |= fprintf(out, "\nstatus: %s (%s)%s%s\n", results_status_name(rep->status), rep->status_detail,
-			       rep->error[0] ? ": " : "", rep->error) < 0;
+		               rep->error[0] ? ": " : "", rep->error) < 0;
 	return bad ? io_fail(err) : 0;
 }
 
 const struct reporter_ops console_reporter = {
-	.name = "console",
-	.extension = "txt",
-	.begin = console_begin,
-	.result = console_result,
-	.end = console_end,
+    .name = "console",
+    .extension = "txt",
+    .begin = console_begin,
+    .result = console_result,
+    .end = console_end,
 };

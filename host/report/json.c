@@ -172,7 +172,7 @@ static int json_begin(FILE *out, const struct bench_report *rep, struct bench_er
 }
 
 static int json_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
-		       struct bench_error *err)
+                       struct bench_error *err)
 {
 	return 0;
 }
@@ -197,9 +197,9 @@ static int json_end(FILE *out, const struct bench_report *rep, struct bench_erro
 }
 
 const struct reporter_ops json_reporter = {
-	.name = "json",
-	.extension = "json",
-	.begin = json_begin,
-	.result = json_result,
-	.end = json_end,
+    .name = "json",
+    .extension = "json",
+    .begin = json_begin,
+    .result = json_result,
+    .end = json_end,
 };

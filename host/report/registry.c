@@ -5,10 +5,10 @@
 #include "reporter.h"
 
 extern const struct reporter_ops console_reporter, json_reporter, csv_reporter, bmf_reporter, github_reporter,
-	junit_reporter;
+    junit_reporter;
 
 const struct reporter_ops *const reporter_table[] = {
-	&console_reporter, &json_reporter, &csv_reporter, &bmf_reporter, &github_reporter, &junit_reporter, NULL,
+    &console_reporter, &json_reporter, &csv_reporter, &bmf_reporter, &github_reporter, &junit_reporter, NULL,
 };
 
 const struct reporter_ops *reporter_find(const char *name)

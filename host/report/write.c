@@ -22,12 +22,12 @@ int report_emit(const struct reporter_ops *ops, FILE *out, const struct bench_re
 		rc = ops->end(out, rep, err);
 	if (!rc && (fflush(out) || ferror(out)))
 		rc = bench_fail(err, BENCH_E_IO, "writing the %s report failed: %s: check the disk", ops->name,
-				strerror(errno));
+		                strerror(errno));
 	return rc;
 }
 
 int report_write_atomic(const struct reporter_ops *ops, const char *path, const struct bench_report *rep,
-			struct bench_error *err)
+                        struct bench_error *err)
 {
 	char tmp[4200], dircopy[4096];
 	FILE *f;
@@ -39,8 +39,9 @@ int report_write_atomic(const struct reporter_ops *ops, const char *path, const 
 		return bench_fail(err, BENCH_E_IO, "report path too long: %s", path);
 	fd = mkstemp(tmp);
 	if (fd < 0)
-		return bench_fail(err, BENCH_E_IO, "cannot write report %s: %s: check the directory exists and is writable",
-				  path, strerror(errno));
+		return bench_fail(err, BENCH_E_IO,
+		                  "cannot write report %s: %s: check the directory exists and is writable", path,
+		                  strerror(errno));
 	/* mkstemp makes it 0600; a report is for everyone who may read the directory. */
 	if (fchmod(fd, 0644)) {
 		e = errno;
@@ -58,7 +59,7 @@ int report_write_atomic(const struct reporter_ops *ops, const char *path, const 
 	rc = report_emit(ops, f, rep, err);
 	if (!rc && fsync(fileno(f)))
 		rc = bench_fail(err, BENCH_E_IO, "cannot write report %s: fsync: %s: check the disk", path,
-				strerror(errno));
+		                strerror(errno));
 	if (fclose(f) && !rc)
 		rc = bench_fail(err, BENCH_E_IO, "cannot write report %s: %s: check the disk", path, strerror(errno));
 	if (!rc && rename(tmp, path))
@@ -73,8 +74,8 @@ int report_write_atomic(const struct reporter_ops *ops, const char *path, const 
 	if (fd >= 0) {
 		/* Some file systems refuse fsync on a directory (EINVAL): the report itself is on disk. */
 		if (fsync(fd) && errno != EINVAL)
-			rc = bench_fail(err, BENCH_E_IO, "report %s written, but syncing its directory failed: %s", path,
-					strerror(errno));
+			rc = bench_fail(err, BENCH_E_IO, "report %s written, but syncing its directory failed: %s",
+			                path, strerror(errno));
 		close(fd);
 	}
 	return rc;

@@ -8,13 +8,13 @@ static int unsupported(const struct backend *bk, const char *what, struct bench_
 {
 	const char *name = bk && bk->ops && bk->ops->name ? bk->ops->name : "this backend";
 	return bench_fail(err, BENCH_E_UNSUPPORTED, "%s cannot %s: use a backend that can (--openocd or --gdb)", name,
-			  what);
+	                  what);
 }
 
-#define CHECK_OP(bk, op, what)                                                                                      \
-	do {                                                                                                        \
-		if (!(bk) || !(bk)->ops || !(bk)->ops->op)                                                          \
-			return unsupported((bk), (what), err);                                                      \
+#define CHECK_OP(bk, op, what)                                                                                         \
+	do {                                                                                                           \
+		if (!(bk) || !(bk)->ops || !(bk)->ops->op)                                                             \
+			return unsupported((bk), (what), err);                                                         \
 	} while (0)
 
 int backend_halt(struct backend *bk, struct bench_error *err)
@@ -112,8 +112,8 @@ int backend_version(struct backend *bk, char *out, size_t outlen, struct bench_e
 	return bk->ops->version(bk, out, outlen, err);
 }
 
-int backend_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr,
-			  struct backend_halt_info *out, uint32_t *sample, struct bench_error *err)
+int backend_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr, struct backend_halt_info *out,
+                          uint32_t *sample, struct bench_error *err)
 {
 	int rc;
 

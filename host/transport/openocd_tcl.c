@@ -18,14 +18,14 @@
 
 #include "../proc.h"
 
-#define TCL_EOM 0x1a
+#define TCL_EOM     0x1a
 #define TCL_SLOW_MS 60000u /* program, verify and reset on a real board with a big image */
 
 struct tcl_priv {
 	int fd;
 	unsigned timeout_ms;
-	unsigned pending;     /* replies still owed to commands we gave up waiting for */
-	char *rx;             /* bytes received after the last reply */
+	unsigned pending; /* replies still owed to commands we gave up waiting for */
+	char *rx;         /* bytes received after the last reply */
 	size_t rx_len, rx_cap;
 	char peer[128];
 };
@@ -55,7 +55,7 @@ int tcl_quote(const char *s, char *out, size_t len)
 	for (const char *p = s; *p; p++) {
 		unsigned char c = (unsigned char)*p;
 		bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-			     c == '.' || c == '/' || c == '-';
+		             c == '.' || c == '/' || c == '-';
 		const char *rep = NULL;
 		char tmp[8];
 		if (c == '\n')
@@ -127,7 +127,7 @@ int tcl_parse_u32_list(const char *s, uint32_t *out, size_t max)
 static int lost(struct backend *bk, const char *what, struct bench_error *err)
 {
 	return bench_fail(err, BENCH_E_CONNECT, "connection to OpenOCD at %s lost (%s): check that OpenOCD still runs",
-			  P(bk)->peer, what);
+	                  P(bk)->peer, what);
 }
 
 /* Reads one 0x1a-terminated reply into a malloc'd string. */
@@ -157,8 +157,9 @@ static int read_reply(struct backend *bk, unsigned timeout_ms, char **reply, str
 		if (now >= deadline) {
 			/* Its reply may still come: the next exchange drops it first. */
 			t->pending++;
-			return bench_fail(err, BENCH_E_CONNECT, "OpenOCD at %s did not answer within %u ms: check its log",
-					  t->peer, timeout_ms);
+			return bench_fail(err, BENCH_E_CONNECT,
+			                  "OpenOCD at %s did not answer within %u ms: check its log", t->peer,
+			                  timeout_ms);
 		}
 		struct pollfd pfd = {t->fd, POLLIN, 0};
 		unsigned slice = deadline - now > 100 ? 100 : (unsigned)(deadline - now);
@@ -201,9 +202,10 @@ static int send_all(struct backend *bk, const char *s, size_t len, struct bench_
 
 /* Sends `script` wrapped in catch; *reply gets the result (malloc'd), *is_error whether it failed. */
 static int exchange(struct backend *bk, const char *script, unsigned timeout_ms, char **reply, bool *is_error,
-		    struct bench_error *err)
+                    struct bench_error *err)
 {
-	static const char pre[] = "if {[catch {", post[] = "} bench_r]} {format E%s $bench_r} else {format O%s $bench_r}";
+	static const char pre[] = "if {[catch {",
+	                  post[] = "} bench_r]} {format E%s $bench_r} else {format O%s $bench_r}";
 	struct tcl_priv *t = P(bk);
 	size_t sl = strlen(script);
 	char *msg = malloc(sizeof(pre) + sl + sizeof(post) + 1), *body;
@@ -237,8 +239,10 @@ static int exchange(struct backend *bk, const char *script, unsigned timeout_ms,
 	if (tcl_parse_reply(*reply, is_error, &body)) {
 		free(*reply);
 		*reply = NULL;
-		return bench_fail(err, BENCH_E_PROTOCOL, "OpenOCD at %s sent a reply bench cannot read: is it OpenOCD's "
-				  "TCL port (tcl_port), not the telnet or GDB port?", t->peer);
+		return bench_fail(err, BENCH_E_PROTOCOL,
+		                  "OpenOCD at %s sent a reply bench cannot read: is it OpenOCD's "
+		                  "TCL port (tcl_port), not the telnet or GDB port?",
+		                  t->peer);
 	}
 	memmove(*reply, body, strlen(body) + 1);
 	return 0;
@@ -246,7 +250,7 @@ static int exchange(struct backend *bk, const char *script, unsigned timeout_ms,
 
 /* Runs script; a Tcl error is BENCH_E_TARGET naming what failed. out may be NULL. */
 static int eval_to(struct backend *bk, const char *script, unsigned timeout_ms, const char *what, char *out,
-		   size_t outlen, struct bench_error *err)
+                   size_t outlen, struct bench_error *err)
 {
 	char *reply;
 	bool is_err = false;
@@ -260,7 +264,8 @@ static int eval_to(struct backend *bk, const char *script, unsigned timeout_ms, 
 			*nl = ' ';
 		for (size_t n = strlen(reply); n && reply[n - 1] == ' ';)
 			reply[--n] = '\0';
-		rc = bench_fail(err, BENCH_E_TARGET, "OpenOCD could not %s: %s", what, reply[0] ? reply : "(no message)");
+		rc = bench_fail(err, BENCH_E_TARGET, "OpenOCD could not %s: %s", what,
+		                reply[0] ? reply : "(no message)");
 	} else if (out && outlen) {
 		snprintf(out, outlen, "%s", reply);
 	}
@@ -302,7 +307,7 @@ static int parse_pc(const char *s, uint32_t *pc)
 }
 
 static int tcl_wait_halt(struct backend *bk, unsigned timeout_ms, struct backend_halt_info *out,
-			 struct bench_error *err)
+                         struct bench_error *err)
 {
 	char script[128], res[128];
 	int rc;
@@ -318,12 +323,12 @@ static int tcl_wait_halt(struct backend *bk, unsigned timeout_ms, struct backend
 	out->reason = BK_HALT_OTHER;
 	if (parse_pc(res, &out->pc))
 		return bench_fail(err, BENCH_E_PROTOCOL, "OpenOCD's `reg pc` said \"%s\": check the OpenOCD version",
-				  res);
+		                  res);
 	return 0;
 }
 
 static int tcl_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr,
-			     struct backend_halt_info *out, uint32_t *sample, struct bench_error *err)
+                             struct backend_halt_info *out, uint32_t *sample, struct bench_error *err)
 {
 	char script[256], res[128];
 	uint32_t v[2];
@@ -331,17 +336,19 @@ static int tcl_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t s
 
 	/* One round trip per marker halt: resume, wait, then PC and DWT_CYCCNT. */
 	snprintf(script, sizeof(script),
-		 "resume; if {[catch {wait_halt %u}]} {format R} else {format {%%s %%s} [lindex [reg pc] 2] "
-		 "[read_memory 0x%08x 32 1]}",
-		 timeout_ms, sample_addr);
+	         "resume; if {[catch {wait_halt %u}]} {format R} else {format {%%s %%s} [lindex [reg pc] 2] "
+	         "[read_memory 0x%08x 32 1]}",
+	         timeout_ms, sample_addr);
 	rc = eval_to(bk, script, timeout_ms + P(bk)->timeout_ms, "resume the target", res, sizeof(res), err);
 	if (rc)
 		return rc;
 	if (!strcmp(res, "R"))
 		return bench_fail(err, BENCH_E_TIMEOUT, "target still running after %u ms", timeout_ms);
 	if (tcl_parse_u32_list(res, v, 2) != 2)
-		return bench_fail(err, BENCH_E_PROTOCOL, "OpenOCD answered \"%s\" to a PC and counter read: check the "
-				  "OpenOCD version (0.12 or later)", res);
+		return bench_fail(err, BENCH_E_PROTOCOL,
+		                  "OpenOCD answered \"%s\" to a PC and counter read: check the "
+		                  "OpenOCD version (0.12 or later)",
+		                  res);
 	memset(out, 0, sizeof(*out));
 	out->reason = BK_HALT_OTHER;
 	out->pc = v[0];
@@ -385,7 +392,7 @@ static int tcl_read_mem(struct backend *bk, uint32_t addr, void *buf, size_t len
 		if (rc) {
 			if (err->kind == BENCH_E_TARGET)
 				snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
-					 " (address 0x%08x)", addr);
+				         " (address 0x%08x)", addr);
 			return rc;
 		}
 		addr += (uint32_t)chunk;
@@ -411,8 +418,8 @@ static int tcl_write_mem(struct backend *bk, uint32_t addr, const void *buf, siz
 		n = (size_t)sprintf(script, "write_memory 0x%08x %u {", addr, words ? 32u : 8u);
 		for (size_t i = 0; i < count; i++) {
 			uint32_t v = words ? (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
-						     (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24
-					   : b[i];
+			                         (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24
+			                   : b[i];
 			n += (size_t)sprintf(script + n, "%s0x%x", i ? " " : "", v);
 		}
 		strcpy(script + n, "}");
@@ -430,8 +437,8 @@ static int tcl_write_mem(struct backend *bk, uint32_t addr, const void *buf, siz
 /* OpenOCD's register names for the DCRSR REGSEL numbers (src/target/armv7m.c armv7m_regs[]). */
 static const char *reg_name(enum backend_reg reg)
 {
-	static const char *const names[] = {"r0", "r1", "r2",  "r3",  "r4", "r5", "r6",	 "r7",	"r8", "r9",
-					    "r10", "r11", "r12", "sp", "lr", "pc", "xPSR", "msp", "psp"};
+	static const char *const names[] = {"r0",  "r1",  "r2",  "r3", "r4", "r5", "r6",   "r7",  "r8", "r9",
+	                                    "r10", "r11", "r12", "sp", "lr", "pc", "xPSR", "msp", "psp"};
 	return (unsigned)reg < sizeof(names) / sizeof(names[0]) ? names[reg] : NULL;
 }
 
@@ -518,22 +525,22 @@ static int tcl_version(struct backend *bk, char *out, size_t outlen, struct benc
 }
 
 static const struct backend_ops tcl_ops = {
-	.name = "openocd-tcl",
-	.close = tcl_close,
-	.halt = tcl_halt,
-	.resume = tcl_resume,
-	.wait_halt = tcl_wait_halt,
-	.read_mem = tcl_read_mem,
-	.write_mem = tcl_write_mem,
-	.read_reg = tcl_read_reg,
-	.write_reg = tcl_write_reg,
-	.reset = tcl_reset,
-	.load = tcl_load,
-	.set_break = tcl_set_break,
-	.clear_break = tcl_clear_break,
-	.monitor = tcl_monitor,
-	.version = tcl_version,
-	.resume_sample = tcl_resume_sample,
+    .name = "openocd-tcl",
+    .close = tcl_close,
+    .halt = tcl_halt,
+    .resume = tcl_resume,
+    .wait_halt = tcl_wait_halt,
+    .read_mem = tcl_read_mem,
+    .write_mem = tcl_write_mem,
+    .read_reg = tcl_read_reg,
+    .write_reg = tcl_write_reg,
+    .reset = tcl_reset,
+    .load = tcl_load,
+    .set_break = tcl_set_break,
+    .clear_break = tcl_clear_break,
+    .monitor = tcl_monitor,
+    .version = tcl_version,
+    .resume_sample = tcl_resume_sample,
 };
 
 static int split_host_port(const char *hp, char *host, size_t hlen, char *port, size_t plen)
@@ -567,13 +574,14 @@ int tcl_backend_open(struct backend *bk, const char *host_port, unsigned timeout
 
 	memset(bk, 0, sizeof(*bk));
 	if (split_host_port(host_port, host, sizeof(host), port, sizeof(port)))
-		return bench_fail(err, BENCH_E_USAGE, "bad address '%s': give HOST:PORT, e.g. 127.0.0.1:6666", host_port);
+		return bench_fail(err, BENCH_E_USAGE, "bad address '%s': give HOST:PORT, e.g. 127.0.0.1:6666",
+		                  host_port);
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
 	if ((e = getaddrinfo(host, port, &hints, &res)) != 0)
 		return bench_fail(err, BENCH_E_CONNECT, "cannot resolve %s: %s: check the host name", host,
-				  gai_strerror(e));
+		                  gai_strerror(e));
 	for (ai = res; ai && fd < 0; ai = ai->ai_next) {
 		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
 		if (fd < 0) {
@@ -588,8 +596,10 @@ int tcl_backend_open(struct backend *bk, const char *host_port, unsigned timeout
 	}
 	freeaddrinfo(res);
 	if (fd < 0)
-		return bench_fail(err, BENCH_E_CONNECT, "nothing answers at %s:%s (%s): start OpenOCD with its TCL port "
-				  "there, or leave out --openocd", host, port, strerror(e));
+		return bench_fail(err, BENCH_E_CONNECT,
+		                  "nothing answers at %s:%s (%s): start OpenOCD with its TCL port "
+		                  "there, or leave out --openocd",
+		                  host, port, strerror(e));
 	/* Small request/reply exchanges: Nagle would add 40 ms to each (RFC 896 with delayed ACKs). */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	t = calloc(1, sizeof(*t));
@@ -602,8 +612,7 @@ int tcl_backend_open(struct backend *bk, const char *host_port, unsigned timeout
 	snprintf(t->peer, sizeof(t->peer), "%s:%s", host, port);
 	bk->ops = &tcl_ops;
 	bk->priv = t;
-	bk->caps = BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT | BK_CAP_FLASH | BK_CAP_HW_BREAK | BK_CAP_RESET |
-		   BK_CAP_MONITOR;
+	bk->caps = BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT | BK_CAP_FLASH | BK_CAP_HW_BREAK | BK_CAP_RESET | BK_CAP_MONITOR;
 	return 0;
 }
 

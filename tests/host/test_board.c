@@ -14,8 +14,8 @@ static const char *boards_dir;
 static void test_parse_good(void **state)
 {
 	static const char j[] = "{\"name\":\"b\",\"core_clock_hz\":168000000,\"openocd_cfg\":\"openocd.cfg\","
-				"\"virtual\":true,\"flash\":{\"base\":\"0x08000000\",\"size\":1048576},"
-				"\"ram\":{\"base\":536870912,\"size\":\"0x20000\"}}";
+	                        "\"virtual\":true,\"flash\":{\"base\":\"0x08000000\",\"size\":1048576},"
+	                        "\"ram\":{\"base\":536870912,\"size\":\"0x20000\"}}";
 	struct board b;
 	struct bench_error err;
 
@@ -39,23 +39,25 @@ struct bad_case {
 static void test_parse_bad(void **state)
 {
 	static const struct bad_case cases[] = {
-		{"{", "is not valid JSON"},
-		{"[1]", "is not a JSON object"},
-		{"{\"core_clock_hz\":1,\"openocd_cfg\":\"o\"}", "field \"name\" is missing"},
-		{"{\"name\":1,\"core_clock_hz\":1,\"openocd_cfg\":\"o\"}", "field \"name\" must be a string"},
-		{"{\"name\":\"b\",\"openocd_cfg\":\"o\"}", "field \"core_clock_hz\" is missing"},
-		{"{\"name\":\"b\",\"core_clock_hz\":-5,\"openocd_cfg\":\"o\"}", "\"core_clock_hz\" must be a positive"},
-		{"{\"name\":\"b\",\"core_clock_hz\":1.5,\"openocd_cfg\":\"o\"}", "\"core_clock_hz\" must be a positive"},
-		{"{\"name\":\"b\",\"core_clock_hz\":1}", "field \"openocd_cfg\" is missing"},
-		{"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"../../etc/x\"}", "must stay inside the board folder"},
-		{"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"backend\":\"jlink\"}",
-		 "\"backend\" must be \"openocd\" or \"qemu\""},
-		{"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"virtual\":1}", "\"virtual\" must be true or false"},
-		{"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"flash\":{\"base\":\"0x1zz\",\"size\":1}}",
-		 "\"base\" must be a 32-bit unsigned integer"},
-		{"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"ram\":{\"base\":4294967296,\"size\":1}}",
-		 "\"base\" must be a 32-bit unsigned integer"},
-		{"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"ram\":{\"size\":1}}", "\"base\" is missing"},
+	    {"{", "is not valid JSON"},
+	    {"[1]", "is not a JSON object"},
+	    {"{\"core_clock_hz\":1,\"openocd_cfg\":\"o\"}", "field \"name\" is missing"},
+	    {"{\"name\":1,\"core_clock_hz\":1,\"openocd_cfg\":\"o\"}", "field \"name\" must be a string"},
+	    {"{\"name\":\"b\",\"openocd_cfg\":\"o\"}", "field \"core_clock_hz\" is missing"},
+	    {"{\"name\":\"b\",\"core_clock_hz\":-5,\"openocd_cfg\":\"o\"}", "\"core_clock_hz\" must be a positive"},
+	    {"{\"name\":\"b\",\"core_clock_hz\":1.5,\"openocd_cfg\":\"o\"}", "\"core_clock_hz\" must be a positive"},
+	    {"{\"name\":\"b\",\"core_clock_hz\":1}", "field \"openocd_cfg\" is missing"},
+	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"../../etc/x\"}",
+	     "must stay inside the board folder"},
+	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"backend\":\"jlink\"}",
+	     "\"backend\" must be \"openocd\" or \"qemu\""},
+	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"virtual\":1}",
+	     "\"virtual\" must be true or false"},
+	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"flash\":{\"base\":\"0x1zz\",\"size\":1}}",
+	     "\"base\" must be a 32-bit unsigned integer"},
+	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"ram\":{\"base\":4294967296,\"size\":1}}",
+	     "\"base\" must be a 32-bit unsigned integer"},
+	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"ram\":{\"size\":1}}", "\"base\" is missing"},
 	};
 	struct board b;
 	struct bench_error err;
@@ -113,9 +115,11 @@ static void test_load_unknown(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_good), cmocka_unit_test(test_parse_bad),
-		cmocka_unit_test(test_qemu_board_needs_no_cfg), cmocka_unit_test(test_load_real),
-		cmocka_unit_test(test_load_unknown),
+	    cmocka_unit_test(test_parse_good),
+	    cmocka_unit_test(test_parse_bad),
+	    cmocka_unit_test(test_qemu_board_needs_no_cfg),
+	    cmocka_unit_test(test_load_real),
+	    cmocka_unit_test(test_load_unknown),
 	};
 	boards_dir = argc > 1 ? argv[1] : BENCH_SOURCE_DIR "/boards";
 	return cmocka_run_group_tests(tests, NULL, NULL);

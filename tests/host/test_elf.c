@@ -61,7 +61,8 @@ static void test_missing_and_not_elf(void **state)
 	int fd = mkstemp(path);
 
 	assert_int_equal(elf_open("/nonexistent/fut.elf", &e, &err), -(int)BENCH_E_FILE);
-	assert_string_equal(err.msg, "cannot open firmware /nonexistent/fut.elf: No such file or directory: check the path");
+	assert_string_equal(err.msg,
+	                    "cannot open firmware /nonexistent/fut.elf: No such file or directory: check the path");
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "hello, not an ELF\n", 18), 18);
 	close(fd);
@@ -120,10 +121,10 @@ static void test_real_elf_symbols(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sha256_vectors),
-		cmocka_unit_test(test_missing_and_not_elf),
-		cmocka_unit_test(test_wrong_arch),
-		cmocka_unit_test(test_real_elf_symbols),
+	    cmocka_unit_test(test_sha256_vectors),
+	    cmocka_unit_test(test_missing_and_not_elf),
+	    cmocka_unit_test(test_wrong_arch),
+	    cmocka_unit_test(test_real_elf_symbols),
 	};
 	real_elf = argc > 1 ? argv[1] : NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,11 +21,20 @@ static int f_read_reg(struct backend *bk, enum backend_reg reg, uint32_t *v, str
 {
 	const struct frozen *f = bk->priv;
 	switch (reg) {
-	case BK_REG_XPSR: *v = f->xpsr; return 0;
-	case BK_REG_LR: *v = f->lr; return 0;
-	case BK_REG_MSP: *v = f->msp; return 0;
-	case BK_REG_PSP: *v = f->psp; return 0;
-	default: return bench_fail(err, BENCH_E_TARGET, "no register %d", (int)reg);
+	case BK_REG_XPSR:
+		*v = f->xpsr;
+		return 0;
+	case BK_REG_LR:
+		*v = f->lr;
+		return 0;
+	case BK_REG_MSP:
+		*v = f->msp;
+		return 0;
+	case BK_REG_PSP:
+		*v = f->psp;
+		return 0;
+	default:
+		return bench_fail(err, BENCH_E_TARGET, "no register %d", (int)reg);
 	}
 }
 
@@ -54,8 +63,8 @@ static void test_describe(void **state)
 	struct elf_file e;
 	struct bench_error err;
 	char out[256];
-	struct frozen f = {.xpsr = 0x01000003u, .lr = 0xfffffff9u, .msp = 0x2001ffd0u, .cfsr = 1u << 19,
-			   .hfsr = 1u << 30};
+	struct frozen f = {
+	    .xpsr = 0x01000003u, .lr = 0xfffffff9u, .msp = 0x2001ffd0u, .cfsr = 1u << 19, .hfsr = 1u << 30};
 	struct backend bk = {.ops = &frozen_ops, .priv = &f};
 
 	if (!real_elf)
@@ -108,7 +117,7 @@ static void test_exception_names(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_bits), cmocka_unit_test(test_exception_names),
-					   cmocka_unit_test(test_describe)};
+	                                   cmocka_unit_test(test_describe)};
 	real_elf = argc > 1 ? argv[1] : NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@ static size_t rec(uint8_t *b, size_t off, uint32_t addr, uint8_t kind, uint8_t v
 {
 	size_t nl = strlen(name), pad = (nl + 1 + 3) & ~(size_t)3;
 	b[off + 0] = (uint8_t)addr, b[off + 1] = (uint8_t)(addr >> 8), b[off + 2] = (uint8_t)(addr >> 16),
-	b[off + 3] = (uint8_t)(addr >> 24);
+	        b[off + 3] = (uint8_t)(addr >> 24);
 	b[off + 4] = kind, b[off + 5] = ver, b[off + 6] = (uint8_t)id, b[off + 7] = (uint8_t)(id >> 8);
 	b[off + 8] = (uint8_t)nl, b[off + 9] = b[off + 10] = b[off + 11] = 0;
 	memset(b + off + 12, 0, pad);
@@ -132,10 +132,10 @@ static void test_real_elf(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_decode_good),
-		cmocka_unit_test(test_decode_empty),
-		cmocka_unit_test(test_decode_bad),
-		cmocka_unit_test(test_real_elf),
+	    cmocka_unit_test(test_decode_good),
+	    cmocka_unit_test(test_decode_empty),
+	    cmocka_unit_test(test_decode_bad),
+	    cmocka_unit_test(test_real_elf),
 	};
 	real_elf = argc > 1 ? argv[1] : NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -122,18 +122,18 @@ static void test_console_golden(void **state)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	static const char want[] =
-		"fut-hardfp.elf on sim-stm32f4 at 168.0 MHz, DWT_CYCCNT via openocd-tcl\n"
-		"cycles are modelled by the virtual board (Cortex-M4 timing model), not measured on silicon\n"
-		"overhead of an empty marker pair: 2 cycles, subtracted from every sample\n"
-		"\n"
-		"name    args     n     min  median    mean     max  stddev   time(min)\n"
-		"fut     input=7  3      14      14    15.0      17     1.7     83.3 ns\n"
-		"nop100  -        1     100     100   100.0     100     0.0    595.2 ns\n"
-		"never   -        0  no samples: timeout\n"
-		"(cycles; n samples per row; stddev is the sample standard deviation)\n"
-		"\n"
-		"region                  count        total      min      max       mean        ema\n"
-		"isr                        10         4200      420      420      420.0      420.0\n";
+	    "fut-hardfp.elf on sim-stm32f4 at 168.0 MHz, DWT_CYCCNT via openocd-tcl\n"
+	    "cycles are modelled by the virtual board (Cortex-M4 timing model), not measured on silicon\n"
+	    "overhead of an empty marker pair: 2 cycles, subtracted from every sample\n"
+	    "\n"
+	    "name    args     n     min  median    mean     max  stddev   time(min)\n"
+	    "fut     input=7  3      14      14    15.0      17     1.7     83.3 ns\n"
+	    "nop100  -        1     100     100   100.0     100     0.0    595.2 ns\n"
+	    "never   -        0  no samples: timeout\n"
+	    "(cycles; n samples per row; stddev is the sample standard deviation)\n"
+	    "\n"
+	    "region                  count        total      min      max       mean        ema\n"
+	    "isr                        10         4200      420      420      420.0      420.0\n";
 
 	assert_non_null(f);
 	make_report(&r);
@@ -153,7 +153,7 @@ static void test_write_failures(void **state)
 
 	make_report(&r);
 	assert_int_equal(report_write_atomic(reporter_find("json"), "/nonexistent-dir/r.json", &r, &err),
-			 -(int)BENCH_E_IO);
+	                 -(int)BENCH_E_IO);
 	assert_non_null(strstr(err.msg, "cannot write report /nonexistent-dir/r.json: No such file or directory"));
 	/* A full disk is an error, not a silent short file. */
 	assert_non_null(full);
@@ -182,7 +182,7 @@ static void test_incomplete_status(void **state)
 	assert_string_equal(cJSON_GetObjectItem(root, "status")->valuestring, "incomplete");
 	assert_string_equal(cJSON_GetObjectItem(root, "status_detail")->valuestring, "timeout");
 	assert_string_equal(cJSON_GetObjectItem(root, "error")->valuestring,
-			    "the target did not reach the next marker within 100 ms");
+	                    "the target did not reach the next marker within 100 ms");
 	cJSON_Delete(root);
 	free(buf);
 	results_free(&r);
@@ -191,10 +191,10 @@ static void test_incomplete_status(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_json_roundtrip),
-		cmocka_unit_test(test_console_golden),
-		cmocka_unit_test(test_write_failures),
-		cmocka_unit_test(test_incomplete_status),
+	    cmocka_unit_test(test_json_roundtrip),
+	    cmocka_unit_test(test_console_golden),
+	    cmocka_unit_test(test_write_failures),
+	    cmocka_unit_test(test_incomplete_status),
 	};
 	out_path = argc > 1 ? argv[1] : NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);

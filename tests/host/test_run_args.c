@@ -50,17 +50,17 @@ static void test_sweep_list(void **state)
 static void test_sweep_bad(void **state)
 {
 	static const char *const bad[][2] = {
-		{"input", "no NAME="},
-		{"=1", "no NAME="},
-		{"input=", "no values"},
-		{"in-put=1", "NAME must be a C identifier"},
-		{"1x=1", "NAME must be a C identifier"},
-		{"input=0:10:0", "STEP must move START towards STOP"},
-		{"input=10:0:1", "STEP must move START towards STOP"},
-		{"input=a:b", "not integers"},
-		{"input=1,,2", "empty list element"},
-		{"input=1,x", "not a list of integers"},
-		{"input=0:2000000:1", "more than 1000000 values"},
+	    {"input", "no NAME="},
+	    {"=1", "no NAME="},
+	    {"input=", "no values"},
+	    {"in-put=1", "NAME must be a C identifier"},
+	    {"1x=1", "NAME must be a C identifier"},
+	    {"input=0:10:0", "STEP must move START towards STOP"},
+	    {"input=10:0:1", "STEP must move START towards STOP"},
+	    {"input=a:b", "not integers"},
+	    {"input=1,,2", "empty list element"},
+	    {"input=1,x", "not a list of integers"},
+	    {"input=0:2000000:1", "more than 1000000 values"},
 	};
 	struct run_sweep s;
 	struct bench_error err;
@@ -83,8 +83,10 @@ static void test_args_good(void **state)
 {
 	struct run_opts o;
 	struct bench_error err;
-	char *argv[] = {"run", "fut.elf", "--repeat", "100", "--warmup=0", "--arg", "input=1,2", "--timeout", "2s",
-			"--json", "out.json", "--board", "stm32f4-discovery", "--probe", "066DFF", "--quiet", "--no-progress"};
+	char *argv[] = {"run",      "fut.elf",      "--repeat",          "100",     "--warmup=0",
+	                "--arg",    "input=1,2",    "--timeout",         "2s",      "--json",
+	                "out.json", "--board",      "stm32f4-discovery", "--probe", "066DFF",
+	                "--quiet",  "--no-progress"};
 
 	assert_int_equal(parse(&o, &err, (int)(sizeof(argv) / sizeof(argv[0])), argv), 0);
 	assert_string_equal(o.firmware, "fut.elf");
@@ -119,19 +121,19 @@ static void test_args_bad(void **state)
 		int argc;
 		const char *msg;
 	} cases[] = {
-		{{"run"}, 1, "no firmware given: bench run FIRMWARE.elf"},
-		{{"run", "a.elf", "b.elf"}, 3, "two firmware files ('a.elf', 'b.elf'): give one"},
-		{{"run", "a.elf", "--frobnicate"}, 3, "unknown option '--frobnicate': see `bench run --help`"},
-		{{"run", "a.elf", "--repeat"}, 3, "--repeat needs a value (N)"},
-		{{"run", "a.elf", "--repeat", "x"}, 4, "--repeat x: not a number"},
-		{{"run", "a.elf", "--repeat", "0"}, 4, "--repeat 0 measures nothing"},
-		{{"run", "a.elf", "--timeout", "0"}, 4, "--timeout 0: give milliseconds"},
-		{{"run", "a.elf", "--tcl-port", "70000"}, 4, "--tcl-port 70000: give a TCP port"},
-		{{"run", "a.elf", "--start", "f"}, 4, "--start and --stop go together"},
-		{{"run", "a.elf", "--openocd", "h:1", "--gdb", "h:2"}, 6, "pick one backend"},
-		{{"run", "a.elf", "--quiet=1"}, 3, "--quiet takes no value"},
-		{{"run", "a.elf", "--arg", "i=1", "--arg", "i=2"}, 6, "--arg i given twice"},
-		{{"run", "a.elf", "--board", ""}, 4, "--board needs a non-empty value"},
+	    {{"run"}, 1, "no firmware given: bench run FIRMWARE.elf"},
+	    {{"run", "a.elf", "b.elf"}, 3, "two firmware files ('a.elf', 'b.elf'): give one"},
+	    {{"run", "a.elf", "--frobnicate"}, 3, "unknown option '--frobnicate': see `bench run --help`"},
+	    {{"run", "a.elf", "--repeat"}, 3, "--repeat needs a value (N)"},
+	    {{"run", "a.elf", "--repeat", "x"}, 4, "--repeat x: not a number"},
+	    {{"run", "a.elf", "--repeat", "0"}, 4, "--repeat 0 measures nothing"},
+	    {{"run", "a.elf", "--timeout", "0"}, 4, "--timeout 0: give milliseconds"},
+	    {{"run", "a.elf", "--tcl-port", "70000"}, 4, "--tcl-port 70000: give a TCP port"},
+	    {{"run", "a.elf", "--start", "f"}, 4, "--start and --stop go together"},
+	    {{"run", "a.elf", "--openocd", "h:1", "--gdb", "h:2"}, 6, "pick one backend"},
+	    {{"run", "a.elf", "--quiet=1"}, 3, "--quiet takes no value"},
+	    {{"run", "a.elf", "--arg", "i=1", "--arg", "i=2"}, 6, "--arg i given twice"},
+	    {{"run", "a.elf", "--board", ""}, 4, "--board needs a non-empty value"},
 	};
 	struct run_opts o;
 	struct bench_error err;
@@ -147,8 +149,8 @@ static void test_args_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sweep_range), cmocka_unit_test(test_sweep_list), cmocka_unit_test(test_sweep_bad),
-		cmocka_unit_test(test_args_good),   cmocka_unit_test(test_args_bad),
+	    cmocka_unit_test(test_sweep_range), cmocka_unit_test(test_sweep_list), cmocka_unit_test(test_sweep_bad),
+	    cmocka_unit_test(test_args_good),   cmocka_unit_test(test_args_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

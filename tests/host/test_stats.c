@@ -101,9 +101,11 @@ static void test_results_grouping(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stats_known),	     cmocka_unit_test(test_stats_one_and_none),
-		cmocka_unit_test(test_stats_odd_median_negative), cmocka_unit_test(test_stats_large_values),
-		cmocka_unit_test(test_results_grouping),
+	    cmocka_unit_test(test_stats_known),
+	    cmocka_unit_test(test_stats_one_and_none),
+	    cmocka_unit_test(test_stats_odd_median_negative),
+	    cmocka_unit_test(test_stats_large_values),
+	    cmocka_unit_test(test_results_grouping),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

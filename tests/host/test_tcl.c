@@ -85,8 +85,20 @@ static int start_openocd(void **state)
 	if (proc_free_port(&port, &err))
 		return -1;
 	snprintf(tcl, sizeof(tcl), "tcl_port %u", port);
-	const char *argv[] = {"openocd", "-c", "adapter driver dummy", "-c", "transport select jtag", "-c",
-			      "bindto 127.0.0.1", "-c", "gdb_port disabled", "-c", "telnet_port disabled", "-c", tcl, NULL};
+	const char *argv[] = {"openocd",
+	                      "-c",
+	                      "adapter driver dummy",
+	                      "-c",
+	                      "transport select jtag",
+	                      "-c",
+	                      "bindto 127.0.0.1",
+	                      "-c",
+	                      "gdb_port disabled",
+	                      "-c",
+	                      "telnet_port disabled",
+	                      "-c",
+	                      tcl,
+	                      NULL};
 	if (proc_start(argv, peer.log, NULL, "apt-get install openocd", &peer.p, &err) ||
 	    proc_wait_port("127.0.0.1", port, peer.p, 10000, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
@@ -118,7 +130,8 @@ static void test_openocd_roundtrip(void **state)
 	struct bench_error err;
 	char out[256], q[256], script[300];
 	static const char *const nasty[] = {"x];shutdown;#.elf", "a}; shutdown; {b", "$env(HOME) [version]",
-					    "back\\slash\\", "{unbalanced", "two\nlines", "\"quoted\"", "tab\there"};
+	                                    "back\\slash\\",     "{unbalanced",      "two\nlines",
+	                                    "\"quoted\"",        "tab\there"};
 
 	assert_int_equal(backend_version(&peer->bk, out, sizeof(out), &err), 0);
 	assert_string_equal(out, "Open On-Chip Debugger 0.12.0");
@@ -175,7 +188,7 @@ static void test_proc_missing_tool(void **state)
 	char tail[128];
 
 	assert_int_equal(proc_start(argv, NULL, NULL, "install it with apt-get install x", &p, &err),
-			 -(int)BENCH_E_TOOL_MISSING);
+	                 -(int)BENCH_E_TOOL_MISSING);
 	assert_string_equal(err.msg, "bench-no-such-tool not found: install it with apt-get install x");
 	assert_null(p);
 	/* A program that dies at once: the wait reports it with its log. */
@@ -197,14 +210,14 @@ static void test_proc_missing_tool(void **state)
 int main(void)
 {
 	const struct CMUnitTest units[] = {
-		cmocka_unit_test(test_quote),
-		cmocka_unit_test(test_parse_reply),
-		cmocka_unit_test(test_connect_refused),
-		cmocka_unit_test(test_proc_missing_tool),
+	    cmocka_unit_test(test_quote),
+	    cmocka_unit_test(test_parse_reply),
+	    cmocka_unit_test(test_connect_refused),
+	    cmocka_unit_test(test_proc_missing_tool),
 	};
 	const struct CMUnitTest peer[] = {
-		cmocka_unit_test(test_openocd_roundtrip),
-		cmocka_unit_test(test_openocd_errors),
+	    cmocka_unit_test(test_openocd_roundtrip),
+	    cmocka_unit_test(test_openocd_errors),
 	};
 	int rc = cmocka_run_group_tests_name("units", units, NULL, NULL);
 	return rc | cmocka_run_group_tests_name("openocd", peer, start_openocd, stop_openocd);
