@@ -38,6 +38,24 @@ static int to_i64(double d, int64_t *out)
 	return 0;
 }
 
+/* A number for an unsigned field of at most max. Converting a double outside the target type's
+ * range is undefined behaviour (C11 6.3.1.4), so a report holding 1e300 or -1 there is refused as
+ * broken instead. Returns 1 when the key is absent, 0 with *out set, -1 out of range. */
+static int get_uint(const cJSON *o, const char *key, double max, uint64_t *out)
+{
+	double d;
+
+	if (get_num(o, key, &d))
+		return 1;
+	if (!isfinite(d) || d < 0 || d > max)
+		return -1;
+	*out = (uint64_t)d;
+	return 0;
+}
+
+#define U32_MAX_D 4294967295.0
+#define U64_MAX_D 18446744073709549568.0 /* the largest double below 2^64 */
+
 static int read_context(const cJSON *ctx, const char *what, struct bench_context *c, struct bench_error *err)
 {
 	double d;
@@ -54,10 +72,10 @@ static int read_context(const cJSON *ctx, const char *what, struct bench_context
 	copy_str(c->counter, sizeof(c->counter), ctx, "counter");
 	copy_str(c->date, sizeof(c->date), ctx, "date");
 	c->cycles_modelled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "cycles_modelled"));
-	if (get_num(ctx, "core_clock_hz", &d) == 0 && d >= 0)
-		c->core_clock_hz = (uint64_t)d;
-	if (get_num(ctx, "overhead_cycles", &d) == 0)
-		c->overhead_cycles = (int64_t)d;
+	if (get_uint(ctx, "core_clock_hz", U64_MAX_D, &c->core_clock_hz) < 0)
+		return bench_fail(err, BENCH_E_REPORT, "%s: context.core_clock_hz is out of range", what);
+	if (get_num(ctx, "overhead_cycles", &d) == 0 && to_i64(d, &c->overhead_cycles) < 0)
+		return bench_fail(err, BENCH_E_REPORT, "%s: context.overhead_cycles is not an integer", what);
 	return 0;
 }
 
@@ -150,30 +168,38 @@ static int read_region(const cJSON *jg, const char *what, size_t idx, struct ben
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", what);
 	copy_str(g->name, sizeof(g->name), jg, "name");
 	copy_str(g->error, sizeof(g->error), jg, "error");
-	if (get_num(jg, "id", &d) == 0)
-		g->id = (uint32_t)d;
-	if (get_num(jg, "count", &d) == 0)
-		g->count = (uint64_t)d;
-	if (get_num(jg, "total", &d) == 0)
-		g->total = (uint64_t)d;
-	if (get_num(jg, "min", &d) == 0)
-		g->min = (uint32_t)d;
-	if (get_num(jg, "max", &d) == 0)
-		g->max = (uint32_t)d;
-	if (get_num(jg, "last", &d) == 0)
-		g->last = (uint32_t)d;
+	{
+		static const struct {
+			const char *key;
+			double max;
+		} f[] = {{"id", U32_MAX_D},  {"count", U64_MAX_D}, {"total", U64_MAX_D},      {"min", U32_MAX_D},
+			 {"max", U32_MAX_D}, {"last", U32_MAX_D},  {"error_flags", U32_MAX_D}};
+		uint64_t v[sizeof(f) / sizeof(f[0])] = {0};
+		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+			if (get_uint(jg, f[i].key, f[i].max, &v[i]) < 0)
+				return bench_fail(err, BENCH_E_REPORT, "%s: regions[%zu].%s is out of range", what, idx,
+						  f[i].key);
+		g->id = (uint32_t)v[0];
+		g->count = v[1];
+		g->total = v[2];
+		g->min = (uint32_t)v[3];
+		g->max = (uint32_t)v[4];
+		g->last = (uint32_t)v[5];
+		g->error_flags = (uint32_t)v[6];
+	}
 	if (get_num(jg, "mean", &d) == 0)
 		g->mean = d;
 	if (get_num(jg, "ema", &d) == 0)
 		g->ema = d;
-	if (get_num(jg, "error_flags", &d) == 0)
-		g->error_flags = (uint32_t)d;
 	g->enabled = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(jg, "enabled"));
 	events = cJSON_GetObjectItemCaseSensitive(jg, "events");
 	cJSON_ArrayForEach(e, events)
 	{
-		if (g->n_events >= BENCH_MAX_EVENTS || !cJSON_IsNumber(e))
+		if (g->n_events >= BENCH_MAX_EVENTS || !cJSON_IsNumber(e) || !e->string) /* an array has no keys */
 			break;
+		if (!isfinite(e->valuedouble) || e->valuedouble < 0 || e->valuedouble > U64_MAX_D)
+			return bench_fail(err, BENCH_E_REPORT, "%s: regions[%zu].events.%s is out of range", what, idx,
+					  e->string);
 		snprintf(g->events[g->n_events].name, sizeof(g->events[0].name), "%s", e->string);
 		g->events[g->n_events].value = (uint64_t)e->valuedouble;
 		g->n_events++;
