@@ -138,6 +138,8 @@ FIXTURES = {
     "resultsnum.json": lambda d: report_edited(d, "resultsnum.json", lambda r: r.__setitem__("results", 5)),
     "samplestr.json": lambda d: report_edited(d, "samplestr.json",
                                               lambda r: r["results"][0].__setitem__("samples", ["x"])),
+    "hugeclock.json": lambda d: report_edited(d, "hugeclock.json",
+                                              lambda r: r["context"].__setitem__("core_clock_hz", 1.7e134)),
     "v2.json": lambda d: report_edited(d, "v2.json", lambda r: r.__setitem__("schema_version", 2)),
     "base.json": lambda d: report_edited(d, "base.json", lambda r: None),
     "r-magic.elf": lambda d: regions_patched(d, "r-magic.elf", 0, "<I", 0),
