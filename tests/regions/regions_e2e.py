@@ -29,7 +29,10 @@ def run(firmware, name, *extra):
     report = os.path.join(work, name + ".json")
     if os.path.exists(report):
         os.remove(report)
-    p = subprocess.run([bench, "run", firmware, "--repeat", "3", "--warmup", "1", "--json", report, *extra],
+    logs = os.path.join(work, name + "-logs")  # not a kept folder in $TMPDIR when a case fails on purpose
+    os.makedirs(logs, exist_ok=True)
+    p = subprocess.run([bench, "run", firmware, "--repeat", "3", "--warmup", "1", "--json", report, "--work-dir", logs,
+                        *extra],
                        capture_output=True, text=True, timeout=180, cwd=work)
     doc = json.load(open(report)) if os.path.exists(report) else None
     return p, doc
