@@ -81,7 +81,14 @@ static int next_halt(struct run_ctx *c, uint32_t *pc, uint32_t *cnt)
 		slice = c->o->poll_ms;
 	if (slice > timeout)
 		slice = timeout;
-	rc = backend_resume_sample(&c->bk, slice, RUN_DWT_CYCCNT, &h, cnt, c->err);
+	*cnt = 0;
+	if (c->no_counter) {
+		rc = backend_resume(&c->bk, c->err);
+		if (!rc)
+			rc = backend_wait_halt(&c->bk, slice, &h, c->err);
+	} else {
+		rc = backend_resume_sample(&c->bk, slice, RUN_DWT_CYCCNT, &h, cnt, c->err);
+	}
 	while (is_timeout(rc)) {
 		if (cancelled(c))
 			return run_interrupted(c);
@@ -90,7 +97,7 @@ static int next_halt(struct run_ctx *c, uint32_t *pc, uint32_t *cnt)
 		if ((rc = poll_regions(c)))
 			return rc;
 		rc = backend_wait_halt(&c->bk, slice, &h, c->err);
-		if (!rc)
+		if (!rc && !c->no_counter)
 			rc = backend_read_u32(&c->bk, RUN_DWT_CYCCNT, cnt, c->err);
 	}
 	if (rc)
@@ -134,6 +141,12 @@ static int add_sample(struct run_ctx *c, const char *name, uint32_t begin, uint3
 	if (c->cur_warm)
 		return 0;
 	res = results_get(c->rep, name, c->cur_args, c->n_cur_args);
+	if (res && c->no_counter) {
+		snprintf(res->error, sizeof(res->error),
+		         "no cycle counter on this target (counter: none): marker "
+		         "pair reached, nothing measured");
+		return 0;
+	}
 	if (!res || results_add_sample(res, cycles, flags))
 		return bench_fail(c->err, BENCH_E_NOMEM, "out of memory storing samples: use fewer --repeat or inputs");
 	c->samples_taken++;
@@ -167,7 +180,7 @@ static int check_ctl(struct run_ctx *c)
 		                  "bench_ctl in %s has magic 0x%08x, not 0x%08x: rebuild the "
 		                  "firmware with this version's target/include/bench.h",
 		                  c->o->firmware, w[RUN_CTL_OFF_MAGIC / 4], RUN_CTL_MAGIC);
-	if (w[RUN_CTL_OFF_STATUS / 4] == 1)
+	if (w[RUN_CTL_OFF_STATUS / 4] == 1 && !c->no_counter)
 		return bench_fail(c->err, BENCH_E_UNSUPPORTED,
 		                  "the target has no cycle counter (DWT_CTRL.NOCYCCNT is set): "
 		                  "measure on a core with a DWT cycle counter");
@@ -241,7 +254,7 @@ static int on_marker(struct run_ctx *c, const struct marker *m, uint32_t cnt, bo
 		c->cal_valid = true;
 		break;
 	case MARKER_CAL_END:
-		if (c->cal_valid) {
+		if (c->cal_valid && !c->no_counter) {
 			/* The first calibration of the run is the one reported and subtracted. */
 			if (!c->calibrated)
 				c->overhead = (int64_t)(uint32_t)(cnt - c->cal_begin);
@@ -283,15 +296,11 @@ static int on_marker(struct run_ctx *c, const struct marker *m, uint32_t cnt, bo
 	return rc;
 }
 
-/* In breakpoint mode the PC sits on a BKPT the target would fault on: step over it by hand. */
-static int skip_bkpt(struct run_ctx *c, uint32_t pc)
-{
-	if (c->mode != RUN_MODE_BP_MARKERS)
-		return 0;
-	return backend_write_reg(&c->bk, BK_REG_PC, pc + RUN_BKPT_SIZE, c->err);
-}
-
-/* One pass from reset to DONE (marker modes). */
+/* One pass from reset to DONE (marker modes). In breakpoint mode the PC sits on a BKPT the target
+ * would not halt on: the host moves it past (a BKPT takes no cycles when skipped this way, as
+ * OpenOCD's own armv7m_maybe_skip_bkpt_inst does). A marker right behind it would then be skipped
+ * too, because a resume steps over a breakpoint at the PC (OpenOCD and QEMU alike): such a marker is
+ * taken at once, with the same counter value, since no instruction runs in between. */
 static int run_markers_once(struct run_ctx *c)
 {
 	bool done = false;
@@ -308,8 +317,21 @@ static int run_markers_once(struct run_ctx *c)
 		m = markers_at(&c->elf.markers, pc);
 		if (!m)
 			return diagnose(c, false, pc);
-		if ((rc = on_marker(c, m, cnt, &done)) || (rc = skip_bkpt(c, pc)))
-			return rc;
+		for (;;) {
+			const struct marker *next;
+			if ((rc = on_marker(c, m, cnt, &done)))
+				return rc;
+			if (c->mode != RUN_MODE_BP_MARKERS || done)
+				break;
+			next = markers_at(&c->elf.markers, m->addr + RUN_BKPT_SIZE);
+			if (!next) {
+				rc = backend_write_reg(&c->bk, BK_REG_PC, m->addr + RUN_BKPT_SIZE, c->err);
+				if (rc)
+					return rc;
+				break;
+			}
+			m = next;
+		}
 	}
 	return 0;
 }
@@ -406,7 +428,7 @@ int run_loop(struct run_ctx *c)
 			bench_error_clear(c->err);
 		/* Firmware without bench_init() (--start/--stop on an unmodified binary) never starts the
 		 * counter: start it from the debugger. */
-		if (c->mode == RUN_MODE_SYMBOLS && (rc = enable_cyccnt(c)))
+		if (c->mode == RUN_MODE_SYMBOLS && !c->no_counter && (rc = enable_cyccnt(c)))
 			break;
 		if (pass == 0 && c->mode != RUN_MODE_MARKERS && (rc = plant_breakpoints(c)))
 			break;

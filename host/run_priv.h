@@ -57,6 +57,7 @@ struct run_ctx {
 
 	enum run_mode mode;
 	bool has_sync, has_ctl;
+	bool no_counter; /* the target has no readable cycle counter: halts, but no samples */
 	uint32_t ctl_addr;
 	uint32_t sym_start, sym_stop;
 	uint32_t input_addr[RUN_MAX_SWEEPS];

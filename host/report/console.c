@@ -90,13 +90,18 @@ static int console_begin(FILE *out, const struct bench_report *rep, struct bench
 	bad |= fprintf(out, "%s on %s", fw, c->board[0] ? c->board : "an unnamed board") < 0;
 	if (c->core_clock_hz)
 		bad |= fprintf(out, " at %.1f MHz", (double)c->core_clock_hz / 1e6) < 0;
-	bad |= fprintf(out, ", %s via %s\n", c->counter, c->backend[0] ? c->backend : "?") < 0;
-	if (c->cycles_modelled)
+	bad |= fprintf(out, ", %s via %s\n", strcmp(c->counter, "none") ? c->counter : "no counter",
+	               c->backend[0] ? c->backend : "?") < 0;
+	if (!strcmp(c->counter, "none"))
+		bad |= fprintf(out, "no cycle counter on this target: the markers run, no cycles are measured\n\n") < 0;
+	else if (c->cycles_modelled)
 		bad |=
 		    fprintf(out, "cycles are modelled by the virtual board (Cortex-M4 timing model), not measured on "
 		                 "silicon\n") < 0;
-	bad |= fprintf(out, "overhead of an empty marker pair: %" PRId64 " cycles, subtracted from every sample\n\n",
-	               c->overhead_cycles) < 0;
+	if (strcmp(c->counter, "none"))
+		bad |= fprintf(out,
+		               "overhead of an empty marker pair: %" PRId64 " cycles, subtracted from every sample\n\n",
+		               c->overhead_cycles) < 0;
 	if (rep->n_results)
 		bad |= fprintf(out, "%-*s  %-*s  %*s  %*s  %*s  %*s  %*s  %*s  %10s\n", w.name, "name", w.args, "args",
 		               w.n, "n", w.num, "min", w.num, "median", w.num, "mean", w.num, "max", w.num, "stddev",

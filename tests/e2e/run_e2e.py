@@ -289,6 +289,21 @@ def case_symbols():
     expect(rep["context"]["overhead_cycles"] == 0, "no calibration pair, so no overhead")
 
 
+def case_qemu():
+    # QEMU (RSP, breakpoint markers planted by the host; no DWT): every marker is reached, back-to-back
+    # markers included, and the report says there is no counter instead of showing zeros.
+    fw = os.path.join(FW, "rsp", "qemu_nop.elf")
+    rc, out, err, rep = run([fw, "--board", "qemu-mps2-an386", "--repeat", "2"], status="ok")
+    expect(rc == 0, f"exit code {rc}")
+    expect(rep["context"]["counter"] == "none", f"counter {rep['context']['counter']}")
+    expect(rep["context"]["cycles_modelled"] is False, "cycles_modelled should be false without a counter")
+    for name in ("nop10", "nop100"):
+        r = result(rep, name)
+        expect(r is not None and r["n"] == 0 and r["samples"] == [] and "no cycle counter" in (r["error"] or ""),
+               f"{name}: {r}")
+    expect("no cycle counter on this target" in out, "console does not say there is no counter")
+
+
 def case_progress():
     # On a terminal, a run over a second shows a bar on stderr and clears it at the end.
     import pty
