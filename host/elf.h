@@ -5,7 +5,15 @@
 /* This header shadows the system <elf.h> for everything built with -I host/, libelf's own
  * <libelf.h> included: pass the include on to the system header (a GCC/Clang extension). It sits
  * outside the guard so that it also runs when this file was first found by a quoted include. */
+#ifdef __clang__
+/* Found through a quoted include it searches from the start of the path, which is what we want. */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Winclude-next-absolute-path"
+#endif
 #include_next <elf.h>
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
 
 #ifndef HOST_ELF_H
 #define HOST_ELF_H
