@@ -249,7 +249,8 @@ def case_sigint(sig=signal.SIGINT):
     deadline = time.time() + 30
     while time.time() < deadline and len(procs_in(os.path.realpath(wd))) < 2:
         time.sleep(0.05)
-    time.sleep(1.0)
+    # Long enough on a loaded machine for the first samples (a halt can take 50 ms under load).
+    time.sleep(3.0)
     p.send_signal(sig)
     out, err = p.communicate(timeout=30)
     print(err, file=sys.stderr)
