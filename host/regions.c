@@ -192,6 +192,30 @@ static void read_name(const struct regions_source *src, const struct regions_hea
 		snprintf(out->name, sizeof(out->name), "%s", buf);
 }
 
+/* One record between two equal, even sequence numbers. Returns 0, 1 when torn `tries` times, or a
+ * negative bench_err. */
+static int read_record(const struct regions_source *src, uint32_t table_addr, const struct regions_header *h,
+                       uint32_t i, uint8_t *dst, unsigned tries, struct bench_error *err)
+{
+	for (unsigned t = 0; t < tries; t++) {
+		uint8_t s1[4], s2[4];
+		int rc = src->read_table(src->table_ctx, table_addr + 12, s1, sizeof(s1), err);
+		if (rc < 0)
+			return rc;
+		if (le32(s1) & 1u)
+			continue;
+		rc = src->read_table(src->table_ctx, h->records_addr + i * h->record_size, dst, h->record_size, err);
+		if (rc < 0)
+			return rc;
+		rc = src->read_table(src->table_ctx, table_addr + 12, s2, sizeof(s2), err);
+		if (rc < 0)
+			return rc;
+		if (le32(s1) == le32(s2))
+			return 0;
+	}
+	return 1;
+}
+
 int regions_fetch(const struct regions_source *src, uint32_t table_addr, struct bench_report *rep,
                   struct regions_header *hdr_out, struct bench_error *err)
 {
@@ -202,23 +226,14 @@ int regions_fetch(const struct regions_source *src, uint32_t table_addr, struct 
 	size_t rec_len = 0;
 	int rc;
 
-	for (unsigned t = 0;; t++) {
-		if (t == tries) {
-			free(records);
-			return bench_fail(
-			    err, BENCH_E_TARGET,
-			    "region table torn: its sequence counter changed during each of %u reads "
-			    "while the target ran; read it at a halt (the DONE marker) or poll less often",
-			    tries);
-		}
+	bool have_header = false, consistent = false;
+	for (unsigned t = 0; t < tries && !consistent; t++) {
 		rc = src->read_table(src->table_ctx, table_addr, hbuf, sizeof(hbuf), err);
 		if (rc < 0)
 			goto fail;
 		rc = regions_decode_header(hbuf, sizeof(hbuf), &h, err);
 		if (rc < 0)
 			goto fail;
-		if (h.seq & 1u)
-			continue; /* the target is updating statistics right now */
 		size_t need = (size_t)h.count * h.record_size;
 		if (need > rec_len) {
 			uint8_t *n = realloc(records, need);
@@ -229,6 +244,9 @@ int regions_fetch(const struct regions_source *src, uint32_t table_addr, struct 
 			records = n;
 			rec_len = need;
 		}
+		have_header = true;
+		if (h.seq & 1u)
+			continue; /* the target is updating statistics right now */
 		rc = src->read_table(src->table_ctx, h.records_addr, records, need, err);
 		if (rc < 0)
 			goto fail;
@@ -236,8 +254,26 @@ int regions_fetch(const struct regions_source *src, uint32_t table_addr, struct 
 		rc = src->read_table(src->table_ctx, table_addr + 12, seq2, sizeof(seq2), err);
 		if (rc < 0)
 			goto fail;
-		if (le32(seq2) == h.seq)
+		consistent = le32(seq2) == h.seq;
+	}
+	/* A target that records samples faster than the probe reads the whole table: each record is
+	 * still consistent on its own when read between two equal even sequence numbers. */
+	for (uint32_t i = 0; have_header && !consistent && i < h.count; i++) {
+		rc = read_record(src, table_addr, &h, i, records + (size_t)i * h.record_size, tries, err);
+		if (rc < 0)
+			goto fail;
+		if (rc > 0)
 			break;
+		consistent = i + 1 == h.count;
+	}
+	if (!consistent) {
+		free(records);
+		return bench_fail(
+		    err, BENCH_E_TARGET,
+		    "region table torn: its sequence counter changed during each of %u reads while the "
+		    "target ran (whole table, then record by record); read it at a halt (the DONE marker) "
+		    "or poll less often",
+		    tries);
 	}
 
 	rep->n_regions = 0; /* a later read supersedes an earlier one */

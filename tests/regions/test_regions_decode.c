@@ -20,9 +20,11 @@
 
 struct fake_mem {
 	uint8_t ram[0x1000], flash[0x400];
-	unsigned table_reads; /* header reads so far */
-	unsigned bump_until;  /* while table_reads <= this, the "target" changes seq after each header read */
-	uint32_t unreadable;  /* an address whose reads fail (0: none) */
+	unsigned table_reads;  /* header reads so far */
+	unsigned bump_until;   /* while table_reads <= this, the "target" changes seq after each header read */
+	uint32_t unreadable;   /* an address whose reads fail (0: none) */
+	int bump_seq_reads;    /* the "target" also moves on after every read of seq alone */
+	unsigned record_reads; /* single-record reads (the fallback) */
 };
 
 static uint8_t *at(struct fake_mem *m, uint32_t addr, size_t len)
@@ -55,6 +57,12 @@ static int fake_read(void *ctx, uint32_t addr, void *buf, size_t len, struct ben
 	if (!p || (m->unreadable && addr == m->unreadable))
 		return bench_fail(err, BENCH_E_TARGET, "fake: cannot read 0x%08x", addr);
 	memcpy(buf, p, len);
+	if (len == 96)
+		m->record_reads++;
+	if (addr == TABLE + 12 && len == 4 && m->bump_seq_reads) {
+		uint32_t seq = p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+		put32(m, TABLE + 12, seq + 2);
+	}
 	if (addr == TABLE && len >= 64 && ++m->table_reads <= m->bump_until) {
 		/* the "target" moves on right after our header read: seq + 1 (odd: writing, even: done) */
 		uint32_t seq = p[12] | p[13] << 8 | p[14] << 16 | (uint32_t)p[15] << 24;
@@ -234,8 +242,30 @@ static void test_torn_while_running(void **state)
 	static struct fake_mem m;
 	build(&m);
 	m.bump_until = 1000; /* the target updates between every pair of reads */
-	expect_header_error(&m, "region table torn: its sequence counter changed during each of 8 reads");
+	m.bump_seq_reads = 1;
+	expect_header_error(&m, "region table torn: its sequence counter changed during each of 8 reads while the "
+	                        "target ran (whole table, then record by record)");
 	assert_int_equal(m.table_reads, 8);
+	assert_int_equal(m.record_reads, 8); /* region 0 tried 8 times, then given up */
+}
+
+static void test_torn_whole_table_read_by_record(void **state)
+{
+	(void)state;
+	static struct fake_mem m;
+	struct bench_report rep;
+	struct bench_error err;
+	build(&m);
+	m.bump_until = 1000; /* every whole-table read is torn; single records are not */
+	results_init(&rep);
+	struct regions_source src = source(&m);
+	assert_int_equal(regions_fetch(&src, TABLE, &rep, NULL, &err), 0);
+	assert_int_equal(m.table_reads, 8);
+	assert_int_equal(m.record_reads, 4);
+	assert_int_equal(rep.n_regions, 4);
+	assert_string_equal(rep.regions[2].name, "outer");
+	assert_int_equal(rep.regions[2].total, 42000);
+	results_free(&rep);
 }
 
 static void test_torn_then_consistent(void **state)
@@ -308,6 +338,7 @@ int main(void)
 	    cmocka_unit_test(test_record_size_too_small),
 	    cmocka_unit_test(test_records_beyond_memory),
 	    cmocka_unit_test(test_torn_while_running),
+	    cmocka_unit_test(test_torn_whole_table_read_by_record),
 	    cmocka_unit_test(test_torn_then_consistent),
 	    cmocka_unit_test(test_unreadable_name_keeps_others),
 	    cmocka_unit_test(test_read_without_table_adds_nothing),
