@@ -10,8 +10,14 @@ rsp_free_port() {
 
 rsp_sim_stop() {
   local p
+  # SIGTERM first; OpenOCD shutting down talks to a board that may be busy, and a running
+  # bench-sim may not look at signals at once: SIGKILL after 2 s.
   for p in ${OCD_PID:-} ${SIM_PID:-}; do
     kill "$p" 2>/dev/null || true
+  done
+  for p in ${OCD_PID:-} ${SIM_PID:-}; do
+    for _ in $(seq 20); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$p" 2>/dev/null || true
     wait "$p" 2>/dev/null || true
   done
   OCD_PID= SIM_PID=
