@@ -583,13 +583,6 @@ static void op_close(struct backend *bk)
 	if (s->link.io.fd >= 0 && !(s->running && rsp_op_halt(bk, &ignored) < 0)) {
 		while (s->n_breaks > 0 && op_clear_break(bk, s->breaks[0].addr, &ignored) == 0)
 			;
-		if (s->saved_poll_ms) {
-			char cmd[64], out[128];
-
-			snprintf(cmd, sizeof(cmd), "%s %u", s->flavour->poll_cmd, s->saved_poll_ms);
-			if (rsp_monitor(s, cmd, out, sizeof(out), &ignored) == 0)
-				s->saved_poll_ms = 0;
-		}
 		if (rsp_link_send(&s->link, "D", 1, &ignored) == 0 &&
 		    rsp_link_recv(&s->link, rsp_io_now_ms() + 500, &ignored) < 0)
 			s->n_breaks = 0; /* no "OK" to the detach: nothing left to do but close */

@@ -19,14 +19,14 @@ static const struct rsp_flavour flavours[] = {
 	/* OpenOCD 0.12 src/server/gdb_server.c: `c` resumes with current=1, and cortex_m_resume()
 	 * steps over a BKPT it halted on (armv7m_maybe_skip_bkpt_inst, src/target/armv7m.c). */
 	{"openocd", "version", "Open On-Chip Debugger", "reset halt", NULL, "reset init", true,
-	 BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT | BK_CAP_FLASH, "poll_period", 1, "resume", "wait_halt", "halt"},
+	 BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT | BK_CAP_FLASH, "resume", "wait_halt", "halt"},
 	/* QEMU 7.2 gdbstub: a guest BKPT is a guest exception (HardFault), DWT is not modelled
 	 * (reads 0); `monitor` goes to the HMP monitor. Identified by qqemu.sstepbits below. */
-	{"qemu", "info version", NULL, "system_reset", NULL, "system_reset", false, 0, NULL, 0, NULL, NULL, NULL},
+	{"qemu", "info version", NULL, "system_reset", NULL, "system_reset", false, 0, NULL, NULL, NULL},
 	/* pyOCD, J-Link GDB Server, ST-LINK gdbserver on real Cortex-M silicon: the core halts on
 	 * BKPT with C_DEBUGEN set and has DWT_CYCCNT (unless the board says "counter": "none"). */
 	{"gdbserver", NULL, NULL, "reset halt", NULL, "reset halt", false, BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT, NULL,
-	 0, NULL, NULL, NULL},
+	 NULL, NULL},
 };
 
 enum { FLAVOUR_OPENOCD, FLAVOUR_QEMU, FLAVOUR_GENERIC };
@@ -124,28 +124,6 @@ static int identify(struct rsp_priv *s, struct bench_error *err)
 	return 0;
 }
 
-/* Shortens the server's polling period while we are connected (struct rsp_flavour.poll_cmd);
- * gdb_rsp.c's close restores it. OpenOCD answers `poll_period` with "... polling period to 100ms". */
-static int fast_poll(struct rsp_priv *s, struct bench_error *err)
-{
-	const struct rsp_flavour *f = s->flavour;
-	char out[256], cmd[64];
-	const char *p;
-	int rc;
-
-	if (!f->poll_cmd)
-		return 0;
-	rc = rsp_monitor(s, f->poll_cmd, out, sizeof(out), err);
-	if (rc < 0)
-		return rc;
-	p = strstr(out, "period to ");
-	if (!p || strtoul(p + 10, NULL, 10) == 0)
-		return 0; /* an answer we do not know: leave the server as it is */
-	s->saved_poll_ms = (unsigned)strtoul(p + 10, NULL, 10);
-	snprintf(cmd, sizeof(cmd), "%s %u", f->poll_cmd, f->fast_poll_ms);
-	return rsp_monitor(s, cmd, out, sizeof(out), err);
-}
-
 /* Capabilities from what the server proved it can do, plus its flavour's target facts. */
 static int probe_caps(struct rsp_priv *s, uint32_t *caps, struct bench_error *err)
 {
@@ -219,8 +197,7 @@ int rsp_backend_open_timeout(struct backend *bk, const char *host_port, unsigned
 		rc = identify(s, err);
 	if (rc == 0)
 		rc = probe_caps(s, &bk->caps, err);
-	if (rc == 0)
-		rc = fast_poll(s, err);
+
 	if (rc < 0) {
 		/* Close without the polite detach: the session never got going. */
 		rsp_link_free(&s->link);

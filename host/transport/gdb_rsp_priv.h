@@ -37,12 +37,6 @@ struct rsp_flavour {
 	const char *reset_init;
 	bool continue_skips_bkpt;   /* `c` on a halted BKPT steps over it (OpenOCD armv7m_maybe_skip_bkpt_inst) */
 	uint32_t caps;              /* BK_CAP_HALT_ON_BKPT / BK_CAP_CYCCNT the target has behind it */
-	/* A server that notices a halt only when it next polls the target: the monitor command that
-	 * sets the polling period (its reply names the current one), and the period bench uses while
-	 * connected. OpenOCD polls every 100 ms by default (src/server/server.c), so without this a
-	 * stop reply lags a marker halt by up to 100 ms. NULL: the server reports halts at once. */
-	const char *poll_cmd;
-	unsigned fast_poll_ms;
 	/* Run control through monitor commands instead of c/stop reply, where the server's stop reply
 	 * waits for a slow timer: OpenOCD 0.12 notices a halt after `c` only in its 100 ms target
 	 * poll (src/target/target.c handle_target), while `wait_halt` polls at once
@@ -79,7 +73,6 @@ struct rsp_priv {
 	struct rsp_flash flash[RSP_MAX_FLASH];
 	size_t n_flash;
 	char version[128];
-	unsigned saved_poll_ms;     /* the server's polling period before ours; 0: untouched */
 	struct {
 		uint32_t addr;
 		bool bkpt;
