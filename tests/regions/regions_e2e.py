@@ -10,6 +10,7 @@ the BENCH marker pairs, reads the region table at DONE, writes the JSON report. 
 Usage: regions_e2e.py BENCH REGIONS_ELF WORK_DIR"""
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -30,7 +31,8 @@ def run(firmware, name, *extra):
     if os.path.exists(report):
         os.remove(report)
     logs = os.path.join(work, name + "-logs")  # not a kept folder in $TMPDIR when a case fails on purpose
-    os.makedirs(logs, exist_ok=True)
+    shutil.rmtree(logs, ignore_errors=True)  # a previous run's socket files would be in the way
+    os.makedirs(logs)
     p = subprocess.run([bench, "run", firmware, "--repeat", "3", "--warmup", "1", "--json", report, "--work-dir", logs,
                         *extra],
                        capture_output=True, text=True, timeout=180, cwd=work)
