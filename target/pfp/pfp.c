@@ -88,6 +88,15 @@ static void record(struct pfp_region *r)
 	bench_regions.seq++;
 }
 
+/* The innermost region of a parked stack that is still open: a region dropped while its context was
+ * parked (disabled, or invalid use from a handler) is skipped, not charged. */
+static struct pfp_region *open_top(struct pfp_region *r)
+{
+	while (r != &pfp_idle && !(r->flags & PFP_F_INSIDE))
+		r = r->up;
+	return r;
+}
+
 /* Takes r out of the running stack and disables it, keeping its statistics. */
 static void drop(struct pfp_region *r, uint32_t why)
 {
@@ -201,10 +210,8 @@ void pfp_end_at(unsigned id, int latch, uint32_t now, pfp_port_irq_t s)
 		if (r != st.top) {
 			drop(r, PFP_E_NOT_INNERMOST);
 		} else {
-			struct pfp_region *up = r->up;
 			/* Skip regions dropped while parked under this one (a handler's invalid use). */
-			while (up != &pfp_idle && !(up->flags & PFP_F_INSIDE))
-				up = up->up;
+			struct pfp_region *up = open_top(r->up);
 			st.top = up;
 			r->flags &= ~PFP_F_INSIDE;
 			r->partial -= bench_regions.overhead;
@@ -304,7 +311,7 @@ void pfp_switch_in(struct pfp_ctx *next)
 	pfp_port_irq_t s = pfp_port_lock();
 
 	charge(pfp_port_cycles());
-	st.top = (next && next->top) ? next->top : &pfp_idle;
+	st.top = open_top((next && next->top) ? next->top : &pfp_idle);
 	/* The resumed region was charged the head of the call that parked it and the tail of this one:
 	 * the same bias an empty nested pair leaves (pfp_calibrate). */
 	st.top->partial -= bench_regions.nest_overhead;
@@ -319,7 +326,7 @@ void pfp_switch(struct pfp_ctx *prev, struct pfp_ctx *next)
 	charge(pfp_port_cycles());
 	if (prev)
 		prev->top = st.top;
-	st.top = (next && next->top) ? next->top : &pfp_idle;
+	st.top = open_top((next && next->top) ? next->top : &pfp_idle);
 	st.top->partial -= bench_regions.nest_overhead;
 	restart();
 	pfp_port_unlock(s);
@@ -343,7 +350,7 @@ void pfp_isr_exit(pfp_isr_t saved)
 	pfp_port_irq_t s = pfp_port_lock();
 
 	charge(pfp_port_cycles());
-	st.top = saved ? saved : &pfp_idle;
+	st.top = open_top(saved ? saved : &pfp_idle);
 	/* Entry, return and the handler's own prologue/epilogue stay in the interrupted region: the
 	 * calibrated constant takes them out (pfp_calibrate_isr). */
 	st.top->partial -= bench_regions.isr_overhead;

@@ -236,6 +236,27 @@ static void test_preemption_by_context_switch(void **state)
 	assert_int_equal(stats(ID_B).last, 500);
 }
 
+static void test_disable_while_parked(void **state)
+{
+	(void)state;
+	struct pfp_ctx t1 = {0}, t2 = {0};
+	pfp_begin(ID_A);
+	run(10);
+	pfp_begin(ID_B);
+	run(10);
+	pfp_switch(&t1, &t2);
+	pfp_disable(ID_B); /* B is parked in t1: disabled there, not charged when t1 resumes */
+	run(500);
+	pfp_switch(&t2, &t1);
+	run(7);
+	pfp_end(ID_A, 0);
+	assert_int_equal(stats(ID_B).count, 0);
+	assert_int_equal(stats(ID_B).flags, 0);
+	assert_int_equal(stats(ID_A).count, 1);
+	/* A: its own 10 + 7; B's 10 were B's and went with it (exclusive time), the other task's 500 not */
+	assert_int_equal(stats(ID_A).last, 17);
+}
+
 static void test_switch_out_in_null(void **state)
 {
 	(void)state;
@@ -432,6 +453,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_end_not_innermost, setup),
 	    cmocka_unit_test_setup(test_preemption_by_context_switch, setup),
 	    cmocka_unit_test_setup(test_switch_out_in_null, setup),
+	    cmocka_unit_test_setup(test_disable_while_parked, setup),
 	    cmocka_unit_test_setup(test_isr_excluded, setup),
 	    cmocka_unit_test_setup(test_isr_calibrated, setup),
 	    cmocka_unit_test_setup(test_ema_alpha_t_over_tau, setup),
