@@ -461,7 +461,9 @@ static int step_one(struct rsp_priv *s, struct bench_error *err)
 	return wait_stop(s, rsp_io_now_ms() + s->link.timeout_ms, &info, err);
 }
 
-int rsp_op_resume(struct backend *bk, struct bench_error *err)
+/* Gets the halted target ready to run from its PC: a planted breakpoint there is lifted over one
+ * instruction, a BKPT there is stepped over where the server does not do it itself. */
+static int prepare_resume(struct backend *bk, struct bench_error *err)
 {
 	struct rsp_priv *s = priv(bk);
 	uint32_t pc;
@@ -469,8 +471,6 @@ int rsp_op_resume(struct backend *bk, struct bench_error *err)
 	char type = '1';
 	int rc;
 
-	if (s->running)
-		return 0;
 	rc = s->pc_valid ? (pc = s->pc, 0) : rsp_read_pc(s, &pc, err);
 	if (rc < 0)
 		return rc;
@@ -503,6 +503,19 @@ int rsp_op_resume(struct backend *bk, struct bench_error *err)
 			return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused to re-plant the breakpoint at 0x%08x",
 					  s->link.io.peer, (unsigned)pc);
 	}
+	return 0;
+}
+
+int rsp_op_resume(struct backend *bk, struct bench_error *err)
+{
+	struct rsp_priv *s = priv(bk);
+	int rc;
+
+	if (s->running)
+		return 0;
+	rc = prepare_resume(bk, err);
+	if (rc < 0)
+		return rc;
 	if (s->flavour->run_cmd)
 		return rsp_mon_resume(s, err);
 	rc = rsp_link_send(&s->link, s->has_vcont ? "vCont;c" : "c", s->has_vcont ? 7 : 1, err);
@@ -511,6 +524,32 @@ int rsp_op_resume(struct backend *bk, struct bench_error *err)
 	s->running = true;
 	s->pc_valid = false;
 	return 0;
+}
+
+/* backend_ops.resume_sample: resume, wait for the halt, read the PC and one word. Where run
+ * control goes through monitor commands, resume and wait are one command ("resume; wait_halt"). */
+static int op_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr,
+			    struct backend_halt_info *out, uint32_t *sample, struct bench_error *err)
+{
+	struct rsp_priv *s = priv(bk);
+	uint8_t b[4];
+	int rc;
+
+	if (s->running)
+		return bench_fail(err, BENCH_E_TARGET, "resume while the target runs: halt it first");
+	rc = prepare_resume(bk, err);
+	if (rc == 0 && s->flavour->run_cmd) {
+		rc = rsp_mon_resume_wait(s, timeout_ms, out, err);
+	} else if (rc == 0) {
+		rc = rsp_op_resume(bk, err);
+		if (rc == 0)
+			rc = op_wait_halt(bk, timeout_ms, out, err);
+	}
+	if (rc == 0)
+		rc = rsp_read_mem(s, sample_addr, b, 4, err);
+	if (rc == 0)
+		*sample = le32(b);
+	return rc;
 }
 
 static int op_set_break(struct backend *bk, uint32_t addr, struct bench_error *err)
@@ -608,4 +647,5 @@ const struct backend_ops rsp_backend_ops = {
 	.clear_break = op_clear_break,
 	.monitor = rsp_op_monitor,
 	.version = op_version,
+	.resume_sample = op_resume_sample,
 };

@@ -125,12 +125,12 @@ int rsp_mon_resume(struct rsp_priv *s, struct bench_error *err)
 
 /* "wait_halt MS": OK once halted; Exx with "timed out while waiting for target halted" when not
  * (OpenOCD src/target/target.c target_wait_state): the target then still runs. */
-int rsp_mon_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_info *info, struct bench_error *err)
+static int mon_wait(struct rsp_priv *s, const char *cmd, unsigned timeout_ms, struct backend_halt_info *info,
+		    struct bench_error *err)
 {
-	char cmd[64], out[512];
+	char out[512];
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "%s %u", s->flavour->wait_cmd, timeout_ms);
 	rc = monitor_timeout(s, cmd, out, sizeof(out), timeout_ms + s->link.timeout_ms, err);
 	if (rc < 0) {
 		if (err->kind == BENCH_E_TARGET && strstr(out, "timed out"))
@@ -142,6 +142,36 @@ int rsp_mon_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_in
 	s->mon_run = false;
 	s->pc_valid = false;
 	return rsp_classify_trap(s, false, info, err);
+}
+
+int rsp_mon_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_info *info, struct bench_error *err)
+{
+	char cmd[64];
+
+	snprintf(cmd, sizeof(cmd), "%s %u", s->flavour->wait_cmd, timeout_ms);
+	return mon_wait(s, cmd, timeout_ms, info, err);
+}
+
+/* One exchange for a marker halt: OpenOCD runs "resume; wait_halt MS" as one Tcl script. A
+ * timeout leaves the target running (mon_run) for the caller's wait_halt. */
+int rsp_mon_resume_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_info *info,
+			struct bench_error *err)
+{
+	char cmd[96];
+
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "%s; %s %u", s->flavour->run_cmd, s->flavour->wait_cmd, timeout_ms);
+	s->running = true;
+	s->mon_run = true;
+	s->pc_valid = false;
+	rc = mon_wait(s, cmd, timeout_ms, info, err);
+	if (rc < 0 && err->kind != BENCH_E_TIMEOUT) {
+		/* the script stopped at `resume` (e.g. "target not halted"): nothing was started */
+		s->running = false;
+		s->mon_run = false;
+	}
+	return rc;
 }
 
 int rsp_mon_halt(struct rsp_priv *s, struct bench_error *err)

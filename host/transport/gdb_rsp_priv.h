@@ -124,6 +124,8 @@ int rsp_op_reset(struct backend *bk, enum backend_reset mode, struct bench_error
 int rsp_mon_resume(struct rsp_priv *s, struct bench_error *err);
 int rsp_mon_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_info *info, struct bench_error *err);
 int rsp_mon_halt(struct rsp_priv *s, struct bench_error *err);
+int rsp_mon_resume_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_info *info,
+			struct bench_error *err);
 /* Parses the stop reply in s->link.parser.data (T/S/W/X, E.3) into *info. */
 int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct bench_error *err);
 int rsp_read_pc(struct rsp_priv *s, uint32_t *pc, struct bench_error *err);
