@@ -195,7 +195,10 @@ void run_print_usage(FILE *out)
 		         opts[i].meta ? opts[i].meta : "");
 		fprintf(out, "  %-22s %s\n", left, opts[i].help);
 	}
-	fprintf(out, "\nExit codes: docs/exit-codes.md. Details: docs/run.md.\n");
+	fprintf(out,
+	        "\nEnvironment: BENCH_OPENOCD, BENCH_SIM (programs), BENCH_BOARDS_DIR, BENCH_SIM_PRELOAD=0 (program\n"
+	        "an empty virtual board through OpenOCD), BENCH_STATS=1 (CPU time per process on stderr).\n"
+	        "Exit codes: docs/exit-codes.md. Details: docs/run.md.\n");
 }
 
 static int apply(const struct opt *op, const char *val, struct run_opts *o, struct bench_error *err)
