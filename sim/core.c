@@ -71,6 +71,16 @@ void core_request_stop(struct sim_core *c)
 
 /* ---- unicorn hooks ---------------------------------------------------------------------------- */
 
+/* Stops emulation before the block at addr runs. unicorn 2.0.1 does not always leave PC there
+ * (after a block that made an MMIO access it reported the previous block's start, which would run
+ * that block twice): the run loop sets PC to addr itself. */
+static void block_stop(struct sim_core *c, uint32_t addr)
+{
+	c->block_stop = true;
+	c->block_stop_pc = addr;
+	(void)uc_emu_stop(c->uc);
+}
+
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 {
 	struct sim_core *c = ud;
@@ -98,13 +108,13 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	if (c->stop != STOP_NONE || c->now >= c->stop_at) {
 		if (c->stop == STOP_NONE)
 			c->stop = STOP_BUDGET;
-		(void)uc_emu_stop(uc);
+		block_stop(c, addr);
 		return;
 	}
 	struct core_blk *b = blk_get(c, addr, size);
 	if (!b) {
 		c->stop = STOP_OTHER;
-		(void)uc_emu_stop(uc);
+		block_stop(c, addr);
 		return;
 	}
 	if ((b->n_div && !b->hooked_div) || (b->n_fp && c->fp_trap_on && !b->fp_hooked)) {
@@ -112,7 +122,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		blk_install_hooks(c, b);
 		(void)uc_ctl_remove_cache(uc, addr, (uint64_t)addr + size);
 		c->stop = STOP_RETRANSLATE;
-		(void)uc_emu_stop(uc);
+		block_stop(c, addr);
 		return;
 	}
 	c->cur = b;
@@ -427,5 +437,5 @@ void core_set_trace(struct sim_core *c, bool trace)
 		c->trace_hook = 0;
 	}
 	c->cfg.trace = trace;
-	(void)uc_ctl_flush_tlb(c->uc); /* translations carry their code hooks: translate again */
+	blk_retranslate_all(c); /* translations carry their code hooks: translate again */
 }

@@ -275,9 +275,17 @@ void blk_drop_range(struct sim_core *c, uint32_t addr, uint32_t size)
 
 void blk_drop_all(struct sim_core *c)
 {
+	/* Each block's translation goes with it (drop_if). Never uc_ctl_flush_tlb (UC_CTL_TB_FLUSH):
+	 * unicorn 2.0.1 then clears its whole code buffer, seconds on this machine. */
 	drop_if(c, always, 0, 0, NULL);
 	cyc_invalidate(c->cyc, 0, 0xFFFFFFFFu);
-	(void)uc_ctl_flush_tlb(c->uc); /* unicorn 2.0.1's name for UC_CTL_TB_FLUSH */
+}
+
+void blk_retranslate_all(struct sim_core *c)
+{
+	for (unsigned h = 0; h < CORE_BLK_HASH; h++)
+		for (struct core_blk *b = c->blk_hash[h]; b; b = b->next)
+			(void)uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
 }
 
 unsigned blk_check_rewritten(struct sim_core *c)

@@ -192,6 +192,8 @@ struct sim_core {
 	struct core_fixup fixups[8];
 	unsigned n_fixups;
 	bool in_emu;
+	bool block_stop;           /* the block hook stopped emulation before block_stop_pc ran */
+	uint32_t block_stop_pc;
 	bool check_pending;        /* an exception is pending but masked: the block hook watches
 				    * PRIMASK/BASEPRI/FAULTMASK (CPSIE, MSR) and stops when it may be taken */
 	/* Code changed during emulation: ranges to drop after the stop. Flash programming writes
@@ -260,6 +262,8 @@ void core_step(struct sim_core *c);
 struct core_blk *blk_get(struct sim_core *c, uint32_t addr, uint32_t size);
 void blk_drop_range(struct sim_core *c, uint32_t addr, uint32_t size);
 void blk_drop_all(struct sim_core *c);
+/* Drops unicorn's translations of every known block (their code hooks changed). */
+void blk_retranslate_all(struct sim_core *c);
 /* Drops blocks whose bytes changed since they were analysed; returns how many. */
 unsigned blk_check_rewritten(struct sim_core *c);
 int blk_index_of(const struct core_blk *b, uint32_t pc);

@@ -282,11 +282,14 @@ static void run_slice(struct sim_core *c, uint64_t end)
 	c->mmio_last = -1;
 	c->stop_write = false;
 	c->check_pending = exc_any_pending(c);
+	c->block_stop = false;
 	uint64_t before = c->instructions;
 	uint32_t pc = core_pc(c);
 	c->in_emu = true;
 	uc_err err = uc_emu_start(c->uc, pc | 1u, 0xFFFFFFFFu, 0, 0);
 	c->in_emu = false;
+	if (c->block_stop && err == UC_ERR_OK)
+		core_set_pc(c, c->block_stop_pc);
 	uint32_t npc = core_pc(c);
 	apply_fixups(c);
 	if (c->fpb_dirty)

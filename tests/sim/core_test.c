@@ -302,6 +302,39 @@ static void test_tail_chain_after_cpsie(void **state)
 	rig_free(r);
 }
 
+/* Cycles from bkpt #1 to bkpt #2 of case 14, running in slices of `slice` cycles. */
+static uint32_t sliced_run(unsigned slice, uint32_t *count)
+{
+	struct rig *r = rig_new("cases", 14, true);
+	assert_int_equal(run_to_bkpt(r), 1);
+	uint32_t c1 = rd(r, DWT_CYCCNT);
+	resume_past_bkpt(r);
+	for (int i = 0; i < 100000 && core_state(r->c) == CORE_RUNNING; i++)
+		(void)core_run(r->c, slice);
+	assert_int_equal(bkpt_imm(r), 2);
+	uint32_t cycles = rd(r, DWT_CYCCNT) - c1;
+	*count = rd(r, 0x20000004u); /* tick_count */
+	assert_int_equal(reg(r, 4), 200u);
+	rig_free(r);
+	return cycles;
+}
+
+static void test_slicing_changes_nothing(void **state)
+{
+	(void)state;
+	/* A slice ends at a block boundary; after a block with an MMIO read unicorn 2.0.1 reported
+	 * the previous block's start as PC, which ran it twice. */
+	uint32_t n_big, n_small, n_odd;
+	uint32_t big = sliced_run(1000000, &n_big);
+	uint32_t small = sliced_run(1, &n_small);
+	uint32_t odd = sliced_run(7, &n_odd);
+	assert_int_equal(n_big, 200u);
+	assert_int_equal(n_small, 200u);
+	assert_int_equal(n_odd, 200u);
+	assert_int_equal(small, big);
+	assert_int_equal(odd, big);
+}
+
 static void test_fp_lazy_stacking(void **state)
 {
 	(void)state;
@@ -455,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_systick_in_measured_stretch),
 		cmocka_unit_test(test_wfi_sleeps_until_systick),
 		cmocka_unit_test(test_tail_chain_after_cpsie),
+		cmocka_unit_test(test_slicing_changes_nothing),
 		cmocka_unit_test(test_fp_lazy_stacking),
 		cmocka_unit_test(test_svc),
 		cmocka_unit_test(test_cyccnt_read_inside_block),

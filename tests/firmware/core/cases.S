@@ -53,7 +53,7 @@ cases:
 	.word hang + 1, case_bad_read + 1, case_bad_read_busfault + 1, case_udf + 1
 	.word case_udf_usagefault + 1, case_fp_off + 1, case_bkpt + 1, case_systick + 1
 	.word case_fp_stacking + 1, case_svc + 1, case_cyccnt_ldr + 1, case_lockup + 1
-	.word case_wfi + 1, case_tail_chain + 1
+	.word case_wfi + 1, case_tail_chain + 1, case_slices + 1
 
 	.thumb_func
 case_bad_read:                    /* 1: unmapped load, BusFault disabled: HardFault FORCED */
@@ -247,6 +247,34 @@ case_tail_chain:                  /* 13: SysTick and PendSV pending under PRIMAS
 	isb
 	bkpt #1
 	cpsie i
+	bkpt #2
+	bkpt #4
+	b hang
+
+	.thumb_func
+case_slices:                      /* 14: a loop whose block reads DWT_CYCCNT (MMIO) and counts */
+	ldr r0, =DEMCR            /* in memory; the result must not depend on how it is sliced */
+	mov r1, #(1 << 24)
+	str r1, [r0]
+	ldr r0, =DWT_CTRL
+	mov r1, #1
+	str r1, [r0]
+	ldr r1, =DWT_CYCCNT
+	ldr r5, =tick_count
+	mov r3, #0
+	str r3, [r5]
+	mov r4, #0
+	bkpt #1
+1:	ldr r2, [r1]              /* block A: the MMIO read and the memory count */
+	ldr r3, [r5]
+	adds r3, r3, #1
+	str r3, [r5]
+	cmp r3, #0
+	bne 2f                    /* taken: a conditional exit, as in pfp_isr_enter */
+	nop
+2:	adds r4, r4, #1           /* block B: the register count and the loop */
+	cmp r4, #200
+	bne 1b
 	bkpt #2
 	bkpt #4
 	b hang
