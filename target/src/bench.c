@@ -1,10 +1,9 @@
-/* The marker runtime (bench.h): cycle-counter enable, calibration pair, SYNC and DONE markers, and
- * stepping over markers when no debugger is attached. C99, no libc. Register addresses and bits are
- * the Armv7-M ARM's (DDI0403E): DHCSR/DEMCR C1.6, DWT C1.8, HFSR/DFSR B3.2; the CoreSight lock
- * registers are the Cortex-M7 TRM's (DWT_LAR/DWT_LSR, as Zephyr's arch/arm/core/cortex_m/timing.c
- * and libopencm3's lib/cm3/dwt.c use them). */
+/* The marker runtime (bench.h): calibration pair, SYNC and DONE markers. The register work without
+ * markers (cycle counter, stepping over markers) is in bench_dwt.c. C99, no libc. Armv7-M ARM
+ * (DDI0403E): DHCSR/DEMCR C1.6, monitor debug C1.7. */
 #include "bench.h"
 
+#include "bench_dwt.h"
 #include "cm_regs.h"
 
 volatile struct bench_ctl bench_ctl = {
@@ -18,49 +17,11 @@ volatile struct bench_ctl bench_ctl = {
 /* Stand-alone runs (nobody at the SYNC marker) go through the measurement loop once. */
 static uint32_t standalone_rounds;
 
-/* ARMv6-M (CPUID.ARCHITECTURE 0xC) has no CYCCNT, no monitor debug, no HFSR (Armv6-M ARM C1). */
-static int arch_v6m(void)
-{
-	return ((CM_CPUID >> 16) & 0xFu) == 0xCu;
-}
-
-int bench_debugger_attached(void)
-{
-	return (CM_DHCSR & CM_DHCSR_C_DEBUGEN) != 0;
-}
-
-/* Enables DWT_CYCCNT and says why not when it cannot. */
-static uint32_t cyccnt_enable(void)
-{
-	if (arch_v6m())
-		return BENCH_STATUS_NO_CYCCNT;
-	CM_DEMCR |= CM_DEMCR_TRCENA; /* powers the DWT and ITM (C1.6.5) */
-	/* The Cortex-M7 DWT has a CoreSight software lock (DWT_LSR.SLI set) that blocks writes until
-	 * the key is written to DWT_LAR; other cores need not implement LAR/LSR at all, so only an M7
-	 * touches them (Zephyr does the same). */
-	if (((CM_CPUID >> 4) & 0xFFFu) == CM_PARTNO_CORTEX_M7 && (CM_DWT_LSR & CM_LSR_SLI)) {
-		CM_DWT_LAR = CM_LAR_KEY;
-		if (CM_DWT_LSR & CM_LSR_SLK)
-			return BENCH_STATUS_DWT_LOCKED;
-	}
-	/* NOCYCCNT says so; a DWT_CTRL of all zeros (not even NUMCOMP, bits 31:28) is no DWT at all,
-	 * as on QEMU's Cortex-M models. */
-	uint32_t ctrl = CM_DWT_CTRL;
-	if ((ctrl & CM_DWT_CTRL_NOCYCCNT) || ctrl == 0)
-		return BENCH_STATUS_NO_CYCCNT;
-	CM_DWT_CYCCNT = 0;
-	CM_DWT_CTRL |= CM_DWT_CTRL_CYCCNTENA;
-	/* A DWT that ignores the write (still locked, or clock-gated) shows it here. */
-	if (!(CM_DWT_CTRL & CM_DWT_CTRL_CYCCNTENA))
-		return BENCH_STATUS_DWT_LOCKED;
-	return BENCH_STATUS_OK;
-}
-
 uint32_t bench_init(void)
 {
-	uint32_t status = cyccnt_enable();
+	uint32_t status = bench_cyccnt_enable();
 	bench_ctl.status = status;
-	if (!bench_debugger_attached() && !arch_v6m()) {
+	if (!bench_debugger_attached() && !bench_arch_v6m()) {
 		/* Monitor debug: a BKPT now takes DebugMonitor, whose handler steps over it
 		 * (Armv7-M ARM C1.7.1). Cores without it (ARMv6-M) escalate to HardFault: handled
 		 * the same. */
@@ -90,21 +51,4 @@ int bench_sync(void)
 void bench_done(void)
 {
 	BENCH__MARKER(BENCH_KIND_DONE, 0, "done");
-}
-
-int bench_skip_bkpt(uint32_t *frame)
-{
-	uint32_t pc = frame[6]; /* r0-r3, r12, lr, pc, xpsr (B1.5.6) */
-	uint16_t insn = *(const volatile uint16_t *)(pc & ~1u);
-	unsigned imm = insn & 0xFFu;
-	if ((insn & 0xFF00u) != 0xBE00u || imm < BENCH_KIND_BEGIN || imm > BENCH_KIND_CAL_END)
-		return 0;
-	if (CM_DHCSR & CM_DHCSR_C_DEBUGEN)
-		return 0; /* a debugger would have halted: this is something else */
-	frame[6] = pc + 2; /* BKPT is always 16 bits */
-	if (!arch_v6m()) {
-		CM_HFSR = CM_HFSR_DEBUGEVT; /* write-one-to-clear (B3.2.16) */
-		CM_DFSR = CM_DFSR_BKPT;     /* (C1.6.1) */
-	}
-	return 1;
 }
