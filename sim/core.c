@@ -314,26 +314,26 @@ static const struct {
 	bus_read_fn read;
 	bus_write_fn write;
 } ppb_pages[] = {
-	{"ITM", 0xE0000000u, itm_read, itm_write},
-	{"DWT", 0xE0001000u, dwt_read, dwt_write},
-	{"FPB", 0xE0002000u, fpb_read, fpb_write},
-	{"SCS", 0xE000E000u, scs_read, scs_write},
+    {"ITM", 0xE0000000u, itm_read, itm_write},
+    {"DWT", 0xE0001000u, dwt_read, dwt_write},
+    {"FPB", 0xE0002000u, fpb_read, fpb_write},
+    {"SCS", 0xE000E000u, scs_read, scs_write},
 };
 
 static int add_ppb(struct sim_core *c, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < sizeof(ppb_pages) / sizeof(ppb_pages[0]); i++) {
 		struct bus_region r = {
-			.name = ppb_pages[i].name,
-			.base = ppb_pages[i].base,
-			.size = 0x1000,
-			.read = ppb_pages[i].read,
-			.write = ppb_pages[i].write,
-			.ctx = c,
+		    .name = ppb_pages[i].name,
+		    .base = ppb_pages[i].base,
+		    .size = 0x1000,
+		    .read = ppb_pages[i].read,
+		    .write = ppb_pages[i].write,
+		    .ctx = c,
 		};
 		if (bus_add_region(c->bus, &r) != 0) {
 			snprintf(err, errlen, "core: cannot add the %s page at 0x%08x to the bus (taken or map full)",
-				 r.name, r.base);
+			         r.name, r.base);
 			return -1;
 		}
 	}
@@ -369,7 +369,7 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, cha
 	for (size_t i = 0; i < bus->n_regions; i++) {
 		if (!map_region(c, &bus->regions[i])) {
 			snprintf(err, errlen, "core: cannot map bus region %s at 0x%08x into unicorn",
-				 bus->regions[i].name ? bus->regions[i].name : "?", bus->regions[i].base);
+			         bus->regions[i].name ? bus->regions[i].name : "?", bus->regions[i].base);
 			goto fail;
 		}
 	}
@@ -419,7 +419,8 @@ static void hook_trace(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	if (size > sizeof(code) || uc_mem_read(uc, address, code, size) != UC_ERR_OK)
 		return;
 	if (size == 4)
-		fprintf(stderr, "trace: %08x: %02x%02x %02x%02x\n", (uint32_t)address, code[1], code[0], code[3], code[2]);
+		fprintf(stderr, "trace: %08x: %02x%02x %02x%02x\n", (uint32_t)address, code[1], code[0], code[3],
+		        code[2]);
 	else
 		fprintf(stderr, "trace: %08x: %02x%02x\n", (uint32_t)address, code[1], code[0]);
 	(void)c;

@@ -221,7 +221,7 @@ fail:
 static bool rewritten(struct sim_core *c, const struct core_blk *b, uint32_t lo, uint32_t size);
 
 static void drop_if(struct sim_core *c, bool (*pred)(struct sim_core *, const struct core_blk *, uint32_t, uint32_t),
-		    uint32_t lo, uint32_t size, unsigned *count)
+                    uint32_t lo, uint32_t size, unsigned *count)
 {
 	for (unsigned h = 0; h < CORE_BLK_HASH; h++) {
 		struct core_blk **pp = &c->blk_hash[h];

@@ -29,66 +29,66 @@ enum {
 };
 
 /* STM32F4: 82 maskable interrupts (RM0090 table 61); the NVIC implements 3 ISER words. */
-#define CORE_NUM_IRQ 82
-#define CORE_NUM_EXC (EXC_IRQ0 + CORE_NUM_IRQ)
+#define CORE_NUM_IRQ   82
+#define CORE_NUM_EXC   (EXC_IRQ0 + CORE_NUM_IRQ)
 #define CORE_PRIO_BITS 4 /* STM32F4: 16 priority levels (PM0214 4.3.7) */
 
 /* DHCSR (Armv7-M ARM C1.6.3). */
-#define DHCSR_DBGKEY 0xA05F0000u
-#define DHCSR_C_DEBUGEN (1u << 0)
-#define DHCSR_C_HALT (1u << 1)
-#define DHCSR_C_STEP (1u << 2)
-#define DHCSR_C_MASKINTS (1u << 3)
+#define DHCSR_DBGKEY      0xA05F0000u
+#define DHCSR_C_DEBUGEN   (1u << 0)
+#define DHCSR_C_HALT      (1u << 1)
+#define DHCSR_C_STEP      (1u << 2)
+#define DHCSR_C_MASKINTS  (1u << 3)
 #define DHCSR_C_SNAPSTALL (1u << 5)
-#define DHCSR_S_REGRDY (1u << 16)
-#define DHCSR_S_HALT (1u << 17)
-#define DHCSR_S_SLEEP (1u << 18)
-#define DHCSR_S_LOCKUP (1u << 19)
+#define DHCSR_S_REGRDY    (1u << 16)
+#define DHCSR_S_HALT      (1u << 17)
+#define DHCSR_S_SLEEP     (1u << 18)
+#define DHCSR_S_LOCKUP    (1u << 19)
 #define DHCSR_S_RETIRE_ST (1u << 24)
-#define DHCSR_S_RESET_ST (1u << 25)
+#define DHCSR_S_RESET_ST  (1u << 25)
 
 /* DFSR (C1.6.1). */
-#define DFSR_HALTED (1u << 0)
-#define DFSR_BKPT (1u << 1)
-#define DFSR_DWTTRAP (1u << 2)
-#define DFSR_VCATCH (1u << 3)
+#define DFSR_HALTED   (1u << 0)
+#define DFSR_BKPT     (1u << 1)
+#define DFSR_DWTTRAP  (1u << 2)
+#define DFSR_VCATCH   (1u << 3)
 #define DFSR_EXTERNAL (1u << 4)
 
 /* DEMCR (C1.6.5). */
 #define DEMCR_VC_CORERESET (1u << 0)
-#define DEMCR_VC_MMERR (1u << 4)
-#define DEMCR_VC_NOCPERR (1u << 5)
-#define DEMCR_VC_CHKERR (1u << 6)
-#define DEMCR_VC_STATERR (1u << 7)
-#define DEMCR_VC_BUSERR (1u << 8)
-#define DEMCR_VC_INTERR (1u << 9)
-#define DEMCR_VC_HARDERR (1u << 10)
-#define DEMCR_TRCENA (1u << 24)
-#define DEMCR_WRITABLE 0x010F07F1u
+#define DEMCR_VC_MMERR     (1u << 4)
+#define DEMCR_VC_NOCPERR   (1u << 5)
+#define DEMCR_VC_CHKERR    (1u << 6)
+#define DEMCR_VC_STATERR   (1u << 7)
+#define DEMCR_VC_BUSERR    (1u << 8)
+#define DEMCR_VC_INTERR    (1u << 9)
+#define DEMCR_VC_HARDERR   (1u << 10)
+#define DEMCR_TRCENA       (1u << 24)
+#define DEMCR_WRITABLE     0x010F07F1u
 
 /* CFSR (B3.2.15): MMFSR [7:0], BFSR [15:8], UFSR [31:16]. */
-#define CFSR_IBUSERR (1u << 8)
-#define CFSR_PRECISERR (1u << 9)
+#define CFSR_IBUSERR     (1u << 8)
+#define CFSR_PRECISERR   (1u << 9)
 #define CFSR_IMPRECISERR (1u << 10)
-#define CFSR_UNSTKERR (1u << 11)
-#define CFSR_STKERR (1u << 12)
-#define CFSR_LSPERR (1u << 13)
-#define CFSR_BFARVALID (1u << 15)
-#define CFSR_UNDEFINSTR (1u << 16)
-#define CFSR_INVSTATE (1u << 17)
-#define CFSR_INVPC (1u << 18)
-#define CFSR_NOCP (1u << 19)
-#define CFSR_UNALIGNED (1u << 24)
-#define CFSR_DIVBYZERO (1u << 25)
+#define CFSR_UNSTKERR    (1u << 11)
+#define CFSR_STKERR      (1u << 12)
+#define CFSR_LSPERR      (1u << 13)
+#define CFSR_BFARVALID   (1u << 15)
+#define CFSR_UNDEFINSTR  (1u << 16)
+#define CFSR_INVSTATE    (1u << 17)
+#define CFSR_INVPC       (1u << 18)
+#define CFSR_NOCP        (1u << 19)
+#define CFSR_UNALIGNED   (1u << 24)
+#define CFSR_DIVBYZERO   (1u << 25)
 /* HFSR (B3.2.16). */
-#define HFSR_VECTTBL (1u << 1)
-#define HFSR_FORCED (1u << 30)
+#define HFSR_VECTTBL  (1u << 1)
+#define HFSR_FORCED   (1u << 30)
 #define HFSR_DEBUGEVT (1u << 31u)
 
-#define CORE_LOCKUP_PC 0xEFFFFFFEu
+#define CORE_LOCKUP_PC    0xEFFFFFFEu
 #define CORE_DWT_NUM_COMP 4
 #define CORE_FPB_NUM_CODE 6
-#define CORE_FPB_NUM_LIT 2
+#define CORE_FPB_NUM_LIT  2
 
 /* One memory-accessing instruction of a block, for finding which instruction caused an access:
  * unicorn 2.0.1 does not update PC before a load or store, so inside an MMIO callback or an
@@ -102,42 +102,42 @@ struct core_memop {
 	uint8_t lshift; /* index shift */
 	uint16_t span;  /* bytes accessed from the lowest address */
 	int32_t disp;
-	bool down;      /* LDMDB/STMDB/PUSH: the lowest address is base - span */
+	bool down; /* LDMDB/STMDB/PUSH: the lowest address is base - span */
 };
 
 /* The core's view of one translated block: the cycle model's costs plus what the core needs. */
 struct core_blk {
 	uint32_t addr, size;
 	const struct cyc_block *cb;
-	uint8_t *copy;            /* the bytes as analysed: rewritten code is detected by comparing */
+	uint8_t *copy; /* the bytes as analysed: rewritten code is detected by comparing */
 	struct core_memop *memops;
 	uint16_t n_memops;
-	uint16_t n_fp;            /* FP instructions (NOCP gating, lazy FP stacking) */
+	uint16_t n_fp; /* FP instructions (NOCP gating, lazy FP stacking) */
 	uint32_t *fp_addr;
 	uint16_t n_div;
 	uint32_t *div_addr;
-	bool hooked_div;          /* per-address code hooks added for the divides */
-	bool fp_hooked;           /* per-address code hooks present for the FP instructions */
+	bool hooked_div; /* per-address code hooks added for the divides */
+	bool fp_hooked;  /* per-address code hooks present for the FP instructions */
 	uc_hook *fp_hooks;
-	struct core_blk *next;    /* hash chain */
+	struct core_blk *next; /* hash chain */
 };
 
 #define CORE_BLK_HASH 4096
 
 enum core_stop {
 	STOP_NONE = 0,
-	STOP_BUDGET,    /* block hook: cycle budget used, or an event (SysTick, pending IRQ) is due */
-	STOP_BKPT,      /* BKPT instruction (unicorn interrupt 7) */
-	STOP_FPB,       /* FPB comparator or DWT PC match: halt before the instruction */
+	STOP_BUDGET, /* block hook: cycle budget used, or an event (SysTick, pending IRQ) is due */
+	STOP_BKPT,   /* BKPT instruction (unicorn interrupt 7) */
+	STOP_FPB,    /* FPB comparator or DWT PC match: halt before the instruction */
 	STOP_DWT,
 	STOP_SVC,
 	STOP_EXC_RETURN,
-	STOP_NOCP,      /* FP instruction with CP10/CP11 disabled */
-	STOP_LAZYFP,    /* FP instruction while FPCCR.LSPACT: preserve the lazy FP state first */
+	STOP_NOCP,        /* FP instruction with CP10/CP11 disabled */
+	STOP_LAZYFP,      /* FP instruction while FPCCR.LSPACT: preserve the lazy FP state first */
 	STOP_RETRANSLATE, /* new hooks were added for the block about to run: translate it again */
-	STOP_BUSFAULT,  /* a handler region answered BUS_ERROR */
+	STOP_BUSFAULT,    /* a handler region answered BUS_ERROR */
 	STOP_WRITE_FLASH, /* a core write into a write-handled memory region: fix up the bytes */
-	STOP_STEP,      /* C_STEP: the second instruction of the step is about to run */
+	STOP_STEP,        /* C_STEP: the second instruction of the step is about to run */
 	STOP_OTHER,
 };
 
@@ -150,8 +150,8 @@ struct core_fixup {
 
 struct dwt_state {
 	uint32_t ctrl;
-	uint32_t cyccnt;          /* value at cyc_sync */
-	uint64_t cyc_sync;        /* core cycles when cyccnt was last brought up to date */
+	uint32_t cyccnt;   /* value at cyc_sync */
+	uint64_t cyc_sync; /* core cycles when cyccnt was last brought up to date */
 	uint8_t cpicnt, exccnt, sleepcnt, lsucnt, foldcnt;
 	uint32_t comp[CORE_DWT_NUM_COMP], mask[CORE_DWT_NUM_COMP], function[CORE_DWT_NUM_COMP];
 };
@@ -167,8 +167,8 @@ struct fpb_state {
 
 struct systick_state {
 	uint32_t csr, rvr;
-	uint32_t cvr;          /* value at sync */
-	uint64_t sync;         /* core cycles at which cvr was valid */
+	uint32_t cvr;  /* value at sync */
+	uint64_t sync; /* core cycles at which cvr was valid */
 };
 
 struct sim_core {
@@ -182,20 +182,20 @@ struct sim_core {
 	/* Time: modelled cycles since power-on; `now` is the count at the start of the current block,
 	 * the count at instruction i of the block is now + blk->cb->cost_before[i]. */
 	uint64_t now;
-	struct core_blk *cur;      /* block being executed, not yet charged */
-	uint64_t stop_at;          /* block hook stops emulation at a block boundary at this time */
-	int mmio_last;             /* last instruction index found for an access in the current block */
+	struct core_blk *cur; /* block being executed, not yet charged */
+	uint64_t stop_at;     /* block hook stops emulation at a block boundary at this time */
+	int mmio_last;        /* last instruction index found for an access in the current block */
 	enum core_stop stop;
 	uint32_t stop_pc;
-	uint32_t stop_addr;        /* faulting address, for STOP_BUSFAULT */
+	uint32_t stop_addr; /* faulting address, for STOP_BUSFAULT */
 	bool stop_write;
 	struct core_fixup fixups[8];
 	unsigned n_fixups;
 	bool in_emu;
-	bool block_stop;           /* the block hook stopped emulation before block_stop_pc ran */
+	bool block_stop; /* the block hook stopped emulation before block_stop_pc ran */
 	uint32_t block_stop_pc;
-	bool check_pending;        /* an exception is pending but masked: the block hook watches
-				    * PRIMASK/BASEPRI/FAULTMASK (CPSIE, MSR) and stops when it may be taken */
+	bool check_pending; /* an exception is pending but masked: the block hook watches
+	                     * PRIMASK/BASEPRI/FAULTMASK (CPSIE, MSR) and stops when it may be taken */
 	/* Code changed during emulation: ranges to drop after the stop. Flash programming writes
 	 * halfword after halfword at two addresses each (0x08000000 and the alias at 0): the ranges
 	 * grow in place, never one range spanning both windows (dropping 128 MiB costs seconds). */
@@ -203,29 +203,29 @@ struct sim_core {
 		uint32_t lo, hi;
 	} inval[8];
 	unsigned n_inval;
-	bool locked;               /* lockup (B1.5.15): stays across a debug halt */
-	bool tail_chain;           /* an exception return just happened: entry costs a tail-chain */
+	bool locked;     /* lockup (B1.5.15): stays across a debug halt */
+	bool tail_chain; /* an exception return just happened: entry costs a tail-chain */
 
 	struct core_blk *blk_hash[CORE_BLK_HASH];
 	struct core_blk *blk_last;
 	uint64_t blocks_translated;
 	uint64_t instructions;
 	uint64_t halts, exceptions;
-	bool fp_trap_on;          /* CPACR denies CP10/CP11, or FPCCR.LSPACT: FP instructions trap */
+	bool fp_trap_on; /* CPACR denies CP10/CP11, or FPCCR.LSPACT: FP instructions trap */
 
 	/* Debug (C1.6). */
-	uint32_t dhcsr_ctrl;       /* C_* bits */
-	uint32_t dhcsr_sticky;     /* S_RETIRE_ST, S_RESET_ST */
+	uint32_t dhcsr_ctrl;   /* C_* bits */
+	uint32_t dhcsr_sticky; /* S_RETIRE_ST, S_RESET_ST */
 	uint32_t dcrdr, demcr, dfsr;
 
 	/* Exceptions (B1.5) and SCB (B3.2). */
 	bool pending[CORE_NUM_EXC];
 	bool active[CORE_NUM_EXC];
 	bool enabled[CORE_NUM_EXC];
-	uint8_t prio[CORE_NUM_EXC];      /* programmed priority byte (IPR/SHPR) */
+	uint8_t prio[CORE_NUM_EXC]; /* programmed priority byte (IPR/SHPR) */
 	uint32_t vtor, aircr_prigroup, scr, ccr, shcsr, cfsr, hfsr, mmfar, bfar, afsr;
 	uint32_t cpacr, fpccr, fpcar, fpdscr;
-	bool event_reg;                  /* WFE event register (B1.5.18) */
+	bool event_reg; /* WFE event register (B1.5.18) */
 	bool sleep_on_wfe;
 	struct systick_state systick;
 	struct dwt_state dwt;
@@ -233,9 +233,9 @@ struct sim_core {
 	uc_hook div_hook_list[64];
 	unsigned n_div_hooks;
 	uc_hook trace_hook;
-	uc_hook step_hook;         /* code hook on every address, present only during a step */
+	uc_hook step_hook; /* code hook on every address, present only during a step */
 	unsigned step_insns, step_blocks;
-	bool fpb_dirty;            /* comparators written by the core during emulation */
+	bool fpb_dirty; /* comparators written by the core during emulation */
 	uint32_t itm_ter, itm_tcr, itm_tpr;
 	char itm_line[128];
 	unsigned itm_len;

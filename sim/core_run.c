@@ -27,7 +27,8 @@ void core_local_reset(struct sim_core *c, bool system)
 	blk_set_fp_trap(c, false);
 	exc_update_fp_trap(c);
 	uint32_t sp = 0, pc = 0;
-	if (bus_read(c->bus, c->vtor, 4, BUS_CORE, &sp) != BUS_OK || bus_read(c->bus, c->vtor + 4, 4, BUS_CORE, &pc) != BUS_OK) {
+	if (bus_read(c->bus, c->vtor, 4, BUS_CORE, &sp) != BUS_OK ||
+	    bus_read(c->bus, c->vtor + 4, 4, BUS_CORE, &pc) != BUS_OK) {
 		/* No vector table: the reset exception's vector fetch fails, the core locks up. */
 		c->locked = true;
 		c->state = CORE_LOCKUP;
@@ -228,7 +229,8 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 		exc_take_sync(c, EXC_SVCALL, c->stop_pc);
 		return;
 	case STOP_EXC_RETURN: {
-		settle(c, c->cur ? c->cur->cb->fallthrough : 0); /* the whole block ran; the return's refill is in cyc_exception_return */
+		settle(c, c->cur ? c->cur->cb->fallthrough
+		                 : 0); /* the whole block ran; the return's refill is in cyc_exception_return */
 		exc_return(c, c->stop_pc | 1u);
 		return;
 	}

@@ -63,8 +63,9 @@ uint32_t debug_read_core_reg(struct sim_core *c, unsigned sel, bool *ok)
 	case 18:
 		return core_reg(c, UC_ARM_REG_PSP);
 	case 20:
-		return (core_reg(c, UC_ARM_REG_CONTROL) & 0xFFu) << 24 | (core_reg(c, UC_ARM_REG_FAULTMASK) & 1u) << 16 |
-		       (core_reg(c, UC_ARM_REG_BASEPRI) & 0xFFu) << 8 | (core_reg(c, UC_ARM_REG_PRIMASK) & 1u);
+		return (core_reg(c, UC_ARM_REG_CONTROL) & 0xFFu) << 24 |
+		       (core_reg(c, UC_ARM_REG_FAULTMASK) & 1u) << 16 | (core_reg(c, UC_ARM_REG_BASEPRI) & 0xFFu) << 8 |
+		       (core_reg(c, UC_ARM_REG_PRIMASK) & 1u);
 	case 0x21:
 		return core_reg(c, UC_ARM_REG_FPSCR);
 	default:

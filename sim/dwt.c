@@ -11,14 +11,14 @@
 
 #include <string.h>
 
-#define CTRL_CYCCNTENA (1u << 0)
-#define CTRL_CPIEVTENA (1u << 17)
-#define CTRL_EXCEVTENA (1u << 18)
+#define CTRL_CYCCNTENA   (1u << 0)
+#define CTRL_CPIEVTENA   (1u << 17)
+#define CTRL_EXCEVTENA   (1u << 18)
 #define CTRL_SLEEPEVTENA (1u << 19)
-#define CTRL_LSUEVTENA (1u << 20)
-#define CTRL_FOLDEVTENA (1u << 21)
-#define CTRL_WRITABLE 0x007F1FFFu
-#define CTRL_NUMCOMP (4u << 28)
+#define CTRL_LSUEVTENA   (1u << 20)
+#define CTRL_FOLDEVTENA  (1u << 21)
+#define CTRL_WRITABLE    0x007F1FFFu
+#define CTRL_NUMCOMP     (4u << 28)
 
 void dwt_power_on(struct sim_core *c)
 {

@@ -13,13 +13,13 @@
 
 #define CONTROL_NPRIV 1u
 #define CONTROL_SPSEL 2u
-#define CONTROL_FPCA 4u
-#define FPCCR_LSPACT (1u << 0)
-#define FPCCR_USER (1u << 1)
-#define FPCCR_THREAD (1u << 3)
-#define FPCCR_HFRDY (1u << 4)
-#define FPCCR_LSPEN (1u << 30)
-#define CCR_STKALIGN (1u << 9)
+#define CONTROL_FPCA  4u
+#define FPCCR_LSPACT  (1u << 0)
+#define FPCCR_USER    (1u << 1)
+#define FPCCR_THREAD  (1u << 3)
+#define FPCCR_HFRDY   (1u << 4)
+#define FPCCR_LSPEN   (1u << 30)
+#define CCR_STKALIGN  (1u << 9)
 
 void exc_reset(struct sim_core *c)
 {
@@ -280,8 +280,8 @@ static void take(struct sim_core *c, int exc, uint32_t ret_pc, uint32_t vc_bit)
 	uint32_t align = ((sp >> 2) & 1u) & (force_align ? 1u : 0u);
 	uint32_t frameptr = (sp - framesize) & ~(force_align ? 4u : 0u);
 	uint32_t xpsr = (core_reg(c, UC_ARM_REG_XPSR) & ~(1u << 9)) | 0x01000000u | (align << 9);
-	static const int stacked[6] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2,
-				       UC_ARM_REG_R3, UC_ARM_REG_R12, UC_ARM_REG_LR};
+	static const int stacked[6] = {UC_ARM_REG_R0, UC_ARM_REG_R1,  UC_ARM_REG_R2,
+	                               UC_ARM_REG_R3, UC_ARM_REG_R12, UC_ARM_REG_LR};
 	bool ok = true;
 	for (unsigned i = 0; i < 6; i++)
 		ok &= push_word(c, frameptr + 4 * i, core_reg(c, stacked[i]));
@@ -292,7 +292,8 @@ static void take(struct sim_core *c, int exc, uint32_t ret_pc, uint32_t vc_bit)
 			/* B1.5.7 UpdateFPCCR: reserve the space, stack it when the handler first uses FP. */
 			c->fpcar = frameptr + 0x20;
 			c->fpccr = (c->fpccr & ~(FPCCR_USER | FPCCR_THREAD)) | FPCCR_LSPACT | FPCCR_HFRDY |
-				   (from_thread ? FPCCR_THREAD : 0) | ((ctrl & CONTROL_NPRIV) && from_thread ? FPCCR_USER : 0);
+			           (from_thread ? FPCCR_THREAD : 0) |
+			           ((ctrl & CONTROL_NPRIV) && from_thread ? FPCCR_USER : 0);
 		} else {
 			ok &= push_fp(c, frameptr + 0x20);
 		}
@@ -300,7 +301,7 @@ static void take(struct sim_core *c, int exc, uint32_t ret_pc, uint32_t vc_bit)
 	if (!ok)
 		c->cfsr |= CFSR_STKERR; /* derived fault not modelled further: the handler still runs */
 	uint32_t excret = 0xFFFFFFE1u | (fpca ? 0 : 0x10u) | (from_thread ? 0x8u : 0) |
-			  (from_thread && (ctrl & CONTROL_SPSEL) ? 0x4u : 0);
+	                  (from_thread && (ctrl & CONTROL_SPSEL) ? 0x4u : 0);
 	enter_handler(c, exc, frameptr, from_thread, ctrl);
 	core_set_reg(c, UC_ARM_REG_LR, excret);
 	charge_overhead(c, cyc_exception_entry(c->cyc, fpca && !lazy));
@@ -375,8 +376,8 @@ void exc_return(struct sim_core *c, uint32_t excret)
 {
 	int cur = exc_current(c);
 	unsigned mode = excret & 0xFu;
-	if ((excret & 0xFFFFFFE0u) != 0xFFFFFFE0u || (mode != 0x1u && mode != 0x9u && mode != 0xDu) ||
-	    cur == 0 || !c->active[cur]) {
+	if ((excret & 0xFFFFFFE0u) != 0xFFFFFFE0u || (mode != 0x1u && mode != 0x9u && mode != 0xDu) || cur == 0 ||
+	    !c->active[cur]) {
 		exc_fault(c, EXC_USAGEFAULT, CFSR_INVPC, 0, excret & ~1u);
 		return;
 	}
@@ -435,13 +436,14 @@ void exc_return(struct sim_core *c, uint32_t excret)
 		/* Privileged thread mode first, so the CONTROL write may move r13 to PSP. */
 		core_set_reg(c, UC_ARM_REG_CONTROL, (ctrl & ~(CONTROL_NPRIV | CONTROL_FPCA)) | fpca);
 		core_set_reg(c, UC_ARM_REG_XPSR, xpsr & ~0x1FFu);
-		core_set_reg(c, UC_ARM_REG_CONTROL, (ctrl & ~(CONTROL_SPSEL | CONTROL_FPCA)) | fpca | (to_psp ? CONTROL_SPSEL : 0));
+		core_set_reg(c, UC_ARM_REG_CONTROL,
+		             (ctrl & ~(CONTROL_SPSEL | CONTROL_FPCA)) | fpca | (to_psp ? CONTROL_SPSEL : 0));
 	} else {
 		core_set_reg(c, UC_ARM_REG_CONTROL, (ctrl & ~CONTROL_FPCA) | fpca);
 		core_set_reg(c, UC_ARM_REG_XPSR, xpsr);
 	}
-	static const int stacked[6] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2,
-				       UC_ARM_REG_R3, UC_ARM_REG_R12, UC_ARM_REG_LR};
+	static const int stacked[6] = {UC_ARM_REG_R0, UC_ARM_REG_R1,  UC_ARM_REG_R2,
+	                               UC_ARM_REG_R3, UC_ARM_REG_R12, UC_ARM_REG_LR};
 	for (unsigned i = 0; i < 6; i++)
 		core_set_reg(c, stacked[i], w[i]);
 	core_set_pc(c, w[6] & ~1u);

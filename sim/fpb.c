@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define FP_CTRL_ENABLE 1u
-#define FP_CTRL_KEY 2u
+#define FP_CTRL_KEY    2u
 
 void fpb_power_on(struct sim_core *c)
 {
@@ -105,7 +105,8 @@ void fpb_update(struct sim_core *c)
 			add_bp(c, c->dwt.comp[n] & ~1u);
 	for (unsigned i = 0; i < c->fpb.n_bp; i++) {
 		uint32_t a = c->fpb.bp[i];
-		if (uc_hook_add(c->uc, &c->fpb.hooks[c->fpb.n_hooks], UC_HOOK_CODE, (void *)hook_bp, c, a, a) == UC_ERR_OK)
+		if (uc_hook_add(c->uc, &c->fpb.hooks[c->fpb.n_hooks], UC_HOOK_CODE, (void *)hook_bp, c, a, a) ==
+		    UC_ERR_OK)
 			c->fpb.n_hooks++;
 		(void)uc_ctl_remove_cache(c->uc, a, (uint64_t)a + 2);
 	}
@@ -117,7 +118,8 @@ static uint32_t read_word(struct sim_core *c, uint32_t off)
 	if (off >= 0xFD0)
 		return romtable_id_read(ROMTABLE_FPB_BASE, off, &v) == 0 ? v : 0;
 	if (off == 0x000) /* NUM_LIT 2 [11:8], NUM_CODE 6 [7:4], REV 0 [31:28] */
-		return (uint32_t)CORE_FPB_NUM_LIT << 8 | (uint32_t)CORE_FPB_NUM_CODE << 4 | (c->fpb.ctrl & FP_CTRL_ENABLE);
+		return (uint32_t)CORE_FPB_NUM_LIT << 8 | (uint32_t)CORE_FPB_NUM_CODE << 4 |
+		       (c->fpb.ctrl & FP_CTRL_ENABLE);
 	if (off >= 0x008 && off < 0x008 + 4 * (CORE_FPB_NUM_CODE + CORE_FPB_NUM_LIT))
 		return c->fpb.comp[(off - 0x008) / 4];
 	return 0; /* FP_REMAP: remapping not supported */

@@ -59,8 +59,8 @@ static int load_segments(struct sim_core *c, Elf *elf, const char *path, char *e
 			return -1;
 		}
 		if (backdoor_write(c, (uint32_t)ph.p_paddr, (const uint8_t *)image + ph.p_offset, ph.p_filesz) != 0) {
-			snprintf(err, errlen, "%s: segment %zu at 0x%08llx (%llu bytes) is not in flash or RAM", path, i,
-				 (unsigned long long)ph.p_paddr, (unsigned long long)ph.p_filesz);
+			snprintf(err, errlen, "%s: segment %zu at 0x%08llx (%llu bytes) is not in flash or RAM", path,
+			         i, (unsigned long long)ph.p_paddr, (unsigned long long)ph.p_filesz);
 			return -1;
 		}
 	}
@@ -127,10 +127,10 @@ int core_run_standalone(struct sim_core *c, uint64_t max_cycles, void *out)
 		uint32_t pc = core_pc(c);
 		uint32_t hw = 0;
 		bool is_bkpt = bus_read(c->bus, pc, 2, BUS_DEBUG, &hw) == BUS_OK && (hw & 0xFF00u) == 0xBE00u &&
-			       (c->dfsr & DFSR_BKPT);
+		               (c->dfsr & DFSR_BKPT);
 		unsigned imm = is_bkpt ? hw & 0xFFu : 0;
 		fprintf(f, "halt pc=0x%08x imm=%u cyccnt=%u reason=%s\n", pc, imm, dwt_cyccnt(c, c->now),
-			halt_reason(c->dfsr));
+		        halt_reason(c->dfsr));
 		(void)fflush(f);
 		if (is_bkpt && imm == 4)
 			return 0;

@@ -6,15 +6,15 @@
 
 #include <string.h>
 
-#define ICSR_PENDSTSET (1u << 26)
-#define ICSR_PENDSTCLR (1u << 25)
-#define ICSR_PENDSVSET (1u << 28)
-#define ICSR_PENDSVCLR (1u << 27)
+#define ICSR_PENDSTSET  (1u << 26)
+#define ICSR_PENDSTCLR  (1u << 25)
+#define ICSR_PENDSVSET  (1u << 28)
+#define ICSR_PENDSVCLR  (1u << 27)
 #define ICSR_NMIPENDSET (1u << 31)
-#define SYST_ENABLE 1u
-#define SYST_TICKINT 2u
-#define SYST_CLKSOURCE 4u
-#define SYST_COUNTFLAG (1u << 16)
+#define SYST_ENABLE     1u
+#define SYST_TICKINT    2u
+#define SYST_CLKSOURCE  4u
+#define SYST_COUNTFLAG  (1u << 16)
 
 /* ---- SysTick (B3.3) ------------------------------------------------------------------------- */
 
@@ -161,7 +161,7 @@ static uint32_t shcsr_read(const struct sim_core *c)
 		int exc;
 		unsigned bit;
 	} act[] = {{EXC_MEMMANAGE, 0}, {EXC_BUSFAULT, 1}, {EXC_USAGEFAULT, 3}, {EXC_SVCALL, 7},
-		   {EXC_DEBUGMON, 8}, {EXC_PENDSV, 10}, {EXC_SYSTICK, 11}};
+	           {EXC_DEBUGMON, 8},  {EXC_PENDSV, 10},  {EXC_SYSTICK, 11}};
 	uint32_t v = 0;
 	for (size_t i = 0; i < sizeof(act) / sizeof(act[0]); i++)
 		if (c->active[act[i].exc])
@@ -187,9 +187,9 @@ static void shcsr_write(struct sim_core *c, uint32_t v)
 
 /* CPUID scheme registers of the Cortex-M4F r0p1 (PM0214 4.4, Cortex-M4 TRM 4.1 table 4-1). */
 static const uint32_t cpuid_scheme[] = {
-	0x00000030u, 0x00000200u, 0x00100000u, 0x00000000u, /* ID_PFR0, ID_PFR1, ID_DFR0, ID_AFR0 */
-	0x00100030u, 0x00000000u, 0x01000000u, 0x00000000u, /* ID_MMFR0-3 */
-	0x01101110u, 0x02111000u, 0x21112231u, 0x01111110u, 0x01310132u, /* ID_ISAR0-4 */
+    0x00000030u, 0x00000200u, 0x00100000u, 0x00000000u,              /* ID_PFR0, ID_PFR1, ID_DFR0, ID_AFR0 */
+    0x00100030u, 0x00000000u, 0x01000000u, 0x00000000u,              /* ID_MMFR0-3 */
+    0x01101110u, 0x02111000u, 0x21112231u, 0x01111110u, 0x01310132u, /* ID_ISAR0-4 */
 };
 
 /* Registers read as 32-bit words; byte and halfword reads extract from them. */
@@ -238,33 +238,86 @@ static enum bus_result scs_read_word(struct sim_core *c, uint32_t off, enum bus_
 	if (off >= 0xDF0 && off < 0xE00)
 		return debug_read(c, off, who, v);
 	switch (off) {
-	case 0x004: *v = 2; return BUS_OK;                 /* ICTR: INTLINESNUM 2, up to 96 IRQs */
-	case 0x008: return BUS_OK;                         /* ACTLR */
-	case 0x010: *v = c->systick.csr; c->systick.csr &= ~SYST_COUNTFLAG; return BUS_OK;
-	case 0x014: *v = c->systick.rvr; return BUS_OK;
-	case 0x018: *v = systick_cvr(c, core_now(c, 0xE000E018u)); return BUS_OK;
-	case 0x01C: *v = 0x40002903u; return BUS_OK;       /* CALIB: SKEW, TENMS (PM0214 4.5.4) */
-	case 0xD00: *v = 0x410FC241u; return BUS_OK;       /* CPUID: Cortex-M4 r0p1 */
-	case 0xD04: *v = icsr_read(c); return BUS_OK;
-	case 0xD08: *v = c->vtor; return BUS_OK;
-	case 0xD0C: *v = 0xFA050000u | c->aircr_prigroup << 8; return BUS_OK;
-	case 0xD10: *v = c->scr; return BUS_OK;
-	case 0xD14: *v = c->ccr; return BUS_OK;
-	case 0xD24: *v = shcsr_read(c); return BUS_OK;
-	case 0xD28: *v = c->cfsr; return BUS_OK;
-	case 0xD2C: *v = c->hfsr; return BUS_OK;
-	case 0xD30: *v = c->dfsr; return BUS_OK;
-	case 0xD34: *v = c->mmfar; return BUS_OK;
-	case 0xD38: *v = c->bfar; return BUS_OK;
-	case 0xD3C: *v = c->afsr; return BUS_OK;
-	case 0xD88: *v = c->cpacr; return BUS_OK;
-	case 0xD90: *v = 0x00000800u; return BUS_OK;       /* MPU_TYPE: 8 regions (MPU not modelled) */
-	case 0xF34: *v = c->fpccr; return BUS_OK;
-	case 0xF38: *v = c->fpcar; return BUS_OK;
-	case 0xF3C: *v = c->fpdscr; return BUS_OK;
-	case 0xF40: *v = 0x10110021u; return BUS_OK;       /* MVFR0: single precision VFPv4-D16 */
-	case 0xF44: *v = 0x11000011u; return BUS_OK;       /* MVFR1 */
-	default: return BUS_OK;                            /* reserved: RAZ/WI */
+	case 0x004:
+		*v = 2;
+		return BUS_OK; /* ICTR: INTLINESNUM 2, up to 96 IRQs */
+	case 0x008:
+		return BUS_OK; /* ACTLR */
+	case 0x010:
+		*v = c->systick.csr;
+		c->systick.csr &= ~SYST_COUNTFLAG;
+		return BUS_OK;
+	case 0x014:
+		*v = c->systick.rvr;
+		return BUS_OK;
+	case 0x018:
+		*v = systick_cvr(c, core_now(c, 0xE000E018u));
+		return BUS_OK;
+	case 0x01C:
+		*v = 0x40002903u;
+		return BUS_OK; /* CALIB: SKEW, TENMS (PM0214 4.5.4) */
+	case 0xD00:
+		*v = 0x410FC241u;
+		return BUS_OK; /* CPUID: Cortex-M4 r0p1 */
+	case 0xD04:
+		*v = icsr_read(c);
+		return BUS_OK;
+	case 0xD08:
+		*v = c->vtor;
+		return BUS_OK;
+	case 0xD0C:
+		*v = 0xFA050000u | c->aircr_prigroup << 8;
+		return BUS_OK;
+	case 0xD10:
+		*v = c->scr;
+		return BUS_OK;
+	case 0xD14:
+		*v = c->ccr;
+		return BUS_OK;
+	case 0xD24:
+		*v = shcsr_read(c);
+		return BUS_OK;
+	case 0xD28:
+		*v = c->cfsr;
+		return BUS_OK;
+	case 0xD2C:
+		*v = c->hfsr;
+		return BUS_OK;
+	case 0xD30:
+		*v = c->dfsr;
+		return BUS_OK;
+	case 0xD34:
+		*v = c->mmfar;
+		return BUS_OK;
+	case 0xD38:
+		*v = c->bfar;
+		return BUS_OK;
+	case 0xD3C:
+		*v = c->afsr;
+		return BUS_OK;
+	case 0xD88:
+		*v = c->cpacr;
+		return BUS_OK;
+	case 0xD90:
+		*v = 0x00000800u;
+		return BUS_OK; /* MPU_TYPE: 8 regions (MPU not modelled) */
+	case 0xF34:
+		*v = c->fpccr;
+		return BUS_OK;
+	case 0xF38:
+		*v = c->fpcar;
+		return BUS_OK;
+	case 0xF3C:
+		*v = c->fpdscr;
+		return BUS_OK;
+	case 0xF40:
+		*v = 0x10110021u;
+		return BUS_OK; /* MVFR0: single precision VFPv4-D16 */
+	case 0xF44:
+		*v = 0x11000011u;
+		return BUS_OK; /* MVFR1 */
+	default:
+		return BUS_OK; /* reserved: RAZ/WI */
 	}
 }
 
@@ -302,7 +355,8 @@ static void aircr_write(struct sim_core *c, uint32_t v)
 	}
 }
 
-static enum bus_result scs_write_word(struct sim_core *c, uint32_t off, enum bus_initiator who, uint32_t v, uint32_t bytemask)
+static enum bus_result scs_write_word(struct sim_core *c, uint32_t off, enum bus_initiator who, uint32_t v,
+                                      uint32_t bytemask)
 {
 	if (off >= 0x100 && off < 0x120) {
 		irq_set_bits(c, c->enabled, (off - 0x100) / 4, v, true);

@@ -16,33 +16,33 @@
 #include "bus.h"
 #include "core.h"
 
-#define DHCSR 0xE000EDF0u
-#define DCRSR 0xE000EDF4u
-#define DCRDR 0xE000EDF8u
-#define DEMCR 0xE000EDFCu
-#define DFSR 0xE000ED30u
-#define CFSR 0xE000ED28u
-#define HFSR 0xE000ED2Cu
-#define BFAR 0xE000ED38u
-#define AIRCR 0xE000ED0Cu
-#define FPCCR 0xE000EF34u
-#define FPCAR 0xE000EF38u
-#define DWT_CTRL 0xE0001000u
-#define DWT_CYCCNT 0xE0001004u
-#define DWT_EXCCNT 0xE000100Cu
-#define DWT_COMP0 0xE0001020u
+#define DHCSR         0xE000EDF0u
+#define DCRSR         0xE000EDF4u
+#define DCRDR         0xE000EDF8u
+#define DEMCR         0xE000EDFCu
+#define DFSR          0xE000ED30u
+#define CFSR          0xE000ED28u
+#define HFSR          0xE000ED2Cu
+#define BFAR          0xE000ED38u
+#define AIRCR         0xE000ED0Cu
+#define FPCCR         0xE000EF34u
+#define FPCAR         0xE000EF38u
+#define DWT_CTRL      0xE0001000u
+#define DWT_CYCCNT    0xE0001004u
+#define DWT_EXCCNT    0xE000100Cu
+#define DWT_COMP0     0xE0001020u
 #define DWT_FUNCTION0 0xE0001028u
-#define FP_CTRL 0xE0002000u
-#define FP_COMP0 0xE0002008u
-#define KEY 0xA05F0000u
-#define C_DEBUGEN 1u
-#define C_HALT 2u
-#define C_STEP 4u
-#define S_HALT (1u << 17)
-#define S_LOCKUP (1u << 19)
-#define S_RETIRE_ST (1u << 24)
-#define S_RESET_ST (1u << 25)
-#define TEST_ID_ADDR 0x20000000u /* .noinit is the first SRAM section of core.ld */
+#define FP_CTRL       0xE0002000u
+#define FP_COMP0      0xE0002008u
+#define KEY           0xA05F0000u
+#define C_DEBUGEN     1u
+#define C_HALT        2u
+#define C_STEP        4u
+#define S_HALT        (1u << 17)
+#define S_LOCKUP      (1u << 19)
+#define S_RETIRE_ST   (1u << 24)
+#define S_RESET_ST    (1u << 25)
+#define TEST_ID_ADDR  0x20000000u /* .noinit is the first SRAM section of core.ld */
 
 struct rig {
 	struct sim_bus bus;
@@ -157,12 +157,12 @@ static void test_nops_standalone(void **state)
 	assert_int_equal(core_run_standalone(r->c, 1000000, out), 0);
 	assert_int_equal(fclose(out), 0);
 	assert_string_equal(buf, "halt pc=0x08000040 imm=1 cyccnt=0 reason=bkpt\n"
-				 "halt pc=0x0800010a imm=2 cyccnt=100 reason=bkpt\n"
-				 "halt pc=0x0800010c imm=1 cyccnt=100 reason=bkpt\n"
-				 "halt pc=0x080008de imm=2 cyccnt=1100 reason=bkpt\n"
-				 "halt pc=0x080008e0 imm=1 cyccnt=1100 reason=bkpt\n"
-				 "halt pc=0x080008e2 imm=2 cyccnt=1100 reason=bkpt\n"
-				 "halt pc=0x080008e4 imm=4 cyccnt=1100 reason=bkpt\n");
+	                         "halt pc=0x0800010a imm=2 cyccnt=100 reason=bkpt\n"
+	                         "halt pc=0x0800010c imm=1 cyccnt=100 reason=bkpt\n"
+	                         "halt pc=0x080008de imm=2 cyccnt=1100 reason=bkpt\n"
+	                         "halt pc=0x080008e0 imm=1 cyccnt=1100 reason=bkpt\n"
+	                         "halt pc=0x080008e2 imm=2 cyccnt=1100 reason=bkpt\n"
+	                         "halt pc=0x080008e4 imm=4 cyccnt=1100 reason=bkpt\n");
 	free(buf);
 	rig_free(r);
 }
@@ -276,7 +276,7 @@ static void test_wfi_sleeps_until_systick(void **state)
 	(void)core_run(r->c, 10); /* WFI (1 cycle), then asleep */
 	assert_int_equal(core_state(r->c), CORE_SLEEPING);
 	assert_int_equal(rd(r, DHCSR) & (1u << 18), 1u << 18); /* S_SLEEP */
-	assert_true(core_runnable(r->c));                       /* SysTick is ahead */
+	assert_true(core_runnable(r->c));                      /* SysTick is ahead */
 	assert_int_equal(run_to_bkpt(r), 2);
 	/* Sleep skips to the SysTick event (v cycles after bkpt #1), then entry 12, BX LR 1,
 	 * return 10. SLEEPCNT counts the sleep: v minus the WFI's own cycle. */
@@ -418,7 +418,7 @@ static void test_dhcsr_halt_step_retire(void **state)
 	assert_int_equal(run_to_bkpt(r), 1);
 	uint32_t d = rd(r, DHCSR);
 	assert_int_equal(d & (C_HALT | S_HALT | S_RETIRE_ST), C_HALT | S_HALT); /* the BKPT retired nothing */
-	assert_int_equal(rd(r, DFSR), 0x2u);                                  /* BKPT */
+	assert_int_equal(rd(r, DFSR), 0x2u);                                    /* BKPT */
 	uint32_t c0 = rd(r, DWT_CYCCNT);
 	set_reg(r, 15, 0x08000042u);
 	wr(r, DFSR, 0x1F);
@@ -447,8 +447,8 @@ static void test_fpb_and_dwt_breakpoints(void **state)
 	wr(r, DEMCR, 1u << 24);
 	wr(r, DWT_CTRL, 1u);
 	assert_int_equal(run_to_bkpt(r), 1);
-	wr(r, FP_CTRL, 3u);                                    /* KEY | ENABLE */
-	wr(r, FP_COMP0, 0x08000050u | (1u << 30) | 1u);        /* lower halfword, enabled */
+	wr(r, FP_CTRL, 3u);                             /* KEY | ENABLE */
+	wr(r, FP_COMP0, 0x08000050u | (1u << 30) | 1u); /* lower halfword, enabled */
 	uint32_t c0 = rd(r, DWT_CYCCNT);
 	resume_past_bkpt(r);
 	assert_int_equal(run(r), CORE_HALTED);
@@ -478,23 +478,23 @@ static void test_fpb_and_dwt_breakpoints(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nops_standalone),
-		cmocka_unit_test(test_bad_read_hardfault),
-		cmocka_unit_test(test_bad_read_busfault),
-		cmocka_unit_test(test_udf),
-		cmocka_unit_test(test_fp_with_cpacr_off),
-		cmocka_unit_test(test_bkpt_without_debugger_locks_up),
-		cmocka_unit_test(test_fault_in_hardfault_locks_up),
-		cmocka_unit_test(test_systick_in_measured_stretch),
-		cmocka_unit_test(test_wfi_sleeps_until_systick),
-		cmocka_unit_test(test_tail_chain_after_cpsie),
-		cmocka_unit_test(test_slicing_changes_nothing),
-		cmocka_unit_test(test_fp_lazy_stacking),
-		cmocka_unit_test(test_svc),
-		cmocka_unit_test(test_cyccnt_read_inside_block),
-		cmocka_unit_test(test_vector_catch),
-		cmocka_unit_test(test_dhcsr_halt_step_retire),
-		cmocka_unit_test(test_fpb_and_dwt_breakpoints),
+	    cmocka_unit_test(test_nops_standalone),
+	    cmocka_unit_test(test_bad_read_hardfault),
+	    cmocka_unit_test(test_bad_read_busfault),
+	    cmocka_unit_test(test_udf),
+	    cmocka_unit_test(test_fp_with_cpacr_off),
+	    cmocka_unit_test(test_bkpt_without_debugger_locks_up),
+	    cmocka_unit_test(test_fault_in_hardfault_locks_up),
+	    cmocka_unit_test(test_systick_in_measured_stretch),
+	    cmocka_unit_test(test_wfi_sleeps_until_systick),
+	    cmocka_unit_test(test_tail_chain_after_cpsie),
+	    cmocka_unit_test(test_slicing_changes_nothing),
+	    cmocka_unit_test(test_fp_lazy_stacking),
+	    cmocka_unit_test(test_svc),
+	    cmocka_unit_test(test_cyccnt_read_inside_block),
+	    cmocka_unit_test(test_vector_catch),
+	    cmocka_unit_test(test_dhcsr_halt_step_retire),
+	    cmocka_unit_test(test_fpb_and_dwt_breakpoints),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
