@@ -19,8 +19,14 @@ rsp_sim_start "$build" "$src" "$fw"
 rate() { # backend port -> halts/s over 200 halts (connection and load not timed)
   "$build/tests/rsp/rsp_halt_rate" "$1" "127.0.0.1:$2" "$fw" 200 --no-load | sed -n 's/.*rate=\([0-9.]*\)$/\1/p'
 }
-rsp=$(rate gdb "$GDB_PORT")
-tcl=$(rate tcl "$TCL_PORT")
+# A warm-up pass first (bench-sim translates and caches code blocks on first execution), then two
+# alternating passes per backend; the better of each counts (the machine is shared).
+rate gdb "$GDB_PORT" >/dev/null
+rsp=0 tcl=0
+for _ in 1 2; do
+  rsp=$(awk -v a="$rsp" -v b="$(rate gdb "$GDB_PORT")" 'BEGIN { print (b > a ? b : a) }')
+  tcl=$(awk -v a="$tcl" -v b="$(rate tcl "$TCL_PORT")" 'BEGIN { print (b > a ? b : a) }')
+done
 
 # The baseline: gdb-multiarch in batch mode, N x (continue; print CYCCNT). Two lengths, so start-up
 # (gdb, connect, reset) cancels out: rate = (N2 - N1) / (t2 - t1).
