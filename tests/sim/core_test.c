@@ -335,6 +335,28 @@ static void test_slicing_changes_nothing(void **state)
 	assert_int_equal(odd, big);
 }
 
+static void test_nested_preemption(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 15, true);
+	assert_int_equal(run_to_bkpt(r), 0x2A);
+	assert_int_equal(reg(r, 16) & 0x1FFu, 21u);                        /* IPSR: IRQ 5 */
+	assert_int_equal(reg(r, 14), 0xFFFFFFF1u);                         /* returns to handler mode (PendSV), MSP */
+	assert_int_equal(rd(r, 0xE000E300u), 1u << 5);                     /* NVIC_IABR0: IRQ 5 active */
+	assert_int_equal(rd(r, 0xE000ED24u) & (1u << 10), 1u << 10);       /* SHCSR.PENDSVACT */
+	assert_int_equal(rd(r, 0xE000ED04u) & (0x1FFu | (1u << 11)), 21u); /* VECTACTIVE, RETTOBASE 0 */
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 0x2B);
+	assert_int_equal(reg(r, 16) & 0x1FFu, 14u); /* back in PendSV */
+	assert_int_equal(rd(r, 0xE000E300u), 0u);
+	assert_int_equal(rd(r, 0xE000ED04u) & (0x1FFu | (1u << 11)), 14u | (1u << 11));
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 2);
+	assert_int_equal(reg(r, 16) & 0x1FFu, 0u);
+	assert_int_equal(reg(r, 13), 0x20020000u); /* both frames popped */
+	rig_free(r);
+}
+
 static void test_fp_lazy_stacking(void **state)
 {
 	(void)state;
@@ -489,6 +511,7 @@ int main(void)
 	    cmocka_unit_test(test_wfi_sleeps_until_systick),
 	    cmocka_unit_test(test_tail_chain_after_cpsie),
 	    cmocka_unit_test(test_slicing_changes_nothing),
+	    cmocka_unit_test(test_nested_preemption),
 	    cmocka_unit_test(test_fp_lazy_stacking),
 	    cmocka_unit_test(test_svc),
 	    cmocka_unit_test(test_cyccnt_read_inside_block),

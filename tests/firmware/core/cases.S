@@ -34,6 +34,19 @@ vectors2:
 	.word plain_handler + 1
 	.endr
 
+	.align 7
+vectors3:
+	.word 0x20020000
+	.rept 13
+	.word plain_handler + 1
+	.endr
+	.word nested_pendsv + 1   /* 14 PendSV */
+	.word plain_handler + 1   /* 15 SysTick */
+	.rept 5
+	.word plain_handler + 1
+	.endr
+	.word nested_irq5 + 1     /* 16 + 5 */
+
 	.section .noinit, "aw", %nobits
 	.global test_id
 test_id: .space 4
@@ -53,7 +66,7 @@ cases:
 	.word hang + 1, case_bad_read + 1, case_bad_read_busfault + 1, case_udf + 1
 	.word case_udf_usagefault + 1, case_fp_off + 1, case_bkpt + 1, case_systick + 1
 	.word case_fp_stacking + 1, case_svc + 1, case_cyccnt_ldr + 1, case_lockup + 1
-	.word case_wfi + 1, case_tail_chain + 1, case_slices + 1
+	.word case_wfi + 1, case_tail_chain + 1, case_slices + 1, case_nested + 1
 
 	.thumb_func
 case_bad_read:                    /* 1: unmapped load, BusFault disabled: HardFault FORCED */
@@ -278,6 +291,44 @@ case_slices:                      /* 14: a loop whose block reads DWT_CYCCNT (MM
 	bkpt #2
 	bkpt #4
 	b hang
+
+	.thumb_func
+case_nested:                      /* 15: PendSV (priority 0xF0) pends IRQ 5 (0x40) by STIR: */
+	ldr r0, =0xE000ED08       /* IRQ 5 preempts it, then PendSV resumes, then thread mode */
+	ldr r1, =vectors3
+	str r1, [r0]
+	ldr r0, =0xE000ED20       /* SHPR3: PendSV 0xF0 */
+	mov r1, #0x00F00000
+	str r1, [r0]
+	ldr r0, =0xE000E405       /* NVIC_IPR5 byte */
+	mov r1, #0x40
+	strb r1, [r0]
+	ldr r0, =0xE000E100       /* NVIC_ISER0: IRQ 5 */
+	mov r1, #(1 << 5)
+	str r1, [r0]
+	ldr r0, =SCB_ICSR
+	mov r1, #(1 << 28)        /* PENDSVSET */
+	str r1, [r0]
+	dsb
+	isb
+	bkpt #2                   /* back in thread mode */
+	bkpt #4
+	b hang
+
+	.thumb_func
+nested_pendsv:
+	ldr r0, =0xE000EF00       /* STIR: IRQ 5 */
+	mov r1, #5
+	str r1, [r0]
+	dsb
+	isb
+	bkpt #0x2B                /* IRQ 5 has run and returned here */
+	bx lr
+
+	.thumb_func
+nested_irq5:
+	bkpt #0x2A                /* nested inside PendSV */
+	bx lr
 
 	.thumb_func
 plain_handler:
