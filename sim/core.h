@@ -57,7 +57,8 @@ void core_set_wait_states(struct sim_core *core, unsigned flash_wait_states);
 void core_set_trace(struct sim_core *core, bool trace);
 
 /* Load an ELF's PT_LOAD segments by their physical addresses through the back door (no flash
- * controller), as a factory-programmed board. For stand-alone runs and tests. */
+ * controller), as a factory-programmed board. For stand-alone runs and tests. On success the core
+ * is reset (as by AIRCR.VECTRESET: debug registers kept) so it starts from the new vector table. */
 int core_load_elf(struct sim_core *core, const char *path, char *err, size_t errlen);
 
 /* Stand-alone mode (no OpenOCD): a built-in debugger sets C_DEBUGEN, and at each halt prints
