@@ -12,11 +12,11 @@
 #include "proc.h"
 
 #define QEMU_START_TIMEOUT_MS 5000u
-#define QEMU_STOP_GRACE_MS 1000u
-#define QEMU_PORT_ATTEMPTS 3
+#define QEMU_STOP_GRACE_MS    1000u
+#define QEMU_PORT_ATTEMPTS    3
 
 static int start_once(const struct qemu_opts *o, uint16_t port, const char *log, struct proc **out,
-		      struct bench_error *err)
+                      struct bench_error *err)
 {
 	char gdb[64], tail[512];
 	const char *argv[16];
@@ -56,7 +56,7 @@ static int start_once(const struct qemu_opts *o, uint16_t port, const char *log,
 }
 
 int qemu_start_opts(const struct qemu_opts *o, char *host_port_out, size_t len, struct proc **out,
-		    struct bench_error *err)
+                    struct bench_error *err)
 {
 	char log[] = "/tmp/bench-qemu-XXXXXX.log";
 	int fd, rc = 0;
@@ -87,14 +87,14 @@ int qemu_start_opts(const struct qemu_opts *o, char *host_port_out, size_t len, 
 }
 
 int qemu_start(const struct board *b, const char *elf, char *host_port_out, size_t len, struct proc **out,
-	       struct bench_error *err)
+               struct bench_error *err)
 {
 	/* boards/qemu-<machine>/: the folder name after "qemu-" is QEMU's -M machine name. */
 	struct qemu_opts o = {.machine = b->name, .elf = elf, .icount = false};
 
 	if (strcmp(b->backend, "qemu"))
 		return bench_fail(err, BENCH_E_BOARD, "board %s is not a QEMU board (\"backend\": \"%s\")", b->name,
-				  b->backend);
+		                  b->backend);
 	if (!strncmp(b->name, "qemu-", 5))
 		o.machine = b->name + 5;
 	return qemu_start_opts(&o, host_port_out, len, out, err);

@@ -24,10 +24,10 @@ struct qemu_opts {
  * (BENCH_E_TOOL_MISSING: qemu-system-arm not installed; BENCH_E_TOOL_START: it exited early,
  * the message carries the last lines of its output). */
 int qemu_start(const struct board *b, const char *elf, char *host_port_out, size_t len, struct proc **out,
-	       struct bench_error *err);
+               struct bench_error *err);
 /* The same with explicit options, for callers without a board. */
 int qemu_start_opts(const struct qemu_opts *o, char *host_port_out, size_t len, struct proc **out,
-		    struct bench_error *err);
+                    struct bench_error *err);
 /* Stops a QEMU started above (SIGTERM, then SIGKILL after a deadline) and frees *p; NULL-safe. */
 void qemu_stop(struct proc *p);
 

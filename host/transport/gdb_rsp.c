@@ -34,7 +34,7 @@ bool rsp_is_console(const struct rsp_priv *s)
  * come when keep_console, else skipped (OpenOCD forwards its log as O packets at any time, e.g.
  * "Polling target failed" before the reply to a `p`). */
 static int exchange(struct rsp_priv *s, const void *payload, size_t len, bool keep_console, unsigned timeout_ms,
-		    struct bench_error *err)
+                    struct bench_error *err)
 {
 	int rc = rsp_link_send(&s->link, payload, len, err);
 
@@ -45,7 +45,7 @@ static int exchange(struct rsp_priv *s, const void *payload, size_t len, bool ke
 	} while (rc == 0 && !keep_console && rsp_is_console(s));
 	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
 		return bench_fail(err, BENCH_E_PROTOCOL, "gdbserver %s did not answer \"%.*s\" within %u ms",
-				  s->link.io.peer, (int)(len > 40 ? 40 : len), (const char *)payload, timeout_ms);
+		                  s->link.io.peer, (int)(len > 40 ? 40 : len), (const char *)payload, timeout_ms);
 	return rc;
 }
 
@@ -55,7 +55,7 @@ int rsp_exchange(struct rsp_priv *s, const void *payload, size_t len, struct ben
 }
 
 int rsp_exchange_console(struct rsp_priv *s, const void *payload, size_t len, unsigned timeout_ms,
-			 struct bench_error *err)
+                         struct bench_error *err)
 {
 	return exchange(s, payload, len, true, timeout_ms, err);
 }
@@ -98,7 +98,7 @@ int rsp_qxfer_read(struct rsp_priv *s, const char *object, const char *annex, ch
 		if (n == 0 || (r[0] != 'm' && r[0] != 'l')) {
 			free(buf);
 			return bench_fail(err, BENCH_E_PROTOCOL, "gdbserver %s refused qXfer:%s:read:%s (\"%.20s\")",
-					  s->link.io.peer, object, annex, r);
+			                  s->link.io.peer, object, annex, r);
 		}
 		if (len + n + 1 > cap) {
 			char *nb;
@@ -120,7 +120,7 @@ int rsp_qxfer_read(struct rsp_priv *s, const char *object, const char *annex, ch
 		if (len > 1024u * 1024u) {
 			free(buf);
 			return bench_fail(err, BENCH_E_PROTOCOL, "qXfer:%s:%s from %s exceeds 1 MiB", object, annex,
-					  s->link.io.peer);
+			                  s->link.io.peer);
 		}
 	}
 	*out = buf;
@@ -145,7 +145,6 @@ static bool is_planted(struct rsp_priv *s, uint32_t addr)
 	return false;
 }
 
-
 /* T AA n1:r1;n2:r2;... : collect the PC if the server sent it and the stop kind keywords. */
 int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct bench_error *err)
 {
@@ -160,7 +159,8 @@ int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct be
 		return 0;
 	}
 	if ((r[0] != 'T' && r[0] != 'S') || !all_hex(r + 1, 2))
-		return bench_fail(err, BENCH_E_PROTOCOL, "unexpected stop reply from %s: \"%.40s\"", s->link.io.peer, r);
+		return bench_fail(err, BENCH_E_PROTOCOL, "unexpected stop reply from %s: \"%.40s\"", s->link.io.peer,
+		                  r);
 	sig = (unsigned)strtoul((char[]){r[1], r[2], 0}, NULL, 16);
 	s->running = false;
 	s->pc_valid = false;
@@ -176,7 +176,8 @@ int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct be
 			uint8_t b[4];
 
 			if (rsp_hex_decode(colon + 1, b, 4) == 0) {
-				s->pc = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+				s->pc =
+				    (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 				s->pc_valid = true;
 			}
 		} else if ((klen == 7 && (!strncmp(p, "swbreak", 7) || !strncmp(p, "hwbreak", 7)))) {
@@ -253,7 +254,7 @@ static int reg_regnum(struct rsp_priv *s, enum backend_reg reg, struct bench_err
 {
 	if ((unsigned)reg > BK_REG_PSP || s->tdesc.map[reg] < 0)
 		return bench_fail(err, BENCH_E_UNSUPPORTED, "gdbserver %s has no register %d in its target description",
-				  s->link.io.peer, (int)reg);
+		                  s->link.io.peer, (int)reg);
 	return s->tdesc.map[reg];
 }
 
@@ -280,18 +281,18 @@ static int read_regnum(struct rsp_priv *s, int n, uint32_t *value, struct bench_
 		}
 		if (s->link.parser.len != 0 || s->p_state == 1)
 			return bench_fail(err, BENCH_E_TARGET, "gdbserver %s cannot read register %d (\"%.20s\")",
-					  s->link.io.peer, n, reply(s));
+			                  s->link.io.peer, n, reply(s));
 		s->p_state = -1;
 	}
 	if (g_offset(s, n, &off, &bytes) < 0 || bytes < 4)
 		return bench_fail(err, BENCH_E_PROTOCOL, "register %d is not in gdbserver %s's g packet layout", n,
-				  s->link.io.peer);
+		                  s->link.io.peer);
 	rc = rsp_command(s, err, "g");
 	if (rc < 0)
 		return rc;
 	if (s->link.parser.len < 2 * (off + 4) || rsp_hex_decode(reply(s) + 2 * off, b, 4) != 0)
 		return bench_fail(err, BENCH_E_PROTOCOL, "short or bad g reply from %s (\"%.20s\")", s->link.io.peer,
-				  reply(s));
+		                  reply(s));
 	*value = le32(b);
 	return 0;
 }
@@ -313,12 +314,12 @@ static int write_regnum(struct rsp_priv *s, int n, uint32_t v, struct bench_erro
 			return 0;
 		if (s->link.parser.len != 0)
 			return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused to write register %d (\"%.20s\")",
-					  s->link.io.peer, n, reply(s));
+			                  s->link.io.peer, n, reply(s));
 		s->p_state = -1;
 	}
 	if (g_offset(s, n, &off, &bytes) < 0 || bytes < 4)
 		return bench_fail(err, BENCH_E_PROTOCOL, "register %d is not in gdbserver %s's g packet layout", n,
-				  s->link.io.peer);
+		                  s->link.io.peer);
 	rc = rsp_command(s, err, "g");
 	if (rc < 0)
 		return rc;
@@ -418,7 +419,7 @@ static int op_wait_halt(struct backend *bk, unsigned timeout_ms, struct backend_
 	rc = wait_stop(s, rsp_io_now_ms() + timeout_ms, out, err);
 	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
 		return bench_fail(err, BENCH_E_TIMEOUT, "target did not halt within %u ms (gdbserver %s)", timeout_ms,
-				  s->link.io.peer);
+		                  s->link.io.peer);
 	return rc;
 }
 
@@ -438,8 +439,9 @@ int rsp_op_halt(struct backend *bk, struct bench_error *err)
 		return rc;
 	rc = wait_stop(s, rsp_io_now_ms() + s->link.timeout_ms, &info, err);
 	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
-		return bench_fail(err, BENCH_E_TARGET, "target did not stop on an interrupt within %u ms (gdbserver %s)",
-				  s->link.timeout_ms, s->link.io.peer);
+		return bench_fail(err, BENCH_E_TARGET,
+		                  "target did not stop on an interrupt within %u ms (gdbserver %s)", s->link.timeout_ms,
+		                  s->link.io.peer);
 	return rc;
 }
 
@@ -500,8 +502,9 @@ static int prepare_resume(struct backend *bk, struct bench_error *err)
 		if (rc < 0)
 			return rc;
 		if (strcmp(reply(s), "OK"))
-			return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused to re-plant the breakpoint at 0x%08x",
-					  s->link.io.peer, (unsigned)pc);
+			return bench_fail(err, BENCH_E_TARGET,
+			                  "gdbserver %s refused to re-plant the breakpoint at 0x%08x", s->link.io.peer,
+			                  (unsigned)pc);
 	}
 	return 0;
 }
@@ -529,7 +532,7 @@ int rsp_op_resume(struct backend *bk, struct bench_error *err)
 /* backend_ops.resume_sample: resume, wait for the halt, read the PC and one word. Where run
  * control goes through monitor commands, resume and wait are one command ("resume; wait_halt"). */
 static int op_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr,
-			    struct backend_halt_info *out, uint32_t *sample, struct bench_error *err)
+                            struct backend_halt_info *out, uint32_t *sample, struct bench_error *err)
 {
 	struct rsp_priv *s = priv(bk);
 	uint8_t b[4];
@@ -574,8 +577,8 @@ static int op_set_break(struct backend *bk, uint32_t addr, struct bench_error *e
 		return rc;
 	if (strcmp(reply(s), "OK"))
 		return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused a breakpoint at 0x%08x (\"%.20s\")%s",
-				  s->link.io.peer, (unsigned)addr, reply(s),
-				  type == '1' ? ": out of hardware breakpoints (FPB comparators)?" : "");
+		                  s->link.io.peer, (unsigned)addr, reply(s),
+		                  type == '1' ? ": out of hardware breakpoints (FPB comparators)?" : "");
 	if (type == '1')
 		s->z1_state = 1;
 	s->breaks[s->n_breaks++] = (struct rsp_break){.addr = addr, .type = type};
@@ -597,8 +600,9 @@ static int op_clear_break(struct backend *bk, uint32_t addr, struct bench_error 
 			return rc;
 		s->breaks[i] = s->breaks[--s->n_breaks];
 		if (strcmp(reply(s), "OK"))
-			return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused to remove the breakpoint at 0x%08x",
-					  s->link.io.peer, (unsigned)addr);
+			return bench_fail(err, BENCH_E_TARGET,
+			                  "gdbserver %s refused to remove the breakpoint at 0x%08x", s->link.io.peer,
+			                  (unsigned)addr);
 		return 0;
 	}
 	return 0;
@@ -632,20 +636,20 @@ static void op_close(struct backend *bk)
 }
 
 const struct backend_ops rsp_backend_ops = {
-	.name = "gdb-rsp",
-	.close = op_close,
-	.halt = rsp_op_halt,
-	.resume = rsp_op_resume,
-	.wait_halt = op_wait_halt,
-	.read_mem = rsp_op_read_mem,
-	.write_mem = rsp_op_write_mem,
-	.read_reg = op_read_reg,
-	.write_reg = op_write_reg,
-	.reset = rsp_op_reset,
-	.load = rsp_op_load,
-	.set_break = op_set_break,
-	.clear_break = op_clear_break,
-	.monitor = rsp_op_monitor,
-	.version = op_version,
-	.resume_sample = op_resume_sample,
+    .name = "gdb-rsp",
+    .close = op_close,
+    .halt = rsp_op_halt,
+    .resume = rsp_op_resume,
+    .wait_halt = op_wait_halt,
+    .read_mem = rsp_op_read_mem,
+    .write_mem = rsp_op_write_mem,
+    .read_reg = op_read_reg,
+    .write_reg = op_write_reg,
+    .reset = rsp_op_reset,
+    .load = rsp_op_load,
+    .set_break = op_set_break,
+    .clear_break = op_clear_break,
+    .monitor = rsp_op_monitor,
+    .version = op_version,
+    .resume_sample = op_resume_sample,
 };

@@ -30,10 +30,9 @@ int rsp_read_mem(struct rsp_priv *s, uint32_t addr, void *buf, size_t len, struc
 		if (rc < 0)
 			return rc;
 		got = s->link.parser.len / 2;
-		if ((r[0] == 'E' && s->link.parser.len == 3) || got == 0 || got > n ||
-		    rsp_hex_decode(r, out, got) != 0)
+		if ((r[0] == 'E' && s->link.parser.len == 3) || got == 0 || got > n || rsp_hex_decode(r, out, got) != 0)
 			return bench_fail(err, BENCH_E_TARGET, "gdbserver %s cannot read memory at 0x%08x (\"%.20s\")",
-					  s->link.io.peer, (unsigned)addr, r);
+			                  s->link.io.peer, (unsigned)addr, r);
 		out += got;
 		addr += (uint32_t)got;
 		len -= got;
@@ -58,7 +57,7 @@ static size_t x_chunk(const uint8_t *src, size_t len, size_t room)
 }
 
 static int write_x(struct rsp_priv *s, const char *verb, uint32_t addr, const uint8_t *src, size_t len,
-		   struct bench_error *err)
+                   struct bench_error *err)
 {
 	char *pkt = malloc(s->server_packet_size + 64);
 	int rc = 0;
@@ -69,17 +68,16 @@ static int write_x(struct rsp_priv *s, const char *verb, uint32_t addr, const ui
 		size_t n = x_chunk(src, len, data_room(s));
 		/* "X addr,len:bytes" or "vFlashWrite:addr:bytes" */
 		int h = verb[0] == 'X' ? snprintf(pkt, 64, "X%x,%zx:", (unsigned)addr, n)
-				       : snprintf(pkt, 64, "%s:%x:", verb, (unsigned)addr);
+		                       : snprintf(pkt, 64, "%s:%x:", verb, (unsigned)addr);
 		memcpy(pkt + h, src, n);
 		rc = rsp_exchange(s, pkt, (size_t)h + n, err);
 		if (rc < 0)
 			break;
 		if (strcmp(s->link.parser.data, "OK")) {
-			rc = s->link.parser.len == 0 ? 1 /* X unsupported */
-						     : bench_fail(err, BENCH_E_TARGET,
-								  "gdbserver %s refused %s at 0x%08x (\"%.20s\")",
-								  s->link.io.peer, verb, (unsigned)addr,
-								  s->link.parser.data);
+			rc = s->link.parser.len == 0
+			         ? 1 /* X unsupported */
+			         : bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused %s at 0x%08x (\"%.20s\")",
+			                      s->link.io.peer, verb, (unsigned)addr, s->link.parser.data);
 			break;
 		}
 		src += n;
@@ -108,7 +106,7 @@ static int write_m(struct rsp_priv *s, uint32_t addr, const uint8_t *src, size_t
 			break;
 		if (strcmp(s->link.parser.data, "OK")) {
 			rc = bench_fail(err, BENCH_E_TARGET, "gdbserver %s cannot write memory at 0x%08x (\"%.20s\")",
-					s->link.io.peer, (unsigned)addr, s->link.parser.data);
+			                s->link.io.peer, (unsigned)addr, s->link.parser.data);
 			break;
 		}
 		src += n;
@@ -166,7 +164,7 @@ int rsp_op_read_mem(struct backend *bk, uint32_t addr, void *buf, size_t len, st
 
 	if (s->running)
 		return bench_fail(err, BENCH_E_TARGET, "memory read at 0x%08x while the target runs: halt it first",
-				  (unsigned)addr);
+		                  (unsigned)addr);
 	return rsp_read_mem(s, addr, buf, len, err);
 }
 
@@ -176,7 +174,7 @@ int rsp_op_write_mem(struct backend *bk, uint32_t addr, const void *buf, size_t 
 
 	if (s->running)
 		return bench_fail(err, BENCH_E_TARGET, "memory write at 0x%08x while the target runs: halt it first",
-				  (unsigned)addr);
+		                  (unsigned)addr);
 	s->n_insn_cache = 0;
 	return rsp_write_mem(s, addr, buf, len, err);
 }
@@ -199,7 +197,7 @@ static const struct rsp_flash *flash_at(const struct rsp_priv *s, uint32_t addr)
 }
 
 static int read_segments(const char *path, struct seg **out, size_t *n_out, const struct rsp_priv *s,
-			 struct bench_error *err)
+                         struct bench_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
 	Elf *e;
@@ -219,7 +217,7 @@ static int read_segments(const char *path, struct seg **out, size_t *n_out, cons
 		rc = bench_fail(err, BENCH_E_ELF, "%s is not an ELF executable", path);
 	else if (eh.e_machine != EM_ARM)
 		rc = bench_fail(err, BENCH_E_ARCH, "%s is for machine %u, not Arm: build it for the Cortex-M target",
-				path, (unsigned)eh.e_machine);
+		                path, (unsigned)eh.e_machine);
 	else if (!(segs = calloc(phnum ? phnum : 1, sizeof(*segs))))
 		rc = bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", path);
 	for (size_t i = 0; rc == 0 && i < phnum; i++) {
@@ -236,8 +234,10 @@ static int read_segments(const char *path, struct seg **out, size_t *n_out, cons
 			break;
 		}
 		/* The load address is the physical one (LMA): initialised data goes to flash too. */
-		segs[n] = (struct seg){.addr = (uint32_t)ph.p_paddr, .len = ph.p_filesz,
-				       .data = (uint8_t *)image + ph.p_offset, .flash = flash_at(s, (uint32_t)ph.p_paddr)};
+		segs[n] = (struct seg){.addr = (uint32_t)ph.p_paddr,
+		                       .len = ph.p_filesz,
+		                       .data = (uint8_t *)image + ph.p_offset,
+		                       .flash = flash_at(s, (uint32_t)ph.p_paddr)};
 		n++;
 	}
 	if (rc == 0 && n == 0)
@@ -284,8 +284,9 @@ static int flash_erase(struct rsp_priv *s, const struct seg *segs, size_t n, str
 			int rc;
 
 			if (!f)
-				return bench_fail(err, BENCH_E_TARGET, "segment at 0x%08x runs past the flash the server maps",
-						  (unsigned)segs[i].addr);
+				return bench_fail(err, BENCH_E_TARGET,
+				                  "segment at 0x%08x runs past the flash the server maps",
+				                  (unsigned)segs[i].addr);
 			blk = f->start + (a - f->start) / f->blocksize * f->blocksize;
 			bend = blk + f->blocksize;
 			/* Segments come sorted by address: a block below done_until was erased already. */
@@ -295,8 +296,8 @@ static int flash_erase(struct rsp_priv *s, const struct seg *segs, size_t n, str
 					return rc;
 				if (strcmp(s->link.parser.data, "OK"))
 					return bench_fail(err, BENCH_E_TARGET,
-							  "gdbserver %s could not erase flash at 0x%08x (\"%.20s\")",
-							  s->link.io.peer, (unsigned)blk, s->link.parser.data);
+					                  "gdbserver %s could not erase flash at 0x%08x (\"%.20s\")",
+					                  s->link.io.peer, (unsigned)blk, s->link.parser.data);
 				done_until = bend;
 			}
 			a = bend;
@@ -321,8 +322,9 @@ static int verify(struct rsp_priv *s, const struct seg *segs, size_t n, const ch
 
 			while (back[k] == segs[i].data[k])
 				k++;
-			rc = bench_fail(err, BENCH_E_TARGET, "verify failed at 0x%08x after loading %s: read 0x%02x, wrote 0x%02x",
-					(unsigned)(segs[i].addr + k), elf_path, back[k], segs[i].data[k]);
+			rc = bench_fail(err, BENCH_E_TARGET,
+			                "verify failed at 0x%08x after loading %s: read 0x%02x, wrote 0x%02x",
+			                (unsigned)(segs[i].addr + k), elf_path, back[k], segs[i].data[k]);
 		}
 		free(back);
 	}
@@ -368,13 +370,14 @@ int rsp_op_load(struct backend *bk, const char *elf_path, struct bench_error *er
 		if (!segs[i].flash)
 			rc = rsp_write_mem(s, segs[i].addr, segs[i].data, segs[i].len, err);
 		else if ((rc = write_x(s, "vFlashWrite", segs[i].addr, segs[i].data, segs[i].len, err)) > 0)
-			rc = bench_fail(err, BENCH_E_UNSUPPORTED, "gdbserver %s does not take vFlashWrite", s->link.io.peer);
+			rc = bench_fail(err, BENCH_E_UNSUPPORTED, "gdbserver %s does not take vFlashWrite",
+			                s->link.io.peer);
 	}
 	if (rc == 0 && any_flash) {
 		rc = rsp_command(s, err, "vFlashDone");
 		if (rc == 0 && strcmp(s->link.parser.data, "OK"))
 			rc = bench_fail(err, BENCH_E_TARGET, "gdbserver %s failed to program flash (\"%.20s\")",
-					s->link.io.peer, s->link.parser.data);
+			                s->link.io.peer, s->link.parser.data);
 	}
 	/* Verify: read every segment back (the TCL backend's `verify_image` does the same). */
 	if (rc == 0)

@@ -17,7 +17,7 @@ static bool all_hex(const char *p, size_t n)
 
 /* qRcmd,HEX(cmd): output comes as O packets (or one hex reply), then OK or Exx (E.4). */
 static int monitor_timeout(struct rsp_priv *s, const char *cmd, char *out, size_t outlen, unsigned timeout_ms,
-			   struct bench_error *err)
+                           struct bench_error *err)
 {
 	size_t n = strlen(cmd), o = 0;
 	char *pkt = malloc(2 * n + 8);
@@ -41,8 +41,8 @@ static int monitor_timeout(struct rsp_priv *s, const char *cmd, char *out, size_
 			const char *why = out && o ? out : r;
 
 			return bench_fail(err, len == 0 ? BENCH_E_UNSUPPORTED : BENCH_E_TARGET,
-					  "gdbserver %s %s monitor command '%s'%s%.200s", s->link.io.peer,
-					  len == 0 ? "does not support" : "refused", cmd, len ? ": " : "", why);
+			                  "gdbserver %s %s monitor command '%s'%s%.200s", s->link.io.peer,
+			                  len == 0 ? "does not support" : "refused", cmd, len ? ": " : "", why);
 		}
 		if (console || (strcmp(r, "OK") && !(len & 1) && all_hex(r, len))) {
 			/* Output, as O packets or as the final hex reply. */
@@ -109,7 +109,6 @@ int rsp_op_reset(struct backend *bk, enum backend_reset mode, struct bench_error
 	return 0;
 }
 
-
 int rsp_mon_resume(struct rsp_priv *s, struct bench_error *err)
 {
 	char out[256];
@@ -126,7 +125,7 @@ int rsp_mon_resume(struct rsp_priv *s, struct bench_error *err)
 /* "wait_halt MS": OK once halted; Exx with "timed out while waiting for target halted" when not
  * (OpenOCD src/target/target.c target_wait_state): the target then still runs. */
 static int mon_wait(struct rsp_priv *s, const char *cmd, unsigned timeout_ms, struct backend_halt_info *info,
-		    struct bench_error *err)
+                    struct bench_error *err)
 {
 	char out[512];
 	int rc;
@@ -135,7 +134,7 @@ static int mon_wait(struct rsp_priv *s, const char *cmd, unsigned timeout_ms, st
 	if (rc < 0) {
 		if (err->kind == BENCH_E_TARGET && strstr(out, "timed out"))
 			return bench_fail(err, BENCH_E_TIMEOUT, "target did not halt within %u ms (gdbserver %s)",
-					  timeout_ms, s->link.io.peer);
+			                  timeout_ms, s->link.io.peer);
 		return rc;
 	}
 	s->running = false;
@@ -155,7 +154,7 @@ int rsp_mon_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_in
 /* One exchange for a marker halt: OpenOCD runs "resume; wait_halt MS" as one Tcl script. A
  * timeout leaves the target running (mon_run) for the caller's wait_halt. */
 int rsp_mon_resume_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_info *info,
-			struct bench_error *err)
+                        struct bench_error *err)
 {
 	char cmd[96];
 

@@ -16,17 +16,17 @@
 #define RSP_DEFAULT_PACKET_SIZE 400u
 
 static const struct rsp_flavour flavours[] = {
-	/* OpenOCD 0.12 src/server/gdb_server.c: `c` resumes with current=1, and cortex_m_resume()
-	 * steps over a BKPT it halted on (armv7m_maybe_skip_bkpt_inst, src/target/armv7m.c). */
-	{"openocd", "version", "Open On-Chip Debugger", "reset halt", NULL, "reset init", true,
-	 BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT | BK_CAP_FLASH, "resume", "wait_halt", "halt"},
-	/* QEMU 7.2 gdbstub: a guest BKPT is a guest exception (HardFault), DWT is not modelled
-	 * (reads 0); `monitor` goes to the HMP monitor. Identified by qqemu.sstepbits below. */
-	{"qemu", "info version", NULL, "system_reset", NULL, "system_reset", false, 0, NULL, NULL, NULL},
-	/* pyOCD, J-Link GDB Server, ST-LINK gdbserver on real Cortex-M silicon: the core halts on
-	 * BKPT with C_DEBUGEN set and has DWT_CYCCNT (unless the board says "counter": "none"). */
-	{"gdbserver", NULL, NULL, "reset halt", NULL, "reset halt", false, BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT, NULL,
-	 NULL, NULL},
+    /* OpenOCD 0.12 src/server/gdb_server.c: `c` resumes with current=1, and cortex_m_resume()
+     * steps over a BKPT it halted on (armv7m_maybe_skip_bkpt_inst, src/target/armv7m.c). */
+    {"openocd", "version", "Open On-Chip Debugger", "reset halt", NULL, "reset init", true,
+     BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT | BK_CAP_FLASH, "resume", "wait_halt", "halt"},
+    /* QEMU 7.2 gdbstub: a guest BKPT is a guest exception (HardFault), DWT is not modelled
+     * (reads 0); `monitor` goes to the HMP monitor. Identified by qqemu.sstepbits below. */
+    {"qemu", "info version", NULL, "system_reset", NULL, "system_reset", false, 0, NULL, NULL, NULL},
+    /* pyOCD, J-Link GDB Server, ST-LINK gdbserver on real Cortex-M silicon: the core halts on
+     * BKPT with C_DEBUGEN set and has DWT_CYCCNT (unless the board says "counter": "none"). */
+    {"gdbserver", NULL, NULL, "reset halt", NULL, "reset halt", false, BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT, NULL, NULL,
+     NULL},
 };
 
 enum { FLAVOUR_OPENOCD, FLAVOUR_QEMU, FLAVOUR_GENERIC };
@@ -65,7 +65,7 @@ static int negotiate(struct rsp_priv *s, struct bench_error *err)
 	if (rc < 0)
 		return rc;
 	s->has_vcont = !strncmp(s->link.parser.data, "vCont", 5) && strstr(s->link.parser.data, ";c") &&
-		       strstr(s->link.parser.data, ";s");
+	               strstr(s->link.parser.data, ";s");
 	return 0;
 }
 
@@ -78,15 +78,15 @@ static int initial_state(struct rsp_priv *s, struct bench_error *err)
 		return rc;
 	if (s->link.parser.len == 0)
 		return bench_fail(err, BENCH_E_PROTOCOL,
-				  "gdbserver %s did not report the target state (no reply to '?'): not a GDB "
-				  "remote-protocol server, or too old",
-				  s->link.io.peer);
+		                  "gdbserver %s did not report the target state (no reply to '?'): not a GDB "
+		                  "remote-protocol server, or too old",
+		                  s->link.io.peer);
 	if (s->link.parser.data[0] == 'W' || s->link.parser.data[0] == 'X')
 		return bench_fail(err, BENCH_E_TARGET, "gdbserver %s says the target has exited (\"%s\")",
-				  s->link.io.peer, s->link.parser.data);
+		                  s->link.io.peer, s->link.parser.data);
 	if (s->link.parser.data[0] != 'T' && s->link.parser.data[0] != 'S')
 		return bench_fail(err, BENCH_E_PROTOCOL, "gdbserver %s answered '?' with \"%.40s\", not a stop reply",
-				  s->link.io.peer, s->link.parser.data);
+		                  s->link.io.peer, s->link.parser.data);
 	s->running = false;
 	return 0;
 }
@@ -180,7 +180,8 @@ int rsp_backend_open_timeout(struct backend *bk, const char *host_port, unsigned
 	}
 	bk->ops = &rsp_backend_ops;
 	bk->priv = s;
-	rc = rsp_io_connect(&s->link.io, host_port, timeout_ms < RSP_CONNECT_TIMEOUT_MS ? timeout_ms : RSP_CONNECT_TIMEOUT_MS, err);
+	rc = rsp_io_connect(&s->link.io, host_port,
+	                    timeout_ms < RSP_CONNECT_TIMEOUT_MS ? timeout_ms : RSP_CONNECT_TIMEOUT_MS, err);
 	if (rc == 0)
 		rc = negotiate(s, err);
 	if (rc == 0)

@@ -9,9 +9,9 @@
 #include "backend.h"
 #include "rsp_packet.h"
 
-#define RSP_MAX_REGS 128
+#define RSP_MAX_REGS   128
 #define RSP_MAX_BREAKS 64
-#define RSP_MAX_FLASH 32
+#define RSP_MAX_FLASH  32
 
 /* A register as the target description lists it (GDB manual G.3 "Target Description Format"). */
 struct rsp_reg {
@@ -21,29 +21,29 @@ struct rsp_reg {
 };
 
 struct rsp_tdesc {
-	char arch[64];              /* <architecture>, "" if absent */
+	char arch[64]; /* <architecture>, "" if absent */
 	struct rsp_reg regs[RSP_MAX_REGS];
 	size_t n_regs;
-	int map[BK_REG_PSP + 1];    /* backend_reg -> GDB register number, -1 if the target has none */
+	int map[BK_REG_PSP + 1]; /* backend_reg -> GDB register number, -1 if the target has none */
 };
 
 /* What differs between gdbservers, as data (after pyOCD/probe-rs quirk tables). */
 struct rsp_flavour {
-	const char *name;           /* "openocd", "qemu", "gdbserver" */
-	const char *version_cmd;    /* monitor command whose output names the server */
-	const char *version_match;  /* prefix of that output that identifies it */
-	const char *reset_halt;     /* monitor command: reset and stay halted at the reset vector */
-	const char *reset_run;      /* NULL: reset_halt, then continue */
+	const char *name;          /* "openocd", "qemu", "gdbserver" */
+	const char *version_cmd;   /* monitor command whose output names the server */
+	const char *version_match; /* prefix of that output that identifies it */
+	const char *reset_halt;    /* monitor command: reset and stay halted at the reset vector */
+	const char *reset_run;     /* NULL: reset_halt, then continue */
 	const char *reset_init;
-	bool continue_skips_bkpt;   /* `c` on a halted BKPT steps over it (OpenOCD armv7m_maybe_skip_bkpt_inst) */
-	uint32_t caps;              /* BK_CAP_HALT_ON_BKPT / BK_CAP_CYCCNT the target has behind it */
+	bool continue_skips_bkpt; /* `c` on a halted BKPT steps over it (OpenOCD armv7m_maybe_skip_bkpt_inst) */
+	uint32_t caps;            /* BK_CAP_HALT_ON_BKPT / BK_CAP_CYCCNT the target has behind it */
 	/* Run control through monitor commands instead of c/stop reply, where the server's stop reply
 	 * waits for a slow timer: OpenOCD 0.12 notices a halt after `c` only in its 100 ms target
 	 * poll (src/target/target.c handle_target), while `wait_halt` polls at once
 	 * (target_wait_state). NULL: c / stop reply / 0x03. */
-	const char *run_cmd;        /* "resume" */
-	const char *wait_cmd;       /* "wait_halt" (takes the timeout in ms) */
-	const char *halt_cmd;       /* "halt" */
+	const char *run_cmd;  /* "resume" */
+	const char *wait_cmd; /* "wait_halt" (takes the timeout in ms) */
+	const char *halt_cmd; /* "halt" */
 };
 
 struct rsp_flash {
@@ -52,21 +52,21 @@ struct rsp_flash {
 
 struct rsp_break {
 	uint32_t addr;
-	char type;                  /* '0' software, '1' hardware: z must use the same */
+	char type; /* '0' software, '1' hardware: z must use the same */
 };
 
 struct rsp_priv {
 	struct rsp_link link;
 	const struct rsp_flavour *flavour;
-	size_t server_packet_size;  /* qSupported PacketSize: the largest packet the server takes */
+	size_t server_packet_size; /* qSupported PacketSize: the largest packet the server takes */
 	bool has_vcont, has_features, has_memory_map, has_noack;
-	int x_state;                /* binary X writes: 0 untried, 1 works, -1 unsupported (use M) */
-	int p_state;                /* single-register p/P: 0 untried, 1 works, -1 use g/G */
-	int z1_state;               /* hardware breakpoints: 0 untried, 1 works, -1 use Z0 */
+	int x_state;  /* binary X writes: 0 untried, 1 works, -1 unsupported (use M) */
+	int p_state;  /* single-register p/P: 0 untried, 1 works, -1 use g/G */
+	int z1_state; /* hardware breakpoints: 0 untried, 1 works, -1 use Z0 */
 	bool running;
-	bool mon_run;               /* running was started by flavour->run_cmd: no stop reply will come */
+	bool mon_run; /* running was started by flavour->run_cmd: no stop reply will come */
 	bool pc_valid;
-	uint32_t pc;                /* from the last stop reply or register read */
+	uint32_t pc; /* from the last stop reply or register read */
 	struct rsp_tdesc tdesc;
 	struct rsp_break breaks[RSP_MAX_BREAKS];
 	size_t n_breaks;
@@ -76,7 +76,7 @@ struct rsp_priv {
 	struct {
 		uint32_t addr;
 		bool bkpt;
-	} insn_cache[16];           /* code does not change under us: one read per marker site */
+	} insn_cache[16]; /* code does not change under us: one read per marker site */
 	size_t n_insn_cache;
 };
 
@@ -84,7 +84,7 @@ struct rsp_priv {
 int rsp_exchange(struct rsp_priv *s, const void *payload, size_t len, struct bench_error *err);
 /* rsp_exchange with a printf-formatted text packet. */
 int rsp_command(struct rsp_priv *s, struct bench_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Reads a whole qXfer object (object "features", annex "target.xml") into a malloc'd string. */
 int rsp_qxfer_read(struct rsp_priv *s, const char *object, const char *annex, char **out, struct bench_error *err);
 
@@ -94,7 +94,7 @@ int rsp_tdesc_load(struct rsp_priv *s, struct bench_error *err);
 /* Parses one description document (exposed for unit tests); includes are fetched through s when
  * s is non-NULL and skipped otherwise. *next is the number the next register without regnum gets. */
 int rsp_tdesc_parse(struct rsp_priv *s, struct rsp_tdesc *td, const char *xml, int *next, int depth,
-		    struct bench_error *err);
+                    struct bench_error *err);
 /* Maps r0..r15, xpsr, msp, psp to GDB numbers and checks the architecture. */
 int rsp_tdesc_finish(struct rsp_tdesc *td, const char *peer, struct bench_error *err);
 /* Parses a qXfer:memory-map:read document's flash regions into s->flash (exposed for tests). */
@@ -110,7 +110,7 @@ int rsp_is_bkpt(struct rsp_priv *s, uint32_t addr, bool *is_bkpt, struct bench_e
 extern const struct backend_ops rsp_backend_ops;
 /* rsp_exchange that keeps console O packets (monitor output) and waits timeout_ms. */
 int rsp_exchange_console(struct rsp_priv *s, const void *payload, size_t len, unsigned timeout_ms,
-			 struct bench_error *err);
+                         struct bench_error *err);
 bool rsp_is_console(const struct rsp_priv *s);
 /* Why the target stopped on a SIGTRAP (or a monitor-run halt): planted breakpoint, BKPT, other. */
 int rsp_classify_trap(struct rsp_priv *s, bool hw_sw, struct backend_halt_info *info, struct bench_error *err);
@@ -125,7 +125,7 @@ int rsp_mon_resume(struct rsp_priv *s, struct bench_error *err);
 int rsp_mon_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_info *info, struct bench_error *err);
 int rsp_mon_halt(struct rsp_priv *s, struct bench_error *err);
 int rsp_mon_resume_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_info *info,
-			struct bench_error *err);
+                        struct bench_error *err);
 /* Parses the stop reply in s->link.parser.data (T/S/W/X, E.3) into *info. */
 int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct bench_error *err);
 int rsp_read_pc(struct rsp_priv *s, uint32_t *pc, struct bench_error *err);

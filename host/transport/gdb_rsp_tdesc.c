@@ -38,7 +38,7 @@ static bool tag_is(const char *p, const char *name)
 }
 
 int rsp_tdesc_parse(struct rsp_priv *s, struct rsp_tdesc *td, const char *xml, int *next, int depth,
-		    struct bench_error *err)
+                    struct bench_error *err)
 {
 	const char *p = xml;
 
@@ -100,26 +100,25 @@ static int find_reg(const struct rsp_tdesc *td, const char *a, const char *b)
 int rsp_tdesc_finish(struct rsp_tdesc *td, const char *peer, struct bench_error *err)
 {
 	static const char *const names[BK_REG_PSP + 1][2] = {
-		{"r0", NULL}, {"r1", NULL}, {"r2", NULL}, {"r3", NULL}, {"r4", NULL}, {"r5", NULL},
-		{"r6", NULL}, {"r7", NULL}, {"r8", NULL}, {"r9", NULL}, {"r10", NULL}, {"r11", NULL},
-		{"r12", NULL}, {"sp", "r13"}, {"lr", "r14"}, {"pc", "r15"}, {"xpsr", "cpsr"},
-		{"msp", NULL}, {"psp", NULL},
+	    {"r0", NULL},  {"r1", NULL},  {"r2", NULL},     {"r3", NULL},  {"r4", NULL},  {"r5", NULL},  {"r6", NULL},
+	    {"r7", NULL},  {"r8", NULL},  {"r9", NULL},     {"r10", NULL}, {"r11", NULL}, {"r12", NULL}, {"sp", "r13"},
+	    {"lr", "r14"}, {"pc", "r15"}, {"xpsr", "cpsr"}, {"msp", NULL}, {"psp", NULL},
 	};
 
 	/* "arm" and its variants ("armv7e-m", "arm:..."); "aarch64" is another architecture. */
 	if (td->arch[0] && (strncmp(td->arch, "arm", 3) != 0))
 		return bench_fail(err, BENCH_E_ARCH,
-				  "gdbserver %s debugs a '%s' target, not an Arm Cortex-M: point --gdb at the "
-				  "Cortex-M target's port",
-				  peer, td->arch);
+		                  "gdbserver %s debugs a '%s' target, not an Arm Cortex-M: point --gdb at the "
+		                  "Cortex-M target's port",
+		                  peer, td->arch);
 	for (int i = 0; i <= BK_REG_PSP; i++)
 		td->map[i] = find_reg(td, names[i][0], names[i][1]);
 	for (int i = 0; i <= BK_REG_XPSR; i++)
 		if (td->map[i] < 0)
 			return bench_fail(err, BENCH_E_ARCH,
-					  "gdbserver %s's target description has no register '%s': not an Arm "
-					  "Cortex-M target?",
-					  peer, names[i][0]);
+			                  "gdbserver %s's target description has no register '%s': not an Arm "
+			                  "Cortex-M target?",
+			                  peer, names[i][0]);
 	return 0;
 }
 
@@ -127,8 +126,8 @@ int rsp_tdesc_finish(struct rsp_tdesc *td, const char *peer, struct bench_error 
  * f0-f7 16-23, fps 24, cpsr 25 (gdb/features/arm/arm-core.xml, arm-m-profile.xml: xpsr 25). */
 static void classic_arm(struct rsp_tdesc *td)
 {
-	static const char *const core[] = {"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7",
-					   "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc"};
+	static const char *const core[] = {"r0", "r1", "r2",  "r3",  "r4",  "r5", "r6", "r7",
+	                                   "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc"};
 
 	memset(td, 0, sizeof(*td));
 	for (int i = 0; i < 16; i++) {

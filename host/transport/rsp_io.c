@@ -35,7 +35,7 @@ static int remaining_ms(uint64_t deadline_ms)
 
 /* Splits "HOST:PORT"; the last colon separates the port so "[::1]:3333" style is not needed. */
 static int split_host_port(const char *hp, char *host, size_t hostlen, char *port, size_t portlen,
-			   struct bench_error *err)
+                           struct bench_error *err)
 {
 	const char *colon = strrchr(hp, ':');
 	const char *p = colon ? colon + 1 : hp;
@@ -44,7 +44,7 @@ static int split_host_port(const char *hp, char *host, size_t hostlen, char *por
 	if (*p == '\0' || strspn(p, "0123456789") != strlen(p) || strlen(p) >= portlen || atoi(p) <= 0 ||
 	    atoi(p) > 65535)
 		return bench_fail(err, BENCH_E_USAGE, "bad gdbserver address '%s': give HOST:PORT, e.g. localhost:3333",
-				  hp);
+		                  hp);
 	if (hl >= hostlen)
 		return bench_fail(err, BENCH_E_USAGE, "gdbserver host name too long in '%s'", hp);
 	if (hl == 0) {
@@ -108,7 +108,7 @@ int rsp_io_connect(struct rsp_io *io, const char *host_port, unsigned timeout_ms
 	rc = getaddrinfo(host, port, &hints, &res);
 	if (rc != 0)
 		return bench_fail(err, BENCH_E_CONNECT, "cannot resolve gdbserver host '%s': %s", host,
-				  gai_strerror(rc));
+		                  gai_strerror(rc));
 	for (const struct addrinfo *ai = res; ai; ai = ai->ai_next) {
 		fd = connect_one(ai, deadline);
 		if (fd >= 0)
@@ -117,15 +117,15 @@ int rsp_io_connect(struct rsp_io *io, const char *host_port, unsigned timeout_ms
 	freeaddrinfo(res);
 	if (fd < 0)
 		return bench_fail(err, BENCH_E_CONNECT,
-				  "cannot connect to gdbserver %s:%s: %s: start it first (e.g. openocd on :3333, "
-				  "qemu -gdb tcp::1234) or check --gdb",
-				  host, port, strerror(-fd));
+		                  "cannot connect to gdbserver %s:%s: %s: start it first (e.g. openocd on :3333, "
+		                  "qemu -gdb tcp::1234) or check --gdb",
+		                  host, port, strerror(-fd));
 	/* Packets are small and strictly request/reply: Nagle would add 40 ms per exchange. */
 	if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) != 0) {
 		int e = errno;
 		close(fd);
 		return bench_fail(err, BENCH_E_CONNECT, "setsockopt(TCP_NODELAY) on %s:%s: %s", host, port,
-				  strerror(e));
+		                  strerror(e));
 	}
 	io->fd = fd;
 	snprintf(io->peer, sizeof(io->peer), "%.80s:%s", host, port);
@@ -172,13 +172,13 @@ int rsp_io_write(struct rsp_io *io, const void *data, size_t len, uint64_t deadl
 
 			if (r == 0)
 				return bench_fail(err, BENCH_E_TIMEOUT, "gdbserver %s stopped reading our packets",
-						  io->peer);
+				                  io->peer);
 			if (r < 0 && errno != EINTR)
 				return bench_fail(err, BENCH_E_CONNECT, "poll on %s: %s", io->peer, strerror(errno));
 			continue;
 		}
 		return bench_fail(err, BENCH_E_CONNECT, "connection to gdbserver %s lost while sending: %s", io->peer,
-				  n < 0 ? strerror(errno) : "closed");
+		                  n < 0 ? strerror(errno) : "closed");
 	}
 	return 0;
 }
@@ -206,7 +206,7 @@ int rsp_io_getc(struct rsp_io *io, uint64_t deadline_ms, struct bench_error *err
 			continue;
 		if (n < 0)
 			return bench_fail(err, BENCH_E_CONNECT, "connection to gdbserver %s lost: %s", io->peer,
-					  strerror(errno));
+			                  strerror(errno));
 		if (n == 0)
 			return bench_fail(err, BENCH_E_CONNECT, "gdbserver %s closed the connection", io->peer);
 		io->pos = 0;

@@ -13,7 +13,7 @@ struct rsp_io {
 	int fd;
 	uint8_t buf[4096]; /* bytes received but not yet consumed */
 	size_t pos, len;
-	char peer[96];     /* "127.0.0.1:3333", for messages */
+	char peer[96]; /* "127.0.0.1:3333", for messages */
 };
 
 /* Milliseconds on CLOCK_MONOTONIC. */

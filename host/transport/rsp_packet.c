@@ -10,7 +10,7 @@ enum { ST_IDLE, ST_DATA, ST_ESC, ST_RLE, ST_CS1, ST_CS2 };
 
 /* More bytes than this outside any packet and the peer is not speaking the GDB protocol. */
 #define RSP_GARBAGE_LIMIT 64u
-#define RSP_RETRIES 3
+#define RSP_RETRIES       3
 
 int rsp_parser_init(struct rsp_parser *p, size_t max_payload)
 {
@@ -255,8 +255,8 @@ void rsp_link_free(struct rsp_link *l)
 static int not_gdb(struct rsp_link *l, struct bench_error *err)
 {
 	return bench_fail(err, BENCH_E_PROTOCOL,
-			  "%s sent %zu bytes that are not GDB remote protocol (\"%s\"): is this a gdbserver port?",
-			  l->io.peer, l->parser.garbage, l->parser.garbage_preview);
+	                  "%s sent %zu bytes that are not GDB remote protocol (\"%s\"): is this a gdbserver port?",
+	                  l->io.peer, l->parser.garbage, l->parser.garbage_preview);
 }
 
 int rsp_link_send_byte(struct rsp_link *l, uint8_t byte, struct bench_error *err)
@@ -280,8 +280,9 @@ static int wait_ack(struct rsp_link *l, uint64_t deadline, struct bench_error *e
 		if (f == RSP_FRAME_NACK)
 			return 1;
 		if (f == RSP_FRAME_PACKET || f == RSP_FRAME_NOTIFY || f == RSP_FRAME_BAD_CSUM || f == RSP_FRAME_ERROR)
-			return bench_fail(err, BENCH_E_PROTOCOL, "%s answered with a packet (\"%.40s\") instead of an ack",
-					  l->io.peer, l->parser.data);
+			return bench_fail(err, BENCH_E_PROTOCOL,
+			                  "%s answered with a packet (\"%.40s\") instead of an ack", l->io.peer,
+			                  l->parser.data);
 		if (l->parser.garbage > RSP_GARBAGE_LIMIT)
 			return not_gdb(l, err);
 	}
@@ -304,15 +305,15 @@ int rsp_link_send(struct rsp_link *l, const void *payload, size_t len, struct be
 			return 0;
 		if (rc < 0) {
 			if (err->kind == BENCH_E_TIMEOUT)
-				return bench_fail(err, BENCH_E_PROTOCOL,
-						  "%s did not acknowledge packet \"%.40s\" within %u ms%s", l->io.peer,
-						  (const char *)payload, l->timeout_ms,
-						  l->parser.garbage ? " (it sent bytes that are not GDB protocol)" : "");
+				return bench_fail(
+				    err, BENCH_E_PROTOCOL, "%s did not acknowledge packet \"%.40s\" within %u ms%s",
+				    l->io.peer, (const char *)payload, l->timeout_ms,
+				    l->parser.garbage ? " (it sent bytes that are not GDB protocol)" : "");
 			return rc;
 		}
 		if (attempt + 1 >= RSP_RETRIES)
 			return bench_fail(err, BENCH_E_PROTOCOL, "%s refused packet \"%.40s\" %d times (bad checksum?)",
-					  l->io.peer, (const char *)payload, RSP_RETRIES);
+			                  l->io.peer, (const char *)payload, RSP_RETRIES);
 	}
 }
 
@@ -328,7 +329,7 @@ int rsp_link_recv(struct rsp_link *l, uint64_t deadline_ms, struct bench_error *
 		if (c < 0) {
 			if (l->parser.state != ST_IDLE && err->kind == BENCH_E_CONNECT)
 				return bench_fail(err, BENCH_E_CONNECT, "gdbserver %s closed the connection mid-packet",
-						  l->io.peer);
+				                  l->io.peer);
 			if (err->kind == BENCH_E_TIMEOUT && l->parser.garbage > 0)
 				return not_gdb(l, err);
 			return c;
@@ -343,7 +344,7 @@ int rsp_link_recv(struct rsp_link *l, uint64_t deadline_ms, struct bench_error *
 		case RSP_FRAME_BAD_CSUM:
 			if (l->noack || ++bad >= RSP_RETRIES)
 				return bench_fail(err, BENCH_E_PROTOCOL, "bad packet from %s: %s", l->io.peer,
-						  l->parser.msg);
+				                  l->parser.msg);
 			rc = rsp_io_write(&l->io, "-", 1, rsp_io_now_ms() + l->timeout_ms, err);
 			if (rc < 0)
 				return rc;

@@ -27,9 +27,9 @@ struct rsp_parser {
 	int state;
 	bool notify;
 	uint8_t sum, csum;
-	char *data;       /* decoded payload, NUL-terminated (binary replies may hold NULs: use len) */
+	char *data; /* decoded payload, NUL-terminated (binary replies may hold NULs: use len) */
 	size_t len, cap, max;
-	size_t garbage;   /* bytes outside any packet since the last frame */
+	size_t garbage; /* bytes outside any packet since the last frame */
 	char garbage_preview[33];
 	char msg[128];
 };
@@ -51,10 +51,10 @@ int rsp_hex_decode(const char *hex, void *out, size_t len);
 struct rsp_link {
 	struct rsp_io io;
 	struct rsp_parser parser;
-	bool noack;          /* after QStartNoAckMode: no '+'/'-' either way */
-	unsigned timeout_ms; /* per exchange */
+	bool noack;           /* after QStartNoAckMode: no '+'/'-' either way */
+	unsigned timeout_ms;  /* per exchange */
 	size_t notifications; /* %Stop and friends seen and skipped (we never enable non-stop mode) */
-	char *out;           /* scratch for framing, 2*max+4 bytes */
+	char *out;            /* scratch for framing, 2*max+4 bytes */
 	size_t outcap;
 };
 

@@ -82,14 +82,15 @@ static void test_hangs_up_mid_packet(void **state)
 static void test_garbage(void **state)
 {
 	struct fake_server fs = {.greeting = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\n"
-					     "Connection: close\r\n\r\n<html>not a gdbserver</html>\r\n"};
+	                                     "Connection: close\r\n\r\n<html>not a gdbserver</html>\r\n"};
 	struct backend bk;
 	struct bench_error err;
 
 	(void)state;
 	assert_int_equal(open_fake(&fs, &bk, 1000, &err), -BENCH_E_PROTOCOL);
 	fake_server_stop(&fs);
-	assert_non_null(strstr(err.msg, "bytes that are not GDB remote protocol (\"HTTP/1.1 400 Bad Request..Conten\")"));
+	assert_non_null(
+	    strstr(err.msg, "bytes that are not GDB remote protocol (\"HTTP/1.1 400 Bad Request..Conten\")"));
 	assert_non_null(strstr(err.msg, "is this a gdbserver port?"));
 }
 
@@ -118,7 +119,8 @@ static void test_silent_server(void **state)
 	(void)state;
 	assert_int_equal(open_fake(&fs, &bk, 300, &err), -BENCH_E_PROTOCOL);
 	assert_true(rsp_io_now_ms() - t0 < 1500);
-	assert_non_null(strstr(err.msg, "did not acknowledge packet \"qSupported:swbreak+;hwbreak+;vContSuppor\" within 300 ms"));
+	assert_non_null(
+	    strstr(err.msg, "did not acknowledge packet \"qSupported:swbreak+;hwbreak+;vContSuppor\" within 300 ms"));
 	fake_server_stop(&fs);
 }
 
@@ -139,14 +141,14 @@ static void test_no_qsupported(void **state)
 static void test_other_architecture(void **state)
 {
 	const struct fake_step script[] = {
-		{"qSupported", P("PacketSize=4000;qXfer:features:read+"), false},
-		{"?", P("S05"), false},
-		{"qXfer:features:read:target.xml:",
-		 P("l<?xml version=\"1.0\"?><target><architecture>i386:x86-64</architecture>"
-		   "<feature name=\"org.gnu.gdb.i386.core\"><reg name=\"rax\" bitsize=\"64\" regnum=\"0\"/>"
-		   "</feature></target>"),
-		 false},
-		{NULL, NULL, false}};
+	    {"qSupported", P("PacketSize=4000;qXfer:features:read+"), false},
+	    {"?", P("S05"), false},
+	    {"qXfer:features:read:target.xml:",
+	     P("l<?xml version=\"1.0\"?><target><architecture>i386:x86-64</architecture>"
+	       "<feature name=\"org.gnu.gdb.i386.core\"><reg name=\"rax\" bitsize=\"64\" regnum=\"0\"/>"
+	       "</feature></target>"),
+	     false},
+	    {NULL, NULL, false}};
 	struct fake_server fs = {.script = script};
 	struct backend bk;
 	struct bench_error err;
@@ -172,26 +174,26 @@ static void test_generic_server_g_fallback(void **state)
 		strcat(g, h);
 	}
 	const struct fake_step script[] = {
-		{"qSupported", P("PacketSize=100;qXfer:features:read+"), false},
-		{"?", P("T050f:23010008;"), false},
-		{"qXfer:features:read:target.xml:",
-		 P("l<target><architecture>arm</architecture><xi:include href=\"core.xml\"/></target>"), false},
-		{"qXfer:features:read:core.xml:",
-		 P("l<feature name=\"org.gnu.gdb.arm.m-profile\"><reg name=\"r0\" bitsize=\"32\" regnum=\"0\"/>"
-		   "<reg name=\"r1\" bitsize=\"32\"/><reg name=\"r2\" bitsize=\"32\"/><reg name=\"r3\" bitsize=\"32\"/>"
-		   "<reg name=\"r4\" bitsize=\"32\"/><reg name=\"r5\" bitsize=\"32\"/><reg name=\"r6\" bitsize=\"32\"/>"
-		   "<reg name=\"r7\" bitsize=\"32\"/><reg name=\"r8\" bitsize=\"32\"/><reg name=\"r9\" bitsize=\"32\"/>"
-		   "<reg name=\"r10\" bitsize=\"32\"/><reg name=\"r11\" bitsize=\"32\"/><reg name=\"r12\" bitsize=\"32\"/>"
-		   "<reg name=\"sp\" bitsize=\"32\" type=\"data_ptr\"/><reg name=\"lr\" bitsize=\"32\"/>"
-		   "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\"/><reg name=\"xPSR\" bitsize=\"32\" regnum=\"16\"/>"
-		   "</feature>"),
-		 false},
-		{"g", P(g), false},
-		{"Z1,8000122,2", P("OK"), false},
-		{"z1,8000122,2", P("OK"), false},
-		{"m8000122,2", P("00be"), false},
-		{"D", P("OK"), false},
-		{NULL, NULL, false}};
+	    {"qSupported", P("PacketSize=100;qXfer:features:read+"), false},
+	    {"?", P("T050f:23010008;"), false},
+	    {"qXfer:features:read:target.xml:",
+	     P("l<target><architecture>arm</architecture><xi:include href=\"core.xml\"/></target>"), false},
+	    {"qXfer:features:read:core.xml:",
+	     P("l<feature name=\"org.gnu.gdb.arm.m-profile\"><reg name=\"r0\" bitsize=\"32\" regnum=\"0\"/>"
+	       "<reg name=\"r1\" bitsize=\"32\"/><reg name=\"r2\" bitsize=\"32\"/><reg name=\"r3\" bitsize=\"32\"/>"
+	       "<reg name=\"r4\" bitsize=\"32\"/><reg name=\"r5\" bitsize=\"32\"/><reg name=\"r6\" bitsize=\"32\"/>"
+	       "<reg name=\"r7\" bitsize=\"32\"/><reg name=\"r8\" bitsize=\"32\"/><reg name=\"r9\" bitsize=\"32\"/>"
+	       "<reg name=\"r10\" bitsize=\"32\"/><reg name=\"r11\" bitsize=\"32\"/><reg name=\"r12\" bitsize=\"32\"/>"
+	       "<reg name=\"sp\" bitsize=\"32\" type=\"data_ptr\"/><reg name=\"lr\" bitsize=\"32\"/>"
+	       "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\"/><reg name=\"xPSR\" bitsize=\"32\" regnum=\"16\"/>"
+	       "</feature>"),
+	     false},
+	    {"g", P(g), false},
+	    {"Z1,8000122,2", P("OK"), false},
+	    {"z1,8000122,2", P("OK"), false},
+	    {"m8000122,2", P("00be"), false},
+	    {"D", P("OK"), false},
+	    {NULL, NULL, false}};
 	struct fake_server fs = {.script = script};
 	struct backend bk;
 	struct bench_error err;
@@ -219,10 +221,14 @@ static void test_generic_server_g_fallback(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nothing_listening),   cmocka_unit_test(test_hangs_up_mid_packet),
-		cmocka_unit_test(test_garbage),             cmocka_unit_test(test_short_garbage_then_silence),
-		cmocka_unit_test(test_silent_server),       cmocka_unit_test(test_no_qsupported),
-		cmocka_unit_test(test_other_architecture),  cmocka_unit_test(test_generic_server_g_fallback),
+	    cmocka_unit_test(test_nothing_listening),
+	    cmocka_unit_test(test_hangs_up_mid_packet),
+	    cmocka_unit_test(test_garbage),
+	    cmocka_unit_test(test_short_garbage_then_silence),
+	    cmocka_unit_test(test_silent_server),
+	    cmocka_unit_test(test_no_qsupported),
+	    cmocka_unit_test(test_other_architecture),
+	    cmocka_unit_test(test_generic_server_g_fallback),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,7 +75,9 @@ static void test_escapes(void **state)
 	(void)state;
 	/* '}' escapes the next byte XOR 0x20: "}]" = '}', "}\x03" = '#', "}\x04" = '$', "}\x0a" = '*';
 	 * the checksum covers the escaped bytes as sent: 'a'+'}'+']'+'}'+0x03+'}'+0x04+'}'+0x0a+'b' */
-	one_packet("$a}]}\x03}\x04}\x0a" "b#25", RSP_FRAME_PACKET, "a}#$*b", 6);
+	one_packet("$a}]}\x03}\x04}\x0a"
+	           "b#25",
+	           RSP_FRAME_PACKET, "a}#$*b", 6);
 }
 
 static void test_escaped_zero(void **state)
@@ -99,9 +101,9 @@ static void test_run_length(void **state)
 	(void)state;
 	/* GDB manual E.1: "0* " is "0000" (' ' = 32 = 3 + 29 more copies). */
 	one_packet("$0* #7a", RSP_FRAME_PACKET, "0000", 4);
-	one_packet("$0*$#7e", RSP_FRAME_ERROR, NULL, 0);   /* '$' is never a count */
+	one_packet("$0*$#7e", RSP_FRAME_ERROR, NULL, 0);         /* '$' is never a count */
 	one_packet("$a*\"b#0f", RSP_FRAME_PACKET, "aaaaaab", 7); /* '"' = 34: 5 more copies, 6 in all */
-	one_packet("$*!#4b", RSP_FRAME_ERROR, NULL, 0);    /* nothing to repeat */
+	one_packet("$*!#4b", RSP_FRAME_ERROR, NULL, 0);          /* nothing to repeat */
 }
 
 static void test_bad_checksum(void **state)
@@ -116,7 +118,8 @@ static void test_split_across_reads(void **state)
 {
 	/* recorded: QEMU's answer to `monitor info version`, two packets, fed one byte at a time
 	 * and in odd-sized pieces: the frames are the same. */
-	static const char s[] = "$O372e322e323244656269616e20313a372e322b646673672d372b64656231327531382b62330d0a#1f$OK#9a";
+	static const char s[] =
+	    "$O372e322e323244656269616e20313a372e322b646673672d372b64656231327531382b62330d0a#1f$OK#9a";
 	size_t cuts[] = {1, 3, 7, 40, 1, 2};
 	struct rsp_parser p;
 	struct frame_log log = {0};
@@ -134,7 +137,8 @@ static void test_split_across_reads(void **state)
 	}
 	assert_int_equal(log.n, 2);
 	assert_int_equal(log.kind[0], RSP_FRAME_PACKET);
-	assert_string_equal(log.data[0], "O372e322e323244656269616e20313a372e322b646673672d372b64656231327531382b62330d0a");
+	assert_string_equal(log.data[0],
+	                    "O372e322e323244656269616e20313a372e322b646673672d372b64656231327531382b62330d0a");
 	assert_string_equal(log.data[1], "OK");
 	rsp_parser_free(&p);
 }
@@ -260,12 +264,18 @@ static void test_link_retransmit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_plain_and_acks),  cmocka_unit_test(test_escapes),
-		cmocka_unit_test(test_escaped_zero),    cmocka_unit_test(test_run_length),
-		cmocka_unit_test(test_bad_checksum),    cmocka_unit_test(test_split_across_reads),
-		cmocka_unit_test(test_notification),    cmocka_unit_test(test_garbage_counted),
-		cmocka_unit_test(test_too_long),        cmocka_unit_test(test_encode),
-		cmocka_unit_test(test_hex),             cmocka_unit_test(test_link_retransmit),
+	    cmocka_unit_test(test_plain_and_acks),
+	    cmocka_unit_test(test_escapes),
+	    cmocka_unit_test(test_escaped_zero),
+	    cmocka_unit_test(test_run_length),
+	    cmocka_unit_test(test_bad_checksum),
+	    cmocka_unit_test(test_split_across_reads),
+	    cmocka_unit_test(test_notification),
+	    cmocka_unit_test(test_garbage_counted),
+	    cmocka_unit_test(test_too_long),
+	    cmocka_unit_test(test_encode),
+	    cmocka_unit_test(test_hex),
+	    cmocka_unit_test(test_link_retransmit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -89,7 +89,7 @@ static void test_breakpoint_markers(void **state)
 	struct backend_halt_info h;
 	const struct marker_set *m;
 	static const enum marker_kind order[] = {MARKER_CAL_BEGIN, MARKER_CAL_END, MARKER_BEGIN, MARKER_END,
-						 MARKER_BEGIN, MARKER_END, MARKER_DONE};
+	                                         MARKER_BEGIN,     MARKER_END,     MARKER_DONE};
 
 	(void)state;
 	open_session(&s, nop_elf);
@@ -291,10 +291,13 @@ static void test_qemu_missing_firmware(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_caps_and_identity),     cmocka_unit_test(test_breakpoint_markers),
-		cmocka_unit_test(test_bkpt_is_a_guest_fault), cmocka_unit_test(test_start_stop_symbols),
-		cmocka_unit_test(test_memory_registers_load), cmocka_unit_test(test_qemu_missing_firmware),
-		cmocka_unit_test(test_examples_with_breakpoint_markers),
+	    cmocka_unit_test(test_caps_and_identity),
+	    cmocka_unit_test(test_breakpoint_markers),
+	    cmocka_unit_test(test_bkpt_is_a_guest_fault),
+	    cmocka_unit_test(test_start_stop_symbols),
+	    cmocka_unit_test(test_memory_registers_load),
+	    cmocka_unit_test(test_qemu_missing_firmware),
+	    cmocka_unit_test(test_examples_with_breakpoint_markers),
 	};
 
 	if (argc != 3 && argc != 4) {

@@ -69,7 +69,8 @@ static void test_qemu_description_with_include(void **state)
 	assert_string_equal(td->arch, "arm");
 	assert_int_equal(td->n_regs, 0);
 	assert_int_equal(rsp_tdesc_finish(td, "test", &err), -BENCH_E_ARCH);
-	assert_string_equal(err.msg, "gdbserver test's target description has no register 'r0': not an Arm Cortex-M target?");
+	assert_string_equal(err.msg,
+	                    "gdbserver test's target description has no register 'r0': not an Arm Cortex-M target?");
 	/* the included feature, as the session would splice it in: numbers count up from 0, xpsr is 25 */
 	assert_int_equal(rsp_tdesc_parse(NULL, td, core, &next, 1, &err), 0);
 	assert_int_equal(rsp_tdesc_finish(td, "test", &err), 0);
@@ -85,9 +86,9 @@ static void test_qemu_description_with_include(void **state)
 static void test_other_architectures(void **state)
 {
 	static const char *const docs[][2] = {
-		{"<target><architecture>riscv:rv32</architecture></target>", "riscv:rv32"},
-		{"<target><architecture>aarch64</architecture></target>", "aarch64"},
-		{"<target><architecture>i386:x86-64</architecture></target>", "i386:x86-64"},
+	    {"<target><architecture>riscv:rv32</architecture></target>", "riscv:rv32"},
+	    {"<target><architecture>aarch64</architecture></target>", "aarch64"},
+	    {"<target><architecture>i386:x86-64</architecture></target>", "i386:x86-64"},
 	};
 	struct bench_error err;
 	char want[160];
@@ -100,8 +101,9 @@ static void test_other_architectures(void **state)
 		assert_int_equal(rsp_tdesc_parse(NULL, td, docs[i][0], &next, 0, &err), 0);
 		assert_int_equal(rsp_tdesc_finish(td, "h:1", &err), -BENCH_E_ARCH);
 		snprintf(want, sizeof(want),
-			 "gdbserver h:1 debugs a '%s' target, not an Arm Cortex-M: point --gdb at the Cortex-M target's port",
-			 docs[i][1]);
+		         "gdbserver h:1 debugs a '%s' target, not an Arm Cortex-M: point --gdb at the Cortex-M "
+		         "target's port",
+		         docs[i][1]);
 		assert_string_equal(err.msg, want);
 		free(td);
 	}
@@ -131,8 +133,10 @@ static void test_openocd_memory_map(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_openocd_description), cmocka_unit_test(test_qemu_description_with_include),
-		cmocka_unit_test(test_other_architectures), cmocka_unit_test(test_openocd_memory_map),
+	    cmocka_unit_test(test_openocd_description),
+	    cmocka_unit_test(test_qemu_description_with_include),
+	    cmocka_unit_test(test_other_architectures),
+	    cmocka_unit_test(test_openocd_memory_map),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
