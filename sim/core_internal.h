@@ -154,6 +154,9 @@ struct dwt_state {
 	uint64_t cyc_sync; /* core cycles when cyccnt was last brought up to date */
 	uint8_t cpicnt, exccnt, sleepcnt, lsucnt, foldcnt;
 	uint32_t comp[CORE_DWT_NUM_COMP], mask[CORE_DWT_NUM_COMP], function[CORE_DWT_NUM_COMP];
+	uc_hook wp_hooks[CORE_DWT_NUM_COMP]; /* data-address watchpoints (FUNCTION 5, 6, 7) */
+	unsigned n_wp_hooks;
+	bool wp_hit;                         /* a watched access happened: halt after this block */
 };
 
 struct fpb_state {
@@ -327,6 +330,8 @@ void dwt_count_sleep(struct sim_core *c, uint64_t cycles);
  * branch's refill or a divide. */
 void dwt_count_block(struct sim_core *c, const struct cyc_block *cb, uint32_t cpi_extra);
 void dwt_count_cpi(struct sim_core *c, uint32_t cycles);
+/* Rebuilds the memory hooks of the data-address watchpoints; outside emulation only. */
+void dwt_update_watchpoints(struct sim_core *c);
 
 /* fpb.c */
 void fpb_power_on(struct sim_core *c);

@@ -300,6 +300,11 @@ static void run_slice(struct sim_core *c, uint64_t end)
 		handle_error(c, err, npc);
 	else
 		handle_stop(c, npc);
+	if (c->dwt.wp_hit) {
+		c->dwt.wp_hit = false;
+		if (debug_enabled(c) && c->state != CORE_HALTED && c->state != CORE_LOCKUP)
+			debug_halt(c, DFSR_DWTTRAP);
+	}
 	if (c->instructions != before)
 		c->dhcsr_sticky |= DHCSR_S_RETIRE_ST;
 	systick_advance(c, c->now);

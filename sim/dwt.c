@@ -1,8 +1,9 @@
 /* The Data Watchpoint and Trace unit at 0xE0001000 (Armv7-M ARM C1.8; Cortex-M4 TRM 8.3):
  * CTRL with NUMCOMP = 4, the profiling counters at their real widths (CYCCNT 32 bits, CPICNT,
  * EXCCNT, SLEEPCNT, LSUCNT, FOLDCNT 8 bits that wrap), PCSR, and comparators 0-3 of which the
- * instruction-address match (FUNCTION = 4) halts the core with DFSR.DWTTRAP (fpb.c installs it).
- * Data-address watchpoints are not modelled. Everything counts only with DEMCR.TRCENA (C1.6.5).
+ * instruction-address match (FUNCTION = 4) halts the core with DFSR.DWTTRAP (fpb.c installs it),
+ * as do data-address matches (FUNCTION 5-7, after the access: memory hooks on the watched range). Everything counts
+ * only with DEMCR.TRCENA (C1.6.5).
  *
  * CYCCNT is kept lazily: the value at a sync point plus the core cycles since, so the running core
  * pays nothing for it. */
@@ -22,6 +23,8 @@
 
 void dwt_power_on(struct sim_core *c)
 {
+	for (unsigned i = 0; i < c->dwt.n_wp_hooks; i++)
+		(void)uc_hook_del(c->uc, c->dwt.wp_hooks[i]);
 	memset(&c->dwt, 0, sizeof(c->dwt));
 	c->dwt.cyc_sync = c->now;
 }
@@ -72,6 +75,55 @@ void dwt_count_block(struct sim_core *c, const struct cyc_block *cb, uint32_t cp
 		c->dwt.lsucnt = (uint8_t)(c->dwt.lsucnt + cb->lsu_extra);
 	if (c->dwt.ctrl & CTRL_FOLDEVTENA)
 		c->dwt.foldcnt = (uint8_t)(c->dwt.foldcnt + cb->fold_count);
+}
+
+/* A data access inside a watched range (C1.8.17, FUNCTION 0b0101 read, 0b0110 write, 0b0111
+ * both): the Cortex-M4 halts imprecisely, after the access completes; here at the end of the block,
+ * never from inside the memory callback (see core_request_stop). */
+static void hook_watch(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *ud)
+{
+	struct sim_core *c = ud;
+	(void)uc, (void)value;
+	uint32_t lo = (uint32_t)address, hi = lo + (uint32_t)(size > 0 ? size - 1 : 0);
+	for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++) {
+		unsigned f = c->dwt.function[n] & 0xFu;
+		bool wanted = f == 7u || (f == 5u && type == UC_MEM_READ) || (f == 6u && type == UC_MEM_WRITE);
+		uint32_t mask = ~((1u << c->dwt.mask[n]) - 1u);
+		uint32_t base = c->dwt.comp[n] & mask;
+		if (wanted && (lo & mask) <= base && (hi & mask) >= base) {
+			c->dwt.function[n] |= 1u << 24; /* MATCHED */
+			c->dwt.wp_hit = true;
+		}
+	}
+	if (c->dwt.wp_hit)
+		core_request_stop(c);
+}
+
+void dwt_update_watchpoints(struct sim_core *c)
+{
+	bool changed = c->dwt.n_wp_hooks != 0;
+	for (unsigned i = 0; i < c->dwt.n_wp_hooks; i++)
+		(void)uc_hook_del(c->uc, c->dwt.wp_hooks[i]);
+	c->dwt.n_wp_hooks = 0;
+	if (debug_enabled(c)) {
+		for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++) {
+			unsigned f = c->dwt.function[n] & 0xFu;
+			if (f < 5u || f > 7u)
+				continue;
+			uint32_t lo = c->dwt.comp[n] & ~((1u << c->dwt.mask[n]) - 1u);
+			uint32_t hi = lo + ((1u << c->dwt.mask[n]) - 1u);
+			int type = f == 5u   ? UC_HOOK_MEM_READ
+			           : f == 6u ? UC_HOOK_MEM_WRITE
+			                     : UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE;
+			if (uc_hook_add(c->uc, &c->dwt.wp_hooks[c->dwt.n_wp_hooks], type, (void *)hook_watch, c, lo,
+			                hi) == UC_ERR_OK) {
+				c->dwt.n_wp_hooks++;
+				changed = true;
+			}
+		}
+	}
+	if (changed)
+		blk_retranslate_all(c); /* translations made before carry no memory-hook calls */
 }
 
 static uint32_t read_word(struct sim_core *c, uint32_t off)
@@ -141,7 +193,7 @@ enum bus_result dwt_write(void *ctx, uint32_t off, unsigned size, enum bus_initi
 			c->dwt.comp[n] = v;
 			break;
 		case 4:
-			c->dwt.mask[n] = v & 0x1Fu;
+			c->dwt.mask[n] = v & 0xFu; /* MASK is 4 bits on the Cortex-M4 (TRM 8.3) */
 			break;
 		case 8:
 			c->dwt.function[n] = (c->dwt.function[n] & (1u << 24)) | (v & 0x000F03EFu);

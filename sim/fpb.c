@@ -85,6 +85,7 @@ void fpb_update(struct sim_core *c)
 		(void)uc_ctl_remove_cache(c->uc, c->fpb.bp[i], (uint64_t)c->fpb.bp[i] + 2);
 	c->fpb.n_hooks = 0;
 	c->fpb.n_bp = 0;
+	dwt_update_watchpoints(c);
 	if (!debug_enabled(c))
 		return;
 	if (c->fpb.ctrl & FP_CTRL_ENABLE) {

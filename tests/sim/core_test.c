@@ -357,6 +357,41 @@ static void test_nested_preemption(void **state)
 	rig_free(r);
 }
 
+static void test_data_watchpoints(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 16, true);
+	assert_int_equal(run_to_bkpt(r), 1);
+	uint32_t store_pc = reg(r, 15) + 4;            /* bkpt, nop, then the str */
+	assert_int_equal(hw_at(r, store_pc), 0x602Bu); /* str r3, [r5] */
+	wr(r, DWT_COMP0, 0x20000004u);                 /* tick_count */
+	wr(r, 0xE0001024u, 0);                         /* MASK0: the word's address exactly */
+	wr(r, DWT_FUNCTION0, 6u);                      /* write */
+	resume_past_bkpt(r);
+	assert_int_equal(run(r), CORE_HALTED);
+	/* C1.8.17: the halt follows the access (here at the end of its block), not before it. */
+	assert_int_equal(rd(r, DFSR), 0x4u); /* DWTTRAP */
+	assert_int_equal(rd(r, DWT_FUNCTION0) >> 24, 1u);
+	assert_int_equal(rd(r, 0x20000004u), 7u);
+	uint32_t pc = reg(r, 15);
+	assert_true(pc > store_pc && pc <= store_pc + 8);
+	/* A read watchpoint: the store no longer matches, the load does. */
+	wr(r, DWT_FUNCTION0, 5u);
+	wr(r, DFSR, 0x1F);
+	wr(r, DHCSR, KEY | C_DEBUGEN);
+	assert_int_equal(run_to_bkpt(r), 0x2C);
+	resume_past_bkpt(r);
+	assert_int_equal(run(r), CORE_HALTED);
+	assert_int_equal(rd(r, DFSR), 0x4u);
+	assert_int_equal(reg(r, 4), 7u);
+	assert_int_equal(bkpt_imm(r), 0x2D);
+	/* FUNCTION 0 disables it: the core runs to the end. */
+	wr(r, DWT_FUNCTION0, 0u);
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 4);
+	rig_free(r);
+}
+
 static void test_fp_lazy_stacking(void **state)
 {
 	(void)state;
@@ -512,6 +547,7 @@ int main(void)
 	    cmocka_unit_test(test_tail_chain_after_cpsie),
 	    cmocka_unit_test(test_slicing_changes_nothing),
 	    cmocka_unit_test(test_nested_preemption),
+	    cmocka_unit_test(test_data_watchpoints),
 	    cmocka_unit_test(test_fp_lazy_stacking),
 	    cmocka_unit_test(test_svc),
 	    cmocka_unit_test(test_cyccnt_read_inside_block),

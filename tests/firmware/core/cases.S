@@ -67,6 +67,7 @@ cases:
 	.word case_udf_usagefault + 1, case_fp_off + 1, case_bkpt + 1, case_systick + 1
 	.word case_fp_stacking + 1, case_svc + 1, case_cyccnt_ldr + 1, case_lockup + 1
 	.word case_wfi + 1, case_tail_chain + 1, case_slices + 1, case_nested + 1
+	.word case_watch + 1
 
 	.thumb_func
 case_bad_read:                    /* 1: unmapped load, BusFault disabled: HardFault FORCED */
@@ -329,6 +330,25 @@ nested_pendsv:
 nested_irq5:
 	bkpt #0x2A                /* nested inside PendSV */
 	bx lr
+
+	.thumb_func
+case_watch:                       /* 16: data watchpoints on tick_count: a store, then a load */
+	ldr r5, =tick_count
+	mov r3, #7
+	bkpt #1                   /* the test sets DWT comparator 0 here */
+	nop
+	.global watched_store
+watched_store:
+	str r3, [r5]
+	nop
+	nop
+	b 1f
+1:	bkpt #0x2C                /* not reached before the watchpoint halts */
+	ldr r4, [r5]
+	b 2f
+2:	bkpt #0x2D
+	bkpt #4
+	b hang
 
 	.thumb_func
 plain_handler:
