@@ -37,6 +37,14 @@ static int diagnose(struct run_ctx *c, bool timed_out, uint32_t pc)
 	struct bench_error e;
 
 	if (timed_out) {
+		uint32_t dhcsr = 0;
+		/* A locked-up core (a fault while taking a fault: Armv7-M ARM B1.5.15) never reaches a
+		 * marker and its PC means nothing; DHCSR.S_LOCKUP (bit 19, C1.6.2) says so. */
+		if (backend_read_u32(&c->bk, 0xE000EDF0u, &dhcsr, &e) == 0 && (dhcsr & (1u << 19)))
+			return bench_fail(c->err, BENCH_E_FAULT,
+			                  "the target locked up (DHCSR.S_LOCKUP: a fault while taking a fault, "
+			                  "e.g. a bad vector table) after marker %s: fix the code under test",
+			                  marker_text(c->last_marker, last, sizeof(last)));
 		if (backend_halt(&c->bk, &e) || backend_read_reg(&c->bk, BK_REG_PC, &pc, &e))
 			return bench_fail(c->err, BENCH_E_TIMEOUT,
 			                  "the target did not reach the next marker within %u ms "
@@ -247,6 +255,18 @@ static int on_marker(struct run_ctx *c, const struct marker *m, uint32_t cnt, bo
 	struct run_pending *p;
 	int rc = 0;
 
+	if (m->kind == MARKER_CAL_BEGIN) {
+		/* Firmware calibrates once per boot (bench_init): seeing it with a pair still open means
+		 * the core restarted mid-stretch (watchdog, AIRCR.SYSRESETREQ): that stretch has no END. */
+		for (size_t i = 0; i < RUN_MAX_PENDING; i++)
+			if (c->pend[i].valid) {
+				char last[96];
+				return bench_fail(c->err, BENCH_E_TARGET,
+				                  "the target restarted inside the measured stretch (after marker %s): "
+				                  "find what resets the core (watchdog, AIRCR.SYSRESETREQ)",
+				                  marker_text(c->last_marker, last, sizeof(last)));
+			}
+	}
 	c->last_marker = m;
 	switch (m->kind) {
 	case MARKER_CAL_BEGIN:
@@ -289,6 +309,18 @@ static int on_marker(struct run_ctx *c, const struct marker *m, uint32_t cnt, bo
 		break;
 	case MARKER_DONE:
 		*done = true;
+		if (!c->no_counter) {
+			uint32_t ctrl = 0;
+			/* Firmware that clears DWT_CTRL.CYCCNTENA (Armv7-M ARM C1.8.7) freezes the counter:
+			 * its samples are not cycles. One read per run; a counter switched off and on again
+			 * in between is not seen. */
+			if ((rc = backend_read_u32(&c->bk, 0xE0001000u, &ctrl, c->err)))
+				return rc;
+			if (!(ctrl & 1u))
+				return bench_fail(c->err, BENCH_E_TARGET,
+				                  "the cycle counter was switched off during the run (DWT_CTRL.CYCCNTENA = 0): "
+				                  "the samples are not cycles; leave DWT_CTRL to bench");
+		}
 		if (!c->o->no_regions)
 			rc = regions_read(&c->bk, &c->elf, c->rep, c->err);
 		break;
