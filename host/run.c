@@ -160,7 +160,11 @@ static int make_work_dir(struct run_ctx *c)
 		if (mkdir(c->o->work_dir, 0755) && errno != EEXIST)
 			return bench_fail(c->err, BENCH_E_IO, "cannot create --work-dir %s: %s", c->o->work_dir,
 			                  strerror(errno));
-		snprintf(c->work_dir, sizeof(c->work_dir), "%s", c->o->work_dir);
+		/* Absolute: bench-sim and OpenOCD run inside it and get paths in it (their sockets, logs),
+		 * which a relative name would resolve twice (bench-sim then failed to create its socket). */
+		if (!realpath(c->o->work_dir, c->work_dir))
+			return bench_fail(c->err, BENCH_E_IO, "cannot resolve --work-dir %s: %s", c->o->work_dir,
+			                  strerror(errno));
 		return 0;
 	}
 	snprintf(c->work_dir, sizeof(c->work_dir), "%s/bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
