@@ -115,6 +115,48 @@ def case_sigterm():
     finish(p, report, wd, 130, "bench: interrupted: stopped the run; the report keeps the", "interrupted")
 
 
+FAULTS_FW = os.path.join(BUILD, "tests", "firmware", "faults", "faults.elf")
+
+
+def fault_run(value, code, message, detail):
+    """faults.elf with the clean input 1 first (samples to keep), then the faulting input."""
+    tmp = tempfile.mkdtemp(prefix="bench-faults-")
+    report, wd = os.path.join(tmp, "r.json"), os.path.join(tmp, "wd")
+    cmd = [BENCH, "run", FAULTS_FW, "--arg", f"input=1,{value}", "--repeat", "2", "--timeout", "3000",
+           "--json", report, "--work-dir", wd, "--quiet"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    rep = finish(p, report, os.path.realpath(wd), code, message, detail)
+    for r in rep["results"]:
+        if r["args"] == {"input": 1}:
+            expect(r["samples"] == [26, 26], f"input=1 samples {r['samples']}, expected [26, 26]")
+    return rep
+
+
+def case_reset():
+    fault_run(2, 5, "bench: the target restarted inside the measured stretch (after marker BEGIN stretch)", "target")
+
+
+def case_lockup():
+    fault_run(3, 5, "bench: the target locked up (DHCSR.S_LOCKUP", "fault")
+
+
+def case_counter_off():
+    fault_run(4, 5, "bench: the cycle counter was switched off during the run (DWT_CTRL.CYCCNTENA = 0", "target")
+
+
+def case_relative_workdir():
+    """--work-dir given relative to the current folder (bench-sim once failed to create its socket)."""
+    tmp = tempfile.mkdtemp(prefix="bench-faults-")
+    p = subprocess.run([BENCH, "run", os.path.join(EX, "nops.elf"), "--repeat", "1", "--json", "r.json",
+                        "--work-dir", "wd", "--quiet"], capture_output=True, text=True, timeout=120, cwd=tmp)
+    print(p.stderr, file=sys.stderr)
+    expect(p.returncode == 0, f"exit code {p.returncode}, expected 0")
+    rep = json.load(open(os.path.join(tmp, "r.json")))
+    nop10 = [r for r in rep["results"] if r["name"] == "nop10"]
+    expect(nop10 and nop10[0]["samples"] == [10], f"nop10: {nop10}")
+    expect(procs_in(os.path.join(os.path.realpath(tmp), "wd")) == {}, "processes left running")
+
+
 def case_listen_local():
     """While a run is going, every TCP socket bench's children listen on is bound to 127.0.0.1."""
     p, report, wd = start_long_run()
