@@ -394,12 +394,14 @@ void core_free(struct sim_core *c)
 {
 	if (!c)
 		return;
+	itm_flush(c); /* an unfinished ITM line */
 	if (c->uc) {
 		blk_free_all(c);
 		(void)uc_close(c->uc);
 	}
 	cyc_free(c->cyc);
 	stm32f4_free(c->soc);
+	free(c->div_hooked);
 	free(c);
 }
 

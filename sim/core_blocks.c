@@ -408,15 +408,33 @@ static int add_code_hook(struct sim_core *c, uc_hook *h, void *cb, uint32_t addr
 	return uc_hook_add(c->uc, h, UC_HOOK_CODE, cb, c, addr, addr) == UC_ERR_OK ? 0 : -1;
 }
 
+static bool div_hooked(const struct sim_core *c, uint32_t addr)
+{
+	for (size_t i = 0; i < c->n_div_hooked; i++)
+		if (c->div_hooked[i] == addr)
+			return true;
+	return false;
+}
+
 /* Adds the divide hooks, and the FP hooks when FP instructions trap; the caller drops the block's
  * translation so the hooks take effect. */
 void blk_install_hooks(struct sim_core *c, struct core_blk *b)
 {
 	if (b->n_div && !b->hooked_div) {
 		for (unsigned i = 0; i < b->n_div; i++) {
+			if (div_hooked(c, b->div_addr[i]))
+				continue;
+			if (c->n_div_hooked == c->cap_div_hooked) {
+				size_t cap = c->cap_div_hooked ? 2 * c->cap_div_hooked : 16;
+				uint32_t *p = realloc(c->div_hooked, cap * sizeof(*p));
+				if (!p)
+					continue; /* out of memory: this divide costs its static cycles only */
+				c->div_hooked = p;
+				c->cap_div_hooked = cap;
+			}
 			uc_hook h;
-			if (add_code_hook(c, &h, (void *)hook_div, b->div_addr[i]) == 0 && c->n_div_hooks < 64)
-				c->div_hook_list[c->n_div_hooks++] = h;
+			if (add_code_hook(c, &h, (void *)hook_div, b->div_addr[i]) == 0)
+				c->div_hooked[c->n_div_hooked++] = b->div_addr[i];
 		}
 		b->hooked_div = true;
 	}

@@ -233,8 +233,10 @@ struct sim_core {
 	struct systick_state systick;
 	struct dwt_state dwt;
 	struct fpb_state fpb;
-	uc_hook div_hook_list[64];
-	unsigned n_div_hooks;
+	/* Addresses with a divide hook: one hook per address, kept when a block is dropped and
+	 * analysed again (a second hook would charge the divide twice). */
+	uint32_t *div_hooked;
+	size_t n_div_hooked, cap_div_hooked;
 	uc_hook trace_hook;
 	uc_hook step_hook; /* code hook on every address, present only during a step */
 	unsigned step_insns, step_blocks;
@@ -298,7 +300,6 @@ uint32_t core_read_s(struct sim_core *c, unsigned n);
 void core_write_s(struct sim_core *c, unsigned n, uint32_t v);
 
 /* nvic.c: the SCS page 0xE000E000 (ICTR, SysTick, NVIC, SCB, FPU, debug registers). */
-extern const struct bus_region core_scs_region_template;
 enum bus_result scs_read(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t *v);
 enum bus_result scs_write(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t v);
 void systick_reset(struct sim_core *c);
