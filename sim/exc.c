@@ -449,4 +449,8 @@ void exc_return(struct sim_core *c, uint32_t excret)
 	core_set_pc(c, w[6] & ~1u);
 	charge_overhead(c, cyc_exception_return(c->cyc, fp_frame && !lazy_pending));
 	exc_update_fp_trap(c);
+	/* B1.5.18 SCR.SLEEPONEXIT: back in thread mode the core sleeps as after a WFI (the next
+	 * exception is taken from there with a full entry, not the tail-chain silicon may use). */
+	if (to_thread && (c->scr & 2u) && !exc_pending_preempting(c))
+		c->state = CORE_SLEEPING;
 }

@@ -392,6 +392,26 @@ static void test_data_watchpoints(void **state)
 	rig_free(r);
 }
 
+static void test_sleep_on_exit(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 17, true);
+	(void)core_run(r->c, 100000);
+	assert_int_equal(core_state(r->c), CORE_SLEEPING);
+	assert_false(core_runnable(r->c)); /* nothing ahead to wake it */
+	assert_int_equal(rd(r, DHCSR) & ((1u << 18) | S_HALT), 1u << 18);
+	assert_int_equal(reg(r, 16) & 0x1FFu, 0u); /* slept in thread mode, the frame popped */
+	/* An interrupt wakes it; after that handler it sleeps again: halting shows where. */
+	wr(r, 0xE000ED04u, 1u << 28); /* PENDSVSET from the debugger */
+	assert_true(core_runnable(r->c));
+	(void)core_run(r->c, 100000);
+	assert_int_equal(core_state(r->c), CORE_SLEEPING);
+	wr(r, DHCSR, KEY | C_DEBUGEN | C_HALT);
+	assert_int_equal(core_state(r->c), CORE_HALTED);
+	assert_int_equal(hw_at(r, reg(r, 15)), 0xBE02u); /* parked before bkpt #2 */
+	rig_free(r);
+}
+
 static void test_fp_lazy_stacking(void **state)
 {
 	(void)state;
@@ -548,6 +568,7 @@ int main(void)
 	    cmocka_unit_test(test_slicing_changes_nothing),
 	    cmocka_unit_test(test_nested_preemption),
 	    cmocka_unit_test(test_data_watchpoints),
+	    cmocka_unit_test(test_sleep_on_exit),
 	    cmocka_unit_test(test_fp_lazy_stacking),
 	    cmocka_unit_test(test_svc),
 	    cmocka_unit_test(test_cyccnt_read_inside_block),

@@ -67,7 +67,7 @@ cases:
 	.word case_udf_usagefault + 1, case_fp_off + 1, case_bkpt + 1, case_systick + 1
 	.word case_fp_stacking + 1, case_svc + 1, case_cyccnt_ldr + 1, case_lockup + 1
 	.word case_wfi + 1, case_tail_chain + 1, case_slices + 1, case_nested + 1
-	.word case_watch + 1
+	.word case_watch + 1, case_sleep_on_exit + 1
 
 	.thumb_func
 case_bad_read:                    /* 1: unmapped load, BusFault disabled: HardFault FORCED */
@@ -347,6 +347,23 @@ watched_store:
 	ldr r4, [r5]
 	b 2f
 2:	bkpt #0x2D
+	bkpt #4
+	b hang
+
+	.thumb_func
+case_sleep_on_exit:               /* 17: SCR.SLEEPONEXIT: after PendSV returns, the core sleeps */
+	ldr r0, =0xE000ED08
+	ldr r1, =vectors2
+	str r1, [r0]
+	ldr r0, =0xE000ED10       /* SCR */
+	mov r1, #2                /* SLEEPONEXIT */
+	str r1, [r0]
+	ldr r0, =SCB_ICSR
+	mov r1, #(1 << 28)
+	str r1, [r0]
+	dsb
+	isb
+	bkpt #2                   /* reached only once something wakes the core */
 	bkpt #4
 	b hang
 
