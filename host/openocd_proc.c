@@ -70,8 +70,10 @@ static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *ou
                      struct bench_error *err)
 {
 	char bin[PATH_MAX], line[PATH_MAX], sock[PATH_MAX], q[PATH_MAX + 64];
-	const char *argv[8];
+	const char *argv[10];
 	unsigned timeout = o->timeout_ms ? o->timeout_ms : 10000u;
+	unsigned long ctl;
+	char *ctl_end;
 	bool use_sock;
 	size_t a = 0;
 	int rc;
@@ -90,9 +92,22 @@ static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *ou
 		argv[a++] = "--elf";
 		argv[a++] = o->preload_elf;
 	}
+	/* The control interface gives bench a 64-bit cycle count (host/sim_clock.h). */
+	argv[a++] = "--ctl-port";
+	argv[a++] = "0";
 	argv[a] = NULL;
 	if ((rc = proc_start(argv, out->sim_log_path, o->work_dir, SIM_HINT, &out->sim, err)))
 		return rc;
+	/* bench-sim prints "ctl-port N" after its JTAG line (docs/sim.md); read it first, so that
+	 * `line` holds the JTAG line for the parsing below. */
+	rc = proc_wait_log_line(out->sim, "ctl-port ", line, sizeof(line), timeout, err);
+	if (rc)
+		return rc;
+	errno = 0;
+	ctl = strtoul(line, &ctl_end, 10);
+	if (errno || ctl_end == line || ctl == 0 || ctl > 65535)
+		return bench_fail(err, BENCH_E_TOOL_START, "bench-sim printed \"ctl-port %s\": rebuild bench-sim", line);
+	out->sim_ctl_port = (uint16_t)ctl;
 	rc = proc_wait_log_line(out->sim, use_sock ? "jtag-socket " : "jtag-port ", line, sizeof(line), timeout, err);
 	if (rc)
 		return rc;

@@ -33,6 +33,7 @@ struct openocd_proc {
 	uint16_t tcl_port;
 	char log_path[1100]; /* OpenOCD's log */
 	char sim_log_path[1100];
+	uint16_t sim_ctl_port; /* bench-sim's control interface (docs/sim.md) on 127.0.0.1; 0: none */
 	/* CPU time (user + system, seconds) each used, known after openocd_stop(): from the growth of
 	 * RUSAGE_CHILDREN as each is reaped, so only exact when no other child exits meanwhile. */
 	double ocd_cpu_s, sim_cpu_s;

@@ -24,6 +24,7 @@
 #include "regions.h"
 #include "run_fault.h"
 #include "run_priv.h"
+#include "sim_clock.h"
 #include "transport/gdb_rsp.h"
 #include "transport/openocd_tcl.h"
 
@@ -226,6 +227,12 @@ static int connect_backend(struct run_ctx *c)
 		if (rc)
 			return rc;
 		c->ocd_started = true;
+		if (c->ocd.sim_ctl_port) {
+			rc = sim_clock_open(c->ocd.sim_ctl_port, c->err);
+			if (rc < 0)
+				return rc;
+			c->sim_clock_fd = rc;
+		}
 		snprintf(hp, sizeof(hp), "%s:%u", c->ocd.host, c->ocd.tcl_port);
 		rc = tcl_backend_open(&c->bk, hp, 0, c->err);
 	}
@@ -325,6 +332,7 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	c->o = o;
 	c->rep = rep;
 	c->err = err;
+	c->sim_clock_fd = -1;
 	fill_context(c);
 	rc = prepare_firmware(c);
 	if (!rc)
@@ -362,6 +370,7 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	}
 	if (c->bk_open)
 		backend_close(&c->bk);
+	sim_clock_close(c->sim_clock_fd);
 	if (c->ocd_started) {
 		openocd_stop(&c->ocd);
 		print_stats(c);

@@ -11,6 +11,7 @@
 #include "regions.h"
 #include "run_fault.h"
 #include "run_priv.h"
+#include "sim_clock.h"
 
 static bool cancelled(const struct run_ctx *c)
 {
@@ -135,11 +136,11 @@ static struct run_pending *pending_for(struct run_ctx *c, uint16_t id, bool crea
 
 /* One sample: wrap-safe 32-bit difference (the counter wraps every 2^32 cycles, 25.6 s at 168 MHz),
  * minus the calibrated overhead. The host's clock flags intervals long enough to have wrapped. */
-static int add_sample(struct run_ctx *c, const char *name, uint32_t begin, uint32_t end, uint64_t begin_ms)
+static int add_sample(struct run_ctx *c, const char *name, uint32_t begin, uint32_t end, uint64_t begin_ms,
+                      uint8_t flags)
 {
 	uint32_t delta = end - begin;
 	int64_t cycles = (int64_t)delta - c->overhead;
-	uint8_t flags = 0;
 	uint64_t elapsed_ms = proc_now_ms() - begin_ms;
 	struct bench_result *res;
 
@@ -253,6 +254,7 @@ static int on_sync(struct run_ctx *c)
 static int on_marker(struct run_ctx *c, const struct marker *m, uint32_t cnt, bool *done)
 {
 	struct run_pending *p;
+	uint8_t flags = 0;
 	int rc = 0;
 
 	if (m->kind == MARKER_CAL_BEGIN) {
@@ -293,6 +295,8 @@ static int on_marker(struct run_ctx *c, const struct marker *m, uint32_t cnt, bo
 		p->valid = true;
 		p->cyccnt = cnt;
 		p->host_ms = proc_now_ms();
+		if (c->sim_clock_fd >= 0 && (rc = sim_clock_cycles(c->sim_clock_fd, &p->sim_cycles, c->err)))
+			return rc;
 		break;
 	case MARKER_END:
 		p = pending_for(c, m->id, false);
@@ -302,7 +306,16 @@ static int on_marker(struct run_ctx *c, const struct marker *m, uint32_t cnt, bo
 			                  "firmware's BENCH_BEGIN/BENCH_END pairs",
 			                  m->name, m->id);
 		p->valid = false;
-		rc = add_sample(c, m->name, p->cyccnt, cnt, p->host_ms);
+		if (c->sim_clock_fd >= 0) {
+			/* The simulator's 64-bit count: 2^32 cycles or more between the halts means
+			 * DWT_CYCCNT wrapped (the 32-bit difference is then short by a multiple of 2^32). */
+			uint64_t now;
+			if ((rc = sim_clock_cycles(c->sim_clock_fd, &now, c->err)))
+				return rc;
+			if (now - p->sim_cycles >= (1ull << 32))
+				flags |= BENCH_SAMPLE_WRAPPED;
+		}
+		rc = add_sample(c, m->name, p->cyccnt, cnt, p->host_ms, flags);
 		break;
 	case MARKER_SYNC:
 		rc = on_sync(c);
@@ -372,7 +385,7 @@ static int run_markers_once(struct run_ctx *c)
 static int run_symbols_once(struct run_ctx *c)
 {
 	uint32_t pc, cnt0, cnt1;
-	uint64_t t0;
+	uint64_t t0, sim0 = 0, sim1 = 0;
 	char name[2 * BENCH_NAME_MAX];
 	int rc;
 
@@ -381,13 +394,17 @@ static int run_symbols_once(struct run_ctx *c)
 	if (pc != c->sym_start)
 		return diagnose(c, false, pc);
 	t0 = proc_now_ms();
+	if (c->sim_clock_fd >= 0 && (rc = sim_clock_cycles(c->sim_clock_fd, &sim0, c->err)))
+		return rc;
 	if ((rc = next_halt(c, &pc, &cnt1)))
 		return rc;
 	if (pc != c->sym_stop)
 		return diagnose(c, false, pc);
+	if (c->sim_clock_fd >= 0 && (rc = sim_clock_cycles(c->sim_clock_fd, &sim1, c->err)))
+		return rc;
 	snprintf(name, sizeof(name), "%s..%s", c->o->start_sym, c->o->stop_sym);
 	name[BENCH_NAME_MAX - 1] = '\0';
-	return add_sample(c, name, cnt0, cnt1, t0);
+	return add_sample(c, name, cnt0, cnt1, t0, sim1 - sim0 >= (1ull << 32) ? BENCH_SAMPLE_WRAPPED : 0);
 }
 
 /* DEMCR.TRCENA powers the DWT (Armv7-M ARM C1.6.5), DWT_CTRL.CYCCNTENA starts CYCCNT (C1.8.7). */

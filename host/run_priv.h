@@ -36,6 +36,7 @@ struct run_pending {
 	bool valid;
 	uint32_t cyccnt;
 	uint64_t host_ms;
+	uint64_t sim_cycles; /* bench-sim's cycle count at BEGIN (when sim_clock_fd >= 0) */
 };
 
 struct run_ctx {
@@ -51,6 +52,7 @@ struct run_ctx {
 	bool bk_open;
 	struct openocd_proc ocd;
 	bool ocd_started;
+	int sim_clock_fd; /* bench-sim's control port (host/sim_clock.h) or -1; valid once ocd_started */
 	struct proc *qemu;
 	char work_dir[PATH_MAX];
 	bool own_work_dir;
