@@ -144,6 +144,28 @@ def case_counter_off():
     fault_run(4, 5, "bench: the cycle counter was switched off during the run (DWT_CTRL.CYCCNTENA = 0", "target")
 
 
+def case_wrap():
+    """A stretch of 300 SysTick periods of 2^24 cycles plus the loop: 5033164865 cycles, which
+    DWT_CYCCNT shows as 5033164865 - 2^32 = 738197569. bench keeps that value and flags the
+    samples as wrapped from bench-sim's 64-bit cycle count (the host's clock cannot tell: the
+    simulator skips the sleep in well under a second)."""
+    tmp = tempfile.mkdtemp(prefix="bench-faults-")
+    report, wd = os.path.join(tmp, "r.json"), os.path.join(tmp, "wd")
+    p = subprocess.run([BENCH, "run", FAULTS_FW, "--arg", "input=1,5", "--repeat", "2", "--json", report,
+                        "--work-dir", wd, "--quiet"], capture_output=True, text=True, timeout=120)
+    print(p.stderr, file=sys.stderr)
+    expect(p.returncode == 0, f"exit code {p.returncode}, expected 0")
+    rep = json.load(open(report))
+    expect(rep["status"] == "ok", f"status {rep['status']}")
+    by_input = {r["args"]["input"]: r for r in rep["results"]}
+    expect(by_input[1]["samples"] == [26, 26] and by_input[1]["wrapped"] == [], f"input=1: {by_input[1]}")
+    expect(by_input[5]["samples"] == [738197569, 738197569], f"input=5 samples {by_input[5]['samples']}")
+    expect(by_input[5]["wrapped"] == [0, 1], f"input=5 wrapped {by_input[5]['wrapped']}, expected [0, 1]")
+    c = subprocess.run([sys.executable, CHECK, SCHEMA, report, "--expect-status", "ok"], capture_output=True, text=True)
+    expect(c.returncode == 0, f"schema: {c.stderr.strip()}")
+    expect(procs_in(os.path.realpath(wd)) == {}, "processes left running")
+
+
 def case_relative_workdir():
     """--work-dir given relative to the current folder (bench-sim once failed to create its socket)."""
     tmp = tempfile.mkdtemp(prefix="bench-faults-")
