@@ -23,7 +23,7 @@ static int start_once(const struct qemu_opts *o, uint16_t port, const char *log,
 	size_t n = 0;
 	int rc;
 
-	snprintf(gdb, sizeof(gdb), "tcp:127.0.0.1:%u", (unsigned)port);
+	(void)snprintf(gdb, sizeof(gdb), "tcp:127.0.0.1:%u", (unsigned)port);
 	argv[n++] = "qemu-system-arm";
 	argv[n++] = "-M";
 	argv[n++] = o->machine;
@@ -77,7 +77,7 @@ int qemu_start_opts(const struct qemu_opts *o, char *host_port_out, size_t len, 
 			break;
 		rc = start_once(o, port, log, out, err);
 		if (rc == 0) {
-			snprintf(host_port_out, len, "127.0.0.1:%u", (unsigned)port);
+			(void)snprintf(host_port_out, len, "127.0.0.1:%u", (unsigned)port);
 			return 0;
 		}
 		if (err->kind != BENCH_E_TOOL_START)
@@ -106,7 +106,7 @@ void qemu_stop(struct proc *p)
 
 	if (!p)
 		return;
-	snprintf(log, sizeof(log), "%s", proc_log_path(p));
+	(void)snprintf(log, sizeof(log), "%s", proc_log_path(p));
 	proc_stop(p, QEMU_STOP_GRACE_MS);
 	if (log[0] && unlink(log) != 0)
 		log[0] = '\0'; /* already gone: nothing to clean */

@@ -270,6 +270,7 @@ static int read_regnum(struct rsp_priv *s, int n, uint32_t *value, struct bench_
 	unsigned bytes;
 	int rc;
 
+	*value = 0;
 	if (s->p_state >= 0) {
 		rc = rsp_command(s, err, "p%x", (unsigned)n);
 		if (rc < 0)
@@ -468,7 +469,7 @@ static int step_one(struct rsp_priv *s, struct bench_error *err)
 static int prepare_resume(struct backend *bk, struct bench_error *err)
 {
 	struct rsp_priv *s = priv(bk);
-	uint32_t pc;
+	uint32_t pc = 0;
 	bool bkpt = false, planted;
 	char type = '1';
 	int rc;
@@ -610,7 +611,8 @@ static int op_clear_break(struct backend *bk, uint32_t addr, struct bench_error 
 
 static int op_version(struct backend *bk, char *out, size_t outlen, struct bench_error *err)
 {
-	snprintf(out, outlen, "%s", priv(bk)->version);
+	(void)err;
+	(void)snprintf(out, outlen, "%s", priv(bk)->version);
 	return 0;
 }
 

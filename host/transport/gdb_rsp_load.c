@@ -220,7 +220,7 @@ static int read_segments(const char *path, struct seg **out, size_t *n_out, cons
 		                path, (unsigned)eh.e_machine);
 	else if (!(segs = calloc(phnum ? phnum : 1, sizeof(*segs))))
 		rc = bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", path);
-	for (size_t i = 0; rc == 0 && i < phnum; i++) {
+	for (size_t i = 0; rc == 0 && segs && i < phnum; i++) {
 		GElf_Phdr ph;
 
 		if (!gelf_getphdr(e, (int)i, &ph)) {
@@ -312,7 +312,7 @@ static int verify(struct rsp_priv *s, const struct seg *segs, size_t n, const ch
 	int rc = 0;
 
 	for (size_t i = 0; rc == 0 && i < n; i++) {
-		uint8_t *back = malloc(segs[i].len);
+		uint8_t *back = calloc(1, segs[i].len);
 
 		if (!back)
 			return bench_fail(err, BENCH_E_NOMEM, "out of memory verifying %s", elf_path);
@@ -320,7 +320,7 @@ static int verify(struct rsp_priv *s, const struct seg *segs, size_t n, const ch
 		if (rc == 0 && memcmp(back, segs[i].data, segs[i].len)) {
 			size_t k = 0;
 
-			while (back[k] == segs[i].data[k])
+			while (k + 1 < segs[i].len && back[k] == segs[i].data[k])
 				k++;
 			rc = bench_fail(err, BENCH_E_TARGET,
 			                "verify failed at 0x%08x after loading %s: read 0x%02x, wrote 0x%02x",
@@ -351,6 +351,10 @@ int rsp_op_load(struct backend *bk, const char *elf_path, struct bench_error *er
 	rc = read_segments(elf_path, &segs, &n, s, err);
 	if (rc < 0)
 		return rc;
+	if (!segs || n == 0) { /* read_segments refuses an ELF without loadable segments */
+		free(segs);
+		return bench_fail(err, BENCH_E_ELF, "%s has no loadable segments", elf_path);
+	}
 	qsort(segs, n, sizeof(*segs), seg_cmp);
 	s->n_insn_cache = 0;
 	for (size_t i = 0; i < n; i++)

@@ -147,7 +147,7 @@ int rsp_mon_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_in
 {
 	char cmd[64];
 
-	snprintf(cmd, sizeof(cmd), "%s %u", s->flavour->wait_cmd, timeout_ms);
+	(void)snprintf(cmd, sizeof(cmd), "%s %u", s->flavour->wait_cmd, timeout_ms);
 	return mon_wait(s, cmd, timeout_ms, info, err);
 }
 
@@ -160,7 +160,7 @@ int rsp_mon_resume_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_
 
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "%s; %s %u", s->flavour->run_cmd, s->flavour->wait_cmd, timeout_ms);
+	(void)snprintf(cmd, sizeof(cmd), "%s; %s %u", s->flavour->run_cmd, s->flavour->wait_cmd, timeout_ms);
 	s->running = true;
 	s->mon_run = true;
 	s->pc_valid = false;

@@ -104,7 +104,7 @@ static int identify(struct rsp_priv *s, struct bench_error *err)
 		s->flavour = &flavours[FLAVOUR_QEMU];
 		rc = rsp_monitor(s, "info version", out, sizeof(out), err);
 		out[strcspn(out, "\r\n")] = '\0';
-		snprintf(s->version, sizeof(s->version), "QEMU %.100s", rc == 0 ? out : "(version unknown)");
+		(void)snprintf(s->version, sizeof(s->version), "QEMU %.100s", rc == 0 ? out : "(version unknown)");
 		return 0;
 	}
 	rc = rsp_monitor(s, "version", out, sizeof(out), err);
@@ -115,10 +115,10 @@ static int identify(struct rsp_priv *s, struct bench_error *err)
 	if (name) {
 		name[strcspn(name, "\r\n")] = '\0';
 		s->flavour = &flavours[FLAVOUR_OPENOCD];
-		snprintf(s->version, sizeof(s->version), "%.120s", name);
+		(void)snprintf(s->version, sizeof(s->version), "%.120s", name);
 	} else {
 		s->flavour = &flavours[FLAVOUR_GENERIC];
-		snprintf(s->version, sizeof(s->version), "gdbserver at %s", s->link.io.peer);
+		(void)snprintf(s->version, sizeof(s->version), "gdbserver at %s", s->link.io.peer);
 	}
 	bench_error_clear(err);
 	return 0;

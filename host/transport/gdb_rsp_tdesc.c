@@ -131,12 +131,12 @@ static void classic_arm(struct rsp_tdesc *td)
 
 	memset(td, 0, sizeof(*td));
 	for (int i = 0; i < 16; i++) {
-		snprintf(td->regs[i].name, sizeof(td->regs[i].name), "%s", core[i]);
+		(void)snprintf(td->regs[i].name, sizeof(td->regs[i].name), "%s", core[i]);
 		td->regs[i].regnum = i;
 		td->regs[i].bitsize = 32;
 	}
 	for (int i = 16; i < 24; i++) {
-		snprintf(td->regs[i].name, sizeof(td->regs[i].name), "f%d", i - 16);
+		(void)snprintf(td->regs[i].name, sizeof(td->regs[i].name), "f%d", i - 16);
 		td->regs[i].regnum = i;
 		td->regs[i].bitsize = 96;
 	}

@@ -48,12 +48,12 @@ static int split_host_port(const char *hp, char *host, size_t hostlen, char *por
 	if (hl >= hostlen)
 		return bench_fail(err, BENCH_E_USAGE, "gdbserver host name too long in '%s'", hp);
 	if (hl == 0) {
-		snprintf(host, hostlen, "127.0.0.1");
+		(void)snprintf(host, hostlen, "127.0.0.1");
 	} else {
 		memcpy(host, hp, hl);
 		host[hl] = '\0';
 	}
-	snprintf(port, portlen, "%s", p);
+	(void)snprintf(port, portlen, "%s", p);
 	return 0;
 }
 
@@ -128,7 +128,7 @@ int rsp_io_connect(struct rsp_io *io, const char *host_port, unsigned timeout_ms
 		                  strerror(e));
 	}
 	io->fd = fd;
-	snprintf(io->peer, sizeof(io->peer), "%.80s:%s", host, port);
+	(void)snprintf(io->peer, sizeof(io->peer), "%.80s:%s", host, port);
 	return 0;
 }
 
@@ -138,10 +138,11 @@ void rsp_io_from_fd(struct rsp_io *io, int fd, const char *peer)
 
 	memset(io, 0, sizeof(*io));
 	io->fd = fd;
-	snprintf(io->peer, sizeof(io->peer), "%s", peer ? peer : "peer");
+	(void)snprintf(io->peer, sizeof(io->peer), "%s", peer ? peer : "peer");
+	/* If this fails the socket stays blocking: poll() before every read still bounds the wait. */
 	fl = fcntl(fd, F_GETFL);
 	if (fl >= 0 && fcntl(fd, F_SETFL, fl | O_NONBLOCK) != 0)
-		fl = -1; /* stays blocking: poll() before every read still bounds the wait */
+		return;
 }
 
 void rsp_io_close(struct rsp_io *io)

@@ -45,7 +45,7 @@ static int hexval(uint8_t c)
 static bool put(struct rsp_parser *p, char c, size_t n)
 {
 	if (p->len + n + 1 > p->max) {
-		snprintf(p->msg, sizeof(p->msg), "packet longer than %zu bytes", p->max);
+		(void)snprintf(p->msg, sizeof(p->msg), "packet longer than %zu bytes", p->max);
 		return false;
 	}
 	if (p->len + n + 1 > p->cap) {
@@ -58,7 +58,7 @@ static bool put(struct rsp_parser *p, char c, size_t n)
 			cap = p->max;
 		d = realloc(p->data, cap);
 		if (!d) {
-			snprintf(p->msg, sizeof(p->msg), "out of memory for a %zu-byte packet", cap);
+			(void)snprintf(p->msg, sizeof(p->msg), "out of memory for a %zu-byte packet", cap);
 			return false;
 		}
 		p->data = d;
@@ -108,7 +108,7 @@ enum rsp_frame rsp_parser_feed(struct rsp_parser *p, uint8_t c)
 			p->state = ST_ESC;
 		} else if (c == '*') {
 			if (p->len == 0) {
-				snprintf(p->msg, sizeof(p->msg), "run-length count with nothing to repeat");
+				(void)snprintf(p->msg, sizeof(p->msg), "run-length count with nothing to repeat");
 				p->state = ST_IDLE;
 				return RSP_FRAME_ERROR;
 			}
@@ -136,7 +136,7 @@ enum rsp_frame rsp_parser_feed(struct rsp_parser *p, uint8_t c)
 		p->sum += c;
 		p->state = ST_DATA;
 		if (c < 29 + 3 || c > 126 || c == '#' || c == '$') {
-			snprintf(p->msg, sizeof(p->msg), "bad run-length count byte 0x%02x", c);
+			(void)snprintf(p->msg, sizeof(p->msg), "bad run-length count byte 0x%02x", c);
 			p->state = ST_IDLE;
 			return RSP_FRAME_ERROR;
 		}
@@ -147,7 +147,7 @@ enum rsp_frame rsp_parser_feed(struct rsp_parser *p, uint8_t c)
 		return RSP_FRAME_NONE;
 	case ST_CS1:
 		if (hexval(c) < 0) {
-			snprintf(p->msg, sizeof(p->msg), "checksum digit 0x%02x is not hex", c);
+			(void)snprintf(p->msg, sizeof(p->msg), "checksum digit 0x%02x is not hex", c);
 			p->state = ST_IDLE;
 			return RSP_FRAME_ERROR;
 		}
@@ -158,14 +158,14 @@ enum rsp_frame rsp_parser_feed(struct rsp_parser *p, uint8_t c)
 	default:
 		p->state = ST_IDLE;
 		if (hexval(c) < 0) {
-			snprintf(p->msg, sizeof(p->msg), "checksum digit 0x%02x is not hex", c);
+			(void)snprintf(p->msg, sizeof(p->msg), "checksum digit 0x%02x is not hex", c);
 			return RSP_FRAME_ERROR;
 		}
 		p->csum |= (uint8_t)hexval(c);
 		p->garbage = 0;
 		memset(p->garbage_preview, 0, sizeof(p->garbage_preview));
 		if (p->csum != p->sum) {
-			snprintf(p->msg, sizeof(p->msg), "checksum 0x%02x, computed 0x%02x", p->csum, p->sum);
+			(void)snprintf(p->msg, sizeof(p->msg), "checksum 0x%02x, computed 0x%02x", p->csum, p->sum);
 			return RSP_FRAME_BAD_CSUM;
 		}
 		return p->notify ? RSP_FRAME_NOTIFY : RSP_FRAME_PACKET;
