@@ -32,6 +32,16 @@ python3 -c "import json,sys; n=sorted(r['name'] for r in json.load(open(sys.argv
 timeout -k 5 60 "$build/bench" run --board qemu-mps2-an386 "$ex/fut-hardfp.elf" --repeat 2 --arg input=1,2 \
   --timeout 5s --quiet --no-progress --json "$work/fut.json"
 check fut-hardfp "$work/fut.json"
+# a firmware without markers, between two functions (Embench-IoT style)
+fw=$build/tests/firmware/rsp/qemu_nomarkers.elf
+timeout -k 5 60 "$build/bench" run --board qemu-mps2-an386 "$fw" --start start_trigger --stop stop_trigger \
+  --repeat 2 --timeout 5s --quiet --no-progress --json "$work/nomarkers.json"
+check nomarkers "$work/nomarkers.json"
+python3 -c "import json,sys; n=[r['name'] for r in json.load(open(sys.argv[1]))['results']]; assert n==['start_trigger..stop_trigger'], n" "$work/nomarkers.json"
+if pgrep -f -- "-kernel $fw" >/dev/null; then
+  echo "bench left QEMU running: $(pgrep -af -- "-kernel $fw")" >&2
+  exit 1
+fi
 # the QEMUs bench started ran these ELFs (-kernel PATH): none may be left
 if pgrep -f -- "-kernel $ex/" >/dev/null; then
   echo "bench left QEMU running: $(pgrep -af -- "-kernel $ex/")" >&2
