@@ -361,6 +361,8 @@ static int op_read_reg(struct backend *bk, enum backend_reg reg, uint32_t *value
 	struct rsp_priv *s = priv(bk);
 	int n = reg_regnum(s, reg, err);
 
+	if (s->running)
+		return bench_fail(err, BENCH_E_TARGET, "register read while the target runs: halt it first");
 	if (n < 0)
 		return n;
 	if (reg == BK_REG_PC && s->pc_valid) {
@@ -375,6 +377,8 @@ static int op_write_reg(struct backend *bk, enum backend_reg reg, uint32_t value
 	struct rsp_priv *s = priv(bk);
 	int n = reg_regnum(s, reg, err), rc;
 
+	if (s->running)
+		return bench_fail(err, BENCH_E_TARGET, "register write while the target runs: halt it first");
 	if (n < 0)
 		return n;
 	rc = write_regnum(s, n, value, err);

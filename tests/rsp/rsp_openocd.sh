@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs test_rsp_openocd against stock OpenOCD's GDB port on bench-sim, the marker-less firmware
+# preloaded in the virtual flash.   rsp_openocd.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1 src=$2
+. "$src/tests/rsp/rsp_sim_lib.sh"
+if [[ ! -x "$build/bench-sim" ]]; then
+  echo "SKIP: $build/bench-sim not built"
+  exit 77
+fi
+fw=$build/tests/firmware/rsp/sim_nomarkers.elf
+rsp_sim_start "$build" "$src" "$fw"
+timeout -k 5 60 "$build/tests/rsp/test_rsp_openocd" "127.0.0.1:$GDB_PORT" "$fw"
