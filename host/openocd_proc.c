@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -74,6 +75,7 @@ static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *ou
 	unsigned timeout = o->timeout_ms ? o->timeout_ms : 10000u;
 	unsigned long ctl;
 	char *ctl_end;
+	struct stat st;
 	bool use_sock;
 	size_t a = 0;
 	int rc;
@@ -85,6 +87,16 @@ static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *ou
 	snprintf(out->sim_log_path, sizeof(out->sim_log_path), "%s/bench-sim.log", o->work_dir);
 	snprintf(sock, sizeof(sock), "%s/jtag.sock", o->work_dir);
 	use_sock = strlen(sock) < 100 && tcl_quote(sock, q, sizeof(q)) > 0;
+	/* A socket file left by a bench-sim that was killed (SIGKILL skips its unlink) is removed, so
+	 * OpenOCD can only ever meet this run's server; anything else by that name is not ours to delete. */
+	if (use_sock && lstat(sock, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode))
+			return bench_fail(err, BENCH_E_TOOL_START,
+			                  "%s exists and is not a socket: move it away or pick another --work-dir", sock);
+		if (unlink(sock) && errno != ENOENT)
+			return bench_fail(err, BENCH_E_TOOL_START, "cannot remove the stale socket %s: %s: remove it",
+			                  sock, strerror(errno));
+	}
 	argv[a++] = bin;
 	argv[a++] = use_sock ? "--jtag-socket" : "--jtag-port";
 	argv[a++] = use_sock ? sock : "0";

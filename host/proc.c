@@ -148,7 +148,10 @@ static void child_exec(const char *const argv[], const char *log_path, const cha
 		dup2(fd, 0);
 		close(fd);
 	}
-	fd = open(log_path ? log_path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+	/* A fresh log per start: a reused --work-dir held the last run's "jtag-socket"/"ctl-port" lines,
+	 * which proc_wait_log_line took for this run's (OpenOCD then met a socket nobody served). The
+	 * parent reads the log only after the exec (the CLOEXEC pipe below), so this runs first. */
+	fd = open(log_path ? log_path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND | (log_path ? O_TRUNC : 0), 0644);
 	if (fd < 0)
 		goto fail;
 	dup2(fd, 1);

@@ -333,6 +333,39 @@ def case_progress():
     expect(procs_in(os.path.realpath(wd)) == [], "processes left running")
 
 
+def case_workdir_reuse():
+    """The same --work-dir twice, then with a stale jtag.sock (a socket file whose server is gone,
+    as a killed bench-sim leaves it), then with a regular file named jtag.sock that must survive."""
+    import socket
+    wd = tempfile.mkdtemp(prefix="bench-e2e-wd-")
+    fw = os.path.join(EX, "fut-hardfp.elf")
+
+    def once(what):
+        cmd = [BENCH, "run", fw, "--repeat", "2", "--quiet", "--no-progress", "--work-dir", wd]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        print(f"$ {' '.join(cmd)}  ({what})\n-> {p.returncode}\n{p.stderr}", file=sys.stderr)
+        expect(procs_in(os.path.realpath(wd)) == [], f"{what}: processes left running in {wd}")
+        return p
+
+    for what in ("first run", "second run, same --work-dir"):
+        p = once(what)
+        expect(p.returncode == 0 and p.stderr == "", f"{what}: exit {p.returncode}, stderr {p.stderr!r}")
+    sock = os.path.join(wd, "jtag.sock")
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    if os.path.lexists(sock):
+        os.unlink(sock)
+    s.bind(sock)
+    s.close()  # leaves the socket file with nobody listening: connect() gets ECONNREFUSED
+    p = once("stale jtag.sock")
+    expect(p.returncode == 0 and p.stderr == "", f"stale socket: exit {p.returncode}, stderr {p.stderr!r}")
+    os.unlink(sock) if os.path.lexists(sock) else None
+    with open(sock, "w") as f:
+        f.write("not a socket\n")
+    p = once("regular file jtag.sock")
+    one_error_line(p.stderr, f"{os.path.realpath(sock)} exists and is not a socket", 4, p.returncode)
+    expect(open(sock).read() == "not a socket\n", "bench touched a regular file named jtag.sock")
+
+
 CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
 if CASE not in CASES:
     print(f"unknown case {CASE}; cases: {' '.join(CASES)}", file=sys.stderr)
