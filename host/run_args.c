@@ -195,6 +195,11 @@ void run_print_usage(FILE *out)
 		         opts[i].meta ? opts[i].meta : "");
 		fprintf(out, "  %-22s %s\n", left, opts[i].help);
 	}
+	/* Taken out of argv by cmd_run.c before this parser runs (report/junit.h, farm.h). */
+	fprintf(out, "  %-22s %s\n", "--max-cycles NAME=N",
+	        "fail the run (exit 1, JUnit case failed) when result NAME's largest sample exceeds N");
+	fprintf(out, "  %-22s %s\n", "--farm FILE",
+	        "run on every board of a farm file at once, one merged report (docs/ci.md)");
 	fprintf(out,
 	        "\nEnvironment: BENCH_OPENOCD, BENCH_SIM (programs), BENCH_BOARDS_DIR, BENCH_SIM_PRELOAD=0 (program\n"
 	        "an empty virtual board through OpenOCD), BENCH_STATS=1 (CPU time per process on stderr).\n"

@@ -1,13 +1,17 @@
 /* `bench run` argument parsing (run_args.c): sweeps, flags, and each usage error's message. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "farm.h"
+#include "report/junit.h"
 #include "run.h"
 
 static void test_sweep_range(void **state)
@@ -146,11 +150,70 @@ static void test_args_bad(void **state)
 	}
 }
 
+/* Every flag `bench run` accepts (cmd_run.c: --max-cycles and --farm are taken out before
+ * run_parse_args) is in --help, and every flag --help names is accepted. */
+static const char *const run_flags[] = {
+    "--board", "--probe", "--openocd", "--gdb", "--repeat", "--warmup", "--arg", "--timeout", "--json", "--format",
+    "--start", "--stop", "--bp-markers", "--poll", "--no-regions", "--no-load", "--work-dir", "--tcl-port",
+    "--boards-dir", "--quiet", "--no-progress", "--help", "--farm", "--max-cycles",
+};
+
+static bool flag_accepted(const char *flag)
+{
+	char a0[] = "run", a1[64], a2[] = "x=1";
+	char *argv[] = {a0, a1, a2, NULL};
+	int argc = 3;
+	struct run_opts o;
+	struct bench_error err;
+	struct junit_limits l;
+	int rc;
+
+	snprintf(a1, sizeof(a1), "%s", flag);
+	if (farm_requested(argc, argv))
+		return true;
+	if (junit_limits_take(&argc, argv, &l, &err) == 0 && argc == 1)
+		return true;
+	run_opts_init(&o);
+	rc = run_parse_args(argc, argv, &o, &err);
+	run_opts_free(&o);
+	return rc == 1 || rc == 0 || !strstr(err.msg, "unknown option");
+}
+
+static void test_help_lists_every_flag(void **state)
+{
+	char *text = NULL, *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	run_print_usage(f);
+	assert_int_equal(fclose(f), 0);
+	for (size_t i = 0; i < sizeof(run_flags) / sizeof(run_flags[0]); i++) {
+		char want[80];
+		snprintf(want, sizeof(want), "  %s", run_flags[i]);
+		if (!strstr(text, want))
+			fail_msg("`bench run --help` lacks %s", run_flags[i]);
+		assert_true(flag_accepted(run_flags[i]));
+	}
+	/* And the other way: each "  --flag" the help starts a line with is a flag bench run takes. */
+	for (p = strstr(text, "\n  --"); p; p = strstr(p + 1, "\n  --")) {
+		char flag[64];
+		size_t n = strcspn(p + 3, " \n");
+		assert_true(n + 1 < sizeof(flag));
+		memcpy(flag, p + 3, n);
+		flag[n] = '\0';
+		if (!flag_accepted(flag))
+			fail_msg("--help names %s, which bench run refuses", flag);
+	}
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sweep_range), cmocka_unit_test(test_sweep_list), cmocka_unit_test(test_sweep_bad),
-	    cmocka_unit_test(test_args_good),   cmocka_unit_test(test_args_bad),
+	    cmocka_unit_test(test_help_lists_every_flag), cmocka_unit_test(test_args_good),   cmocka_unit_test(test_args_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
