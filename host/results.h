@@ -11,6 +11,7 @@
 #define BENCH_SCHEMA_VERSION 1
 #define BENCH_MAX_ARGS 8
 #define BENCH_NAME_MAX 64
+#define BENCH_MAX_WARNINGS 4
 
 enum bench_status { BENCH_STATUS_OK = 0, BENCH_STATUS_INCOMPLETE, BENCH_STATUS_ERROR };
 
@@ -85,6 +86,10 @@ struct bench_report {
 	size_t n_results, cap_results;
 	struct bench_region_result *regions;
 	size_t n_regions, cap_regions;
+	/* What the run survived and the user should know (a failed --poll read of the region table):
+	 * JSON `warnings`, written only when there are some. Additive to schema version 1. */
+	char warnings[BENCH_MAX_WARNINGS][512];
+	size_t n_warnings;
 };
 
 void results_init(struct bench_report *r);

@@ -295,6 +295,10 @@ static void finish(struct run_ctx *c, int rc)
 
 	results_finish(rep);
 	rep->context.overhead_cycles = c->overhead;
+	if (c->poll_failures && rep->n_warnings < BENCH_MAX_WARNINGS)
+		snprintf(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
+		         "%zu of %zu --poll reads of the region table failed, measuring went on; the first: %.255s",
+		         c->poll_failures, c->poll_reads, c->poll_error);
 	if (!rc) {
 		rep->status = BENCH_STATUS_OK;
 		snprintf(rep->status_detail, sizeof(rep->status_detail), "ok");

@@ -71,11 +71,30 @@ static int diagnose(struct run_ctx *c, bool timed_out, uint32_t pc)
 static int poll_regions(struct run_ctx *c)
 {
 	uint64_t now = proc_now_ms();
+	int rc;
 
 	if (!c->o->poll_ms || c->o->no_regions || now - c->last_poll_ms < c->o->poll_ms)
 		return 0;
 	c->last_poll_ms = now;
-	return regions_read(&c->bk, &c->elf, c->rep, c->err);
+	c->poll_reads++;
+	rc = regions_read(&c->bk, &c->elf, c->rep, c->err);
+	if (!rc)
+		return 0;
+	/* A lost link or Ctrl-C ends the run as anywhere else; a table that cannot be read right now
+	 * (torn, not yet initialised, spoilt for a while) only costs this snapshot: the markers are
+	 * still measured and the table is read again at DONE (docs/regions.md). The regions of an
+	 * earlier good poll stay in the report (regions_fetch replaces them only on success). */
+	if (c->err->kind == BENCH_E_CONNECT || c->err->kind == BENCH_E_INTERRUPTED || c->err->kind == BENCH_E_NOMEM)
+		return rc;
+	if (!c->poll_failures++) {
+		snprintf(c->poll_error, sizeof(c->poll_error), "%.255s", c->err->msg);
+		if (c->prog.shown) /* the bar is a line without its newline: start below it */
+			(void)fputc('\n', stderr);
+		fprintf(stderr, "bench: warning: --poll could not read the region table: %s; measuring on\n",
+		        c->err->msg);
+	}
+	bench_error_clear(c->err);
+	return 0;
 }
 
 /* Resume and wait for the next halt, in slices so Ctrl-C and --poll act while the target runs. */

@@ -79,6 +79,8 @@ struct run_ctx {
 	size_t halts; /* marker halts, for BENCH_STATS */
 	struct progress prog;
 	uint64_t last_poll_ms;
+	size_t poll_reads, poll_failures; /* --poll reads of the region table, and how many failed */
+	char poll_error[256];             /* the first failure's message */
 };
 
 /* Program, reset and measure until done; 0 or a negated bench_err (c->err filled). */

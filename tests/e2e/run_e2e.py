@@ -366,6 +366,27 @@ def case_workdir_reuse():
     expect(open(sock).read() == "not a socket\n", "bench touched a regular file named jtag.sock")
 
 
+def case_poll_fails():
+    """pollbad.elf spoils its region table's magic while each stretch runs: every --poll read in
+    that window fails. bench warns (stderr once, the report's warnings) and keeps measuring; the
+    table read at DONE is good. 3,000,000 turns of 6 cycles, plus 11 (call, return, the two stores)."""
+    rc, out, err, rep = run([os.path.join(FW, "run", "pollbad.elf"), "--arg", "input=3000000", "--repeat", "2",
+                             "--warmup", "0", "--poll", "1", "--no-progress"], status="ok")
+    expect(rc == 0, f"exit code {rc}")
+    r = result(rep, "spin", input=3000000) if rep else None
+    expect(r is not None and r["samples"] == [18000011, 18000011], f"spin samples {r and r['samples']}")
+    warn = [l for l in err.splitlines() if l.startswith("bench: warning: ")]
+    expect(len(warn) == 1, f"expected one warning line on stderr, got {err.splitlines()}")
+    expect(warn and "region table: magic 0x00000000" in warn[0] and "measuring on" in warn[0],
+           f"warning line {warn}")
+    w = rep.get("warnings", []) if rep else []
+    expect(len(w) == 1 and "--poll" in w[0] and "region table: magic 0x00000000" in w[0],
+           f"report warnings {w}")
+    expect(rep and rep["error"] is None, "report error set on a run that finished")
+    regions = {g["name"]: g for g in (rep or {}).get("regions", [])}
+    expect(regions.get("spin", {}).get("count") == 2, f"region spin {regions.get('spin')}")
+
+
 CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
 if CASE not in CASES:
     print(f"unknown case {CASE}; cases: {' '.join(CASES)}", file=sys.stderr)
