@@ -186,7 +186,9 @@ def case_listen_local():
     ss = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True).stdout
     mine = [l for l in ss.splitlines() if any(f"pid={pid}," in l for pid in pids)]
     print("\n".join(mine), file=sys.stderr)
-    expect(len(mine) >= 1, "no listening socket found for OpenOCD (its TCL port)")
+    # OpenOCD's TCL port and bench-sim's control port (its JTAG link is a Unix socket in the work dir).
+    expect(any('"openocd"' in l for l in mine), "no listening socket of OpenOCD (its TCL port)")
+    expect(any('"bench-sim"' in l for l in mine), "no listening socket of bench-sim (its control port)")
     for l in mine:
         local = l.split()[3]
         expect(local.startswith("127.0.0.1:"), f"listens beyond loopback: {l}")
