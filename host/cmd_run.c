@@ -1,7 +1,11 @@
 /* bench run: parse flags, measure (run.c), print the table, write the JSON report (also when the
  * run failed: docs/exit-codes.md), and exit with the documented code. */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "farm.h"
@@ -67,6 +71,19 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "bench: unknown --format '%s': use console, json, csv, bmf, github or junit\n", o.format);
 		run_opts_free(&o);
 		return bench_exit_code(BENCH_E_USAGE);
+	}
+	/* A report that cannot be written is known before the run, not after minutes of measuring
+	 * (and a second error line): its folder must exist and be writable (the atomic write puts a
+	 * temporary file next to it). */
+	if (o.json) {
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s", o.json);
+		if (access(dirname(dir), W_OK | X_OK)) {
+			fprintf(stderr, "bench: cannot write report %s: %s: check the directory exists and is writable\n",
+				o.json, strerror(errno));
+			run_opts_free(&o);
+			return bench_exit_code(BENCH_E_IO);
+		}
 	}
 	proc_install_signal_handlers();
 	results_init(&rep);
