@@ -27,7 +27,7 @@ static int read_image(void *ctx, uint32_t addr, void *buf, size_t len, struct be
 
 	if (addr < TABLE_ADDR || off > im->size || len > im->size - off)
 		return bench_fail(err, BENCH_E_TARGET, "fuzz: read of %zu bytes at 0x%08x outside the image", len,
-				  (unsigned)addr);
+		                  (unsigned)addr);
 	memcpy(buf, im->data + off, len);
 	return 0;
 }
@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (uint32_t i = 0; i < hdr.count && i < 4; i++) {
 			memset(&r, 0, sizeof(r));
 			(void)regions_decode_record(&hdr, data + REGIONS_HEADER_SIZE, size - REGIONS_HEADER_SIZE, i, &r,
-						    &err);
+			                            &err);
 		}
 	}
 	results_init(&rep);
