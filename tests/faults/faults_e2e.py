@@ -8,8 +8,10 @@ running, and a JSON report that parses, passes the schema, keeps the samples mea
 says in status/status_detail what happened. Other cases: valgrind on two whole runs, and every
 listening socket of bench's children bound to 127.0.0.1.
 Usage: faults_e2e.py BUILD_DIR SOURCE_DIR CASE"""
+import atexit
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,6 +24,17 @@ EX = os.path.join(BUILD, "examples", "sim-stm32f4")
 SCHEMA = os.path.join(SRC, "docs", "report-schema.json")
 CHECK = os.path.join(SRC, "tests", "host", "check_schema.py")
 failures = []
+_mkdtemp = tempfile.mkdtemp
+
+
+def _tmpdir(prefix):
+    """A temporary folder removed at exit when every check passed (kept for a failure's logs)."""
+    d = _mkdtemp(prefix=prefix)
+    atexit.register(lambda: failures or shutil.rmtree(d, ignore_errors=True))
+    return d
+
+
+tempfile.mkdtemp = _tmpdir
 
 
 def expect(cond, what):
