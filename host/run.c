@@ -6,6 +6,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,11 +223,15 @@ static int connect_backend(struct run_ctx *c)
 		const char *pre = getenv("BENCH_SIM_PRELOAD");
 		if (c->board.virtual_board && !(pre && !strcmp(pre, "0")))
 			so.preload_elf = c->firmware_abs;
+		c->preloaded = so.preload_elf != NULL;
 		so.work_dir = c->work_dir;
 		rc = openocd_start(&so, &c->ocd, c->err);
 		if (rc)
 			return rc;
 		c->ocd_started = true;
+		if (c->ocd.sim_ready_ms)
+			c->phase_ms[RUN_PHASE_SIM] = c->ocd.sim_ready_ms - c->t0_ms;
+		c->phase_ms[RUN_PHASE_OCD] = c->ocd.tcl_ready_ms - c->t0_ms;
 		if (c->ocd.sim_ctl_port) {
 			rc = sim_clock_open(c->ocd.sim_ctl_port, c->err);
 			if (rc < 0)
@@ -267,6 +272,7 @@ static int connect_backend(struct run_ctx *c)
 		snprintf(ctx->server_version, sizeof(ctx->server_version), "unknown");
 	}
 	bench_error_clear(c->err);
+	run_phase_done(c, RUN_PHASE_ANSWER);
 	/* No counter (QEMU models no DWT): still run from marker to marker, so the firmware and its
 	 * inputs are exercised, but record no cycles rather than zeros (docs/gdb.md). */
 	if (!backend_has(&c->bk, BK_CAP_CYCCNT) || !strcmp(ctx->counter, "none")) {
@@ -323,6 +329,12 @@ static void print_stats(const struct run_ctx *c)
 	       (double)ru.ru_stime.tv_usec / 1e6;
 	fprintf(stderr, "bench-stats: halts=%zu host_cpu_s=%.6f openocd_cpu_s=%.6f sim_cpu_s=%.6f\n", c->halts, self,
 	        c->ocd.ocd_cpu_s, c->ocd.sim_cpu_s);
+	fprintf(stderr,
+	        "bench-phases: ms since start when each ended: sim=%" PRIu64 " ocd_tcl=%" PRIu64 " ocd_answer=%" PRIu64
+	        " load=%" PRIu64 " reset=%" PRIu64 " calibration=%" PRIu64 " loop=%" PRIu64 " stop=%" PRIu64 "\n",
+	        c->phase_ms[RUN_PHASE_SIM], c->phase_ms[RUN_PHASE_OCD], c->phase_ms[RUN_PHASE_ANSWER],
+	        c->phase_ms[RUN_PHASE_LOAD], c->phase_ms[RUN_PHASE_RESET], c->phase_ms[RUN_PHASE_CAL],
+	        c->phase_ms[RUN_PHASE_LOOP], c->phase_ms[RUN_PHASE_STOP]);
 }
 
 int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench_error *err)
@@ -337,6 +349,7 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	c->rep = rep;
 	c->err = err;
 	c->sim_clock_fd = -1;
+	c->t0_ms = proc_now_ms();
 	fill_context(c);
 	rc = prepare_firmware(c);
 	if (!rc)
@@ -377,6 +390,7 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	sim_clock_close(c->sim_clock_fd);
 	if (c->ocd_started) {
 		openocd_stop(&c->ocd);
+		run_phase_done(c, RUN_PHASE_STOP);
 		print_stats(c);
 	}
 	qemu_stop(c->qemu);

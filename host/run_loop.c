@@ -303,6 +303,7 @@ static int on_marker(struct run_ctx *c, const struct marker *m, uint32_t cnt, bo
 			c->cal_valid = false;
 			c->rep->context.overhead_cycles = c->overhead;
 		}
+		run_phase_done(c, RUN_PHASE_CAL);
 		break;
 	case MARKER_BEGIN:
 		p = pending_for(c, m->id, true);
@@ -485,8 +486,13 @@ int run_loop(struct run_ctx *c)
 		c->mode = RUN_MODE_BP_MARKERS; /* e.g. QEMU's gdbstub: a BKPT there is a HardFault */
 	/* Without a SYNC marker every iteration is a pass from reset: the firmware measures once. */
 	passes = c->mode == RUN_MODE_SYMBOLS || !c->has_sync ? c->total_iters : 1;
-	if (!o->no_load && backend_has(&c->bk, BK_CAP_FLASH) && (rc = backend_load(&c->bk, c->firmware_abs, c->err)))
+	/* A virtual board bench started with --elf FILE holds FILE from power-on: its `reset init` and
+	 * `verify_image` would cost a reset (OpenOCD's cortex_m_assert_reset sleeps 50 ms in each) and a
+	 * CRC pass for nothing; the reset halt below is the only one needed. */
+	if (!o->no_load && !c->preloaded && backend_has(&c->bk, BK_CAP_FLASH) &&
+	    (rc = backend_load(&c->bk, c->firmware_abs, c->err)))
 		return rc;
+	run_phase_done(c, RUN_PHASE_LOAD);
 	progress_begin(&c->prog, stderr, o->progress, c->total_iters);
 	for (size_t pass = 0; pass < passes; pass++) {
 		if ((rc = backend_reset(&c->bk, BK_RESET_HALT, c->err)))
@@ -494,6 +500,7 @@ int run_loop(struct run_ctx *c)
 		/* A fault then halts with its frame intact; a target without DEMCR (QEMU) just runs on. */
 		if (run_fault_catch(&c->bk, c->err))
 			bench_error_clear(c->err);
+		run_phase_done(c, RUN_PHASE_RESET);
 		/* Firmware without bench_init() (--start/--stop on an unmodified binary) never starts the
 		 * counter: start it from the debugger. */
 		if (c->mode == RUN_MODE_SYMBOLS && !c->no_counter && (rc = enable_cyccnt(c)))
@@ -513,6 +520,7 @@ int run_loop(struct run_ctx *c)
 		}
 	}
 	progress_end(&c->prog);
+	run_phase_done(c, RUN_PHASE_LOOP);
 	if (!rc && c->has_sync && c->mode != RUN_MODE_SYMBOLS && !c->stopping)
 		rc = bench_fail(c->err, BENCH_E_TARGET,
 		                "the firmware reached DONE before bench stopped its loop: check "

@@ -8,6 +8,7 @@
 #include "board.h"
 #include "elf.h"
 #include "openocd_proc.h"
+#include "proc.h"
 #include "progress.h"
 #include "run.h"
 #include "transport/backend.h"
@@ -37,6 +38,19 @@ struct run_pending {
 	uint32_t cyccnt;
 	uint64_t host_ms;
 	uint64_t sim_cycles; /* bench-sim's cycle count at BEGIN (when sim_clock_fd >= 0) */
+};
+
+/* Where the wall time of a run goes (BENCH_STATS=1, perf/bench_run.sh). */
+enum run_phase {
+	RUN_PHASE_SIM,     /* bench-sim listening (virtual board) */
+	RUN_PHASE_OCD,     /* OpenOCD's TCL port accepts */
+	RUN_PHASE_ANSWER,  /* OpenOCD answered (its init: JTAG scan, examine, done) */
+	RUN_PHASE_LOAD,    /* firmware verified or programmed */
+	RUN_PHASE_RESET,   /* first reset halt and fault catches */
+	RUN_PHASE_CAL,     /* first calibration pair taken */
+	RUN_PHASE_LOOP,    /* the marker loop ended */
+	RUN_PHASE_STOP,    /* OpenOCD and bench-sim stopped */
+	RUN_PHASE_COUNT
 };
 
 struct run_ctx {
@@ -79,9 +93,18 @@ struct run_ctx {
 	size_t halts; /* marker halts, for BENCH_STATS */
 	struct progress prog;
 	uint64_t last_poll_ms;
+	bool preloaded; /* bench started bench-sim with this very ELF (--elf): nothing to load or verify */
 	size_t poll_reads, poll_failures; /* --poll reads of the region table, and how many failed */
 	char poll_error[256];             /* the first failure's message */
+	/* BENCH_STATS=1: when each phase of the run ended, ms since run_measure() began (0: not reached). */
+	uint64_t t0_ms, phase_ms[RUN_PHASE_COUNT];
 };
+
+static inline void run_phase_done(struct run_ctx *c, enum run_phase ph)
+{
+	if (!c->phase_ms[ph])
+		c->phase_ms[ph] = proc_now_ms() - c->t0_ms;
+}
 
 /* Program, reset and measure until done; 0 or a negated bench_err (c->err filled). */
 int run_loop(struct run_ctx *c);

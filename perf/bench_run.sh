@@ -53,6 +53,8 @@ base=$(awk -v a="$t2" -v b="$t3" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
 echo "figure: run_cold_start_s value=$cold unit=s baseline=$base" \
   "ratio=$(awk -v a="$cold" -v b="$base" 'BEGIN { printf "%.2f", a / b }') target=<2s (baseline: stock openocd program preverify+verify only)"
 
+# Where the cold start's wall time went (ms since bench started, per phase: docs/run.md).
+grep '^bench-phases: ' "$tmp/stderr" | sed 's/^bench-phases: /note: run_phases_ms /' || true
 stats=$(grep '^bench-stats: ' "$tmp/stderr" || true)
 if [[ -z "$stats" ]]; then
   echo "bench_run: no bench-stats line from bench" >&2

@@ -387,6 +387,35 @@ def case_poll_fails():
     expect(regions.get("spin", {}).get("count") == 2, f"region spin {regions.get('spin')}")
 
 
+def case_cold_start():
+    """The virtual board bench preloads (bench-sim --elf) is neither `reset init` nor verified: one
+    reset halt, no verify_image pass (OpenOCD logs "verified N bytes" for one). BENCH_STATS=1 names
+    each phase's end; fut-hardfp costs 15 cycles for every input."""
+    wd = tempfile.mkdtemp(prefix="bench-e2e-cold-")
+    cmd = [BENCH, "run", os.path.join(EX, "fut-hardfp.elf"), "--repeat", "3", "--quiet", "--no-progress",
+           "--work-dir", wd, "--format", "json"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=dict(os.environ, BENCH_STATS="1"))
+    print(f"$ {' '.join(cmd)}\n-> {p.returncode}\n{p.stderr}", file=sys.stderr)
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    log = open(os.path.join(wd, "openocd.log")).read()
+    expect("verified" not in log, "OpenOCD verified the image bench-sim was started with")
+    try:
+        rep = json.loads(p.stdout)
+    except ValueError:
+        rep = {"results": []}
+    got = [(r["name"], r["samples"]) for r in rep["results"]]
+    expect(got == [("fut", [15, 15, 15])], f"results {got}, expected fut 3 x 15 cycles")
+    phases = [l for l in p.stderr.splitlines() if l.startswith("bench-phases: ")]
+    expect(len(phases) == 1, f"no bench-phases line: {p.stderr!r}")
+    if phases:
+        ms = dict(kv.split("=") for kv in phases[0].split() if "=" in kv)
+        keys = ["sim", "ocd_tcl", "ocd_answer", "load", "reset", "calibration", "loop", "stop"]
+        expect(list(ms) == keys, f"phases {list(ms)}")
+        vals = [int(ms.get(k, "0")) for k in keys]
+        expect(all(v > 0 for v in vals) and vals == sorted(vals), f"phase times not increasing: {vals}")
+    expect(procs_in(os.path.realpath(wd)) == [], "processes left running")
+
+
 CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
 if CASE not in CASES:
     print(f"unknown case {CASE}; cases: {' '.join(CASES)}", file=sys.stderr)
