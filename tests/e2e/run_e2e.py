@@ -392,7 +392,7 @@ def case_cold_start():
     reset halt, no verify_image pass (OpenOCD logs "verified N bytes" for one). BENCH_STATS=1 names
     each phase's end; fut-hardfp costs 15 cycles for every input."""
     wd = tempfile.mkdtemp(prefix="bench-e2e-cold-")
-    cmd = [BENCH, "run", os.path.join(EX, "fut-hardfp.elf"), "--repeat", "3", "--quiet", "--no-progress",
+    cmd = [BENCH, "run", os.path.join(EX, "fut-hardfp.elf"), "--repeat", "3", "--no-progress",
            "--work-dir", wd, "--format", "json"]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=dict(os.environ, BENCH_STATS="1"))
     print(f"$ {' '.join(cmd)}\n-> {p.returncode}\n{p.stderr}", file=sys.stderr)
