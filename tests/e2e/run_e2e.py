@@ -416,6 +416,30 @@ def case_cold_start():
     expect(procs_in(os.path.realpath(wd)) == [], "processes left running")
 
 
+def case_quickstart():
+    """scripts/quickstart.sh's measurement (BENCH_BUILD_DIR: the build here, no set-up): the hard-float
+    fut() flat at 15 cycles for every input, the soft-float one varying (exact cycle counts)."""
+    env = dict(os.environ, BENCH_BUILD_DIR=BUILD)
+    p = subprocess.run(["bash", os.path.join(SRC, "scripts", "quickstart.sh"), "--no-progress"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    print(f"quickstart -> {p.returncode}\n{p.stdout}{p.stderr}", file=sys.stderr)
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    inputs = [0, 1, 3, -7, 1000, 65535, 16777217, 123456789, -2000000001]
+    soft = [72, 102, 108, 108, 108, 108, 104, 110, 115]
+    runs = p.stdout.split("\n$ ")[1:]
+    expect(len(runs) == 2, f"expected two runs in the output, got {len(runs)}")
+    for run_out, fw, want in zip(runs, ("fut-hardfp", "fut-softfp"), ([15] * 9, soft)):
+        expect(run_out.startswith(f"{BUILD}/bench run {BUILD}/examples/sim-stm32f4/{fw}.elf"),
+               f"run shown as {run_out.splitlines()[0]!r}")
+        rows = {}
+        for line in run_out.splitlines():
+            f = line.split()
+            if len(f) >= 4 and f[0] == "fut" and f[1].startswith("input="):
+                rows[int(f[1][6:])] = (int(f[2]), int(f[3]))
+        got = [rows.get(v) for v in inputs]
+        expect(got == [(3, w) for w in want], f"{fw}: (n, min) per input {got}, expected n=3 and {want}")
+
+
 CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
 if CASE not in CASES:
     print(f"unknown case {CASE}; cases: {' '.join(CASES)}", file=sys.stderr)
