@@ -337,6 +337,27 @@ static void print_stats(const struct run_ctx *c)
 	        c->phase_ms[RUN_PHASE_LOOP], c->phase_ms[RUN_PHASE_STOP]);
 }
 
+/* Whether bench-sim has died (*st: its wait status). A killed process's sockets close before it can
+ * be reaped, so OpenOCD may report the broken link (a failed resume) while waitpid still sees it
+ * running: when its control port no longer answers either, give it half a second to be reaped. A
+ * live board answers at once and costs no wait. */
+static bool sim_gone(struct run_ctx *c, int *st)
+{
+	struct bench_error e;
+	uint64_t cycles;
+
+	if (!proc_alive(c->ocd.sim, st))
+		return true;
+	if (c->sim_clock_fd < 0 || sim_clock_cycles(c->sim_clock_fd, &cycles, &e) == 0)
+		return false;
+	for (uint64_t end = proc_now_ms() + 500; proc_now_ms() < end;) {
+		usleep(10000);
+		if (!proc_alive(c->ocd.sim, st))
+			return true;
+	}
+	return false;
+}
+
 int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench_error *err)
 {
 	struct run_ctx *c = calloc(1, sizeof(*c));
@@ -369,7 +390,7 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	if (rc && c->ocd_started && c->ocd.sim &&
 	    (err->kind == BENCH_E_TARGET || err->kind == BENCH_E_TIMEOUT || err->kind == BENCH_E_CONNECT)) {
 		int st = 0;
-		if (!proc_alive(c->ocd.sim, &st)) {
+		if (sim_gone(c, &st)) {
 			char how[64];
 			proc_describe_status(st, how, sizeof(how));
 			rc = bench_fail(err, BENCH_E_CONNECT,
