@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 /* The virtual Cortex-M4F (sim/core.h) driven as a debugger drives it: through the bus with
  * BUS_DEBUG, the way the MEM-AP reaches DHCSR/DCRSR/DCRDR, the SCB and the DWT. Firmware:
  * tests/firmware/core/{nops,cases}.S, built by the firmware project. Exact numbers come from the
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -412,6 +414,67 @@ static void test_sleep_on_exit(void **state)
 	rig_free(r);
 }
 
+/* A software pend in the middle of a block (cases 18-20): the exception is taken once, after the
+ * store (Armv7-M ARM B1.5.6: the return address is the next instruction), and the rest of the
+ * block runs once. Before the fix the pend stopped the block at its own start, so the store ran
+ * again after every return: the handler was taken forever. */
+static void pend_once(uint32_t test_id)
+{
+	struct rig *r = rig_new("cases", test_id, true);
+	assert_int_equal(run_to_bkpt(r), 1);
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 2);
+	assert_int_equal(rd(r, 0x20000004u), 1u); /* tick_count: the handler ran once */
+	assert_int_equal(reg(r, 4), 3u);          /* the three ADDS after the store ran once each */
+	assert_int_equal(rd(r, 0xE000ED04u) & ((1u << 28) | (1u << 26)), 0u);
+	assert_int_equal(rd(r, 0xE000E200u), 0u); /* ISPR0: nothing left pending */
+	rig_free(r);
+}
+
+static void test_pendstset_taken_once(void **state)
+{
+	(void)state;
+	pend_once(18);
+}
+
+static void test_pendsvset_taken_once(void **state)
+{
+	(void)state;
+	pend_once(19);
+}
+
+static void test_ispr_taken_once(void **state)
+{
+	(void)state;
+	pend_once(20);
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	assert_int_equal(clock_gettime(CLOCK_MONOTONIC, &ts), 0);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The control port's `wait-states N` between two runs: cheap (it took ~9 s when it emptied
+ * unicorn's whole code buffer), and the old translations stay correct to run. */
+static void test_wait_states_cheap(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 14, true);
+	assert_int_equal(run_to_bkpt(r), 1);
+	double t0 = mono_s();
+	core_set_wait_states(r->c, 5);
+	core_set_wait_states(r->c, 0);
+	double dt = mono_s() - t0;
+	assert_true(dt < 0.05);
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 2);
+	assert_int_equal(reg(r, 4), 200u);
+	assert_int_equal(rd(r, 0x20000004u), 200u);
+	rig_free(r);
+}
+
 static void test_fp_lazy_stacking(void **state)
 {
 	(void)state;
@@ -569,6 +632,10 @@ int main(void)
 	    cmocka_unit_test(test_nested_preemption),
 	    cmocka_unit_test(test_data_watchpoints),
 	    cmocka_unit_test(test_sleep_on_exit),
+	    cmocka_unit_test(test_pendstset_taken_once),
+	    cmocka_unit_test(test_pendsvset_taken_once),
+	    cmocka_unit_test(test_ispr_taken_once),
+	    cmocka_unit_test(test_wait_states_cheap),
 	    cmocka_unit_test(test_fp_lazy_stacking),
 	    cmocka_unit_test(test_svc),
 	    cmocka_unit_test(test_cyccnt_read_inside_block),

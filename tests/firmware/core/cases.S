@@ -47,6 +47,16 @@ vectors3:
 	.endr
 	.word nested_irq5 + 1     /* 16 + 5 */
 
+	.align 7
+vectors4:                         /* counting handlers for PendSV, SysTick, IRQ 0 (cases 18-20) */
+	.word 0x20020000
+	.rept 13
+	.word plain_handler + 1
+	.endr
+	.word counting_handler + 1    /* 14 PendSV */
+	.word counting_handler + 1    /* 15 SysTick */
+	.word counting_handler + 1    /* 16 + 0 */
+
 	.section .noinit, "aw", %nobits
 	.global test_id
 test_id: .space 4
@@ -67,7 +77,8 @@ cases:
 	.word case_udf_usagefault + 1, case_fp_off + 1, case_bkpt + 1, case_systick + 1
 	.word case_fp_stacking + 1, case_svc + 1, case_cyccnt_ldr + 1, case_lockup + 1
 	.word case_wfi + 1, case_tail_chain + 1, case_slices + 1, case_nested + 1
-	.word case_watch + 1, case_sleep_on_exit + 1
+	.word case_watch + 1, case_sleep_on_exit + 1, case_pend_sw + 1, case_pend_sw + 1
+	.word case_pend_sw + 1
 
 	.thumb_func
 case_bad_read:                    /* 1: unmapped load, BusFault disabled: HardFault FORCED */
@@ -366,6 +377,47 @@ case_sleep_on_exit:               /* 17: SCR.SLEEPONEXIT: after PendSV returns, 
 	bkpt #2                   /* reached only once something wakes the core */
 	bkpt #4
 	b hang
+
+	.thumb_func
+case_pend_sw:                     /* 18-20: a store of ICSR.PENDSTSET (18), ICSR.PENDSVSET (19) or */
+	ldr r0, =0xE000ED08       /* NVIC_ISPR0 bit 0 (20) in the middle of a block, no DSB/ISB: the */
+	ldr r1, =vectors4         /* handler runs once, then the rest of the block once */
+	str r1, [r0]
+	ldr r0, =0xE000E100       /* NVIC_ISER0: IRQ 0 */
+	mov r1, #1
+	str r1, [r0]
+	ldr r5, =tick_count
+	mov r3, #0
+	str r3, [r5]
+	mov r4, #0
+	ldr r0, =test_id
+	ldr r2, [r0]
+	ldr r0, =SCB_ICSR
+	mov r1, #(1 << 26)        /* PENDSTSET */
+	cmp r2, #19
+	it eq
+	moveq r1, #(1 << 28)      /* PENDSVSET */
+	cmp r2, #20
+	itt eq
+	ldreq r0, =0xE000E200     /* NVIC_ISPR0 */
+	moveq r1, #1
+	bkpt #1
+	str r1, [r0]
+	adds r4, r4, #1
+	adds r4, r4, #1
+	adds r4, r4, #1
+	b 1f
+1:	bkpt #2
+	bkpt #4
+	b hang
+
+	.thumb_func
+counting_handler:
+	ldr r0, =tick_count
+	ldr r1, [r0]
+	adds r1, r1, #1
+	str r1, [r0]
+	bx lr
 
 	.thumb_func
 plain_handler:
