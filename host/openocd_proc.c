@@ -92,7 +92,8 @@ static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *ou
 	if (use_sock && lstat(sock, &st) == 0) {
 		if (!S_ISSOCK(st.st_mode))
 			return bench_fail(err, BENCH_E_TOOL_START,
-			                  "%s exists and is not a socket: move it away or pick another --work-dir", sock);
+			                  "%s exists and is not a socket: move it away or pick another --work-dir",
+			                  sock);
 		if (unlink(sock) && errno != ENOENT)
 			return bench_fail(err, BENCH_E_TOOL_START, "cannot remove the stale socket %s: %s: remove it",
 			                  sock, strerror(errno));
@@ -118,7 +119,8 @@ static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *ou
 	errno = 0;
 	ctl = strtoul(line, &ctl_end, 10);
 	if (errno || ctl_end == line || ctl == 0 || ctl > 65535)
-		return bench_fail(err, BENCH_E_TOOL_START, "bench-sim printed \"ctl-port %s\": rebuild bench-sim", line);
+		return bench_fail(err, BENCH_E_TOOL_START, "bench-sim printed \"ctl-port %s\": rebuild bench-sim",
+		                  line);
 	out->sim_ctl_port = (uint16_t)ctl;
 	rc = proc_wait_log_line(out->sim, use_sock ? "jtag-socket " : "jtag-port ", line, sizeof(line), timeout, err);
 	if (rc)

@@ -350,9 +350,10 @@ static int on_marker(struct run_ctx *c, const struct marker *m, uint32_t cnt, bo
 			if ((rc = backend_read_u32(&c->bk, 0xE0001000u, &ctrl, c->err)))
 				return rc;
 			if (!(ctrl & 1u))
-				return bench_fail(c->err, BENCH_E_TARGET,
-				                  "the cycle counter was switched off during the run (DWT_CTRL.CYCCNTENA = 0): "
-				                  "the samples are not cycles; leave DWT_CTRL to bench");
+				return bench_fail(
+				    c->err, BENCH_E_TARGET,
+				    "the cycle counter was switched off during the run (DWT_CTRL.CYCCNTENA = 0): "
+				    "the samples are not cycles; leave DWT_CTRL to bench");
 		}
 		if (!c->o->no_regions)
 			rc = regions_read(&c->bk, &c->elf, c->rep, c->err);

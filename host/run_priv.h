@@ -42,14 +42,14 @@ struct run_pending {
 
 /* Where the wall time of a run goes (BENCH_STATS=1, perf/bench_run.sh). */
 enum run_phase {
-	RUN_PHASE_SIM,     /* bench-sim listening (virtual board) */
-	RUN_PHASE_OCD,     /* OpenOCD's TCL port accepts */
-	RUN_PHASE_ANSWER,  /* OpenOCD answered (its init: JTAG scan, examine, done) */
-	RUN_PHASE_LOAD,    /* firmware verified or programmed */
-	RUN_PHASE_RESET,   /* first reset halt and fault catches */
-	RUN_PHASE_CAL,     /* first calibration pair taken */
-	RUN_PHASE_LOOP,    /* the marker loop ended */
-	RUN_PHASE_STOP,    /* OpenOCD and bench-sim stopped */
+	RUN_PHASE_SIM,    /* bench-sim listening (virtual board) */
+	RUN_PHASE_OCD,    /* OpenOCD's TCL port accepts */
+	RUN_PHASE_ANSWER, /* OpenOCD answered (its init: JTAG scan, examine, done) */
+	RUN_PHASE_LOAD,   /* firmware verified or programmed */
+	RUN_PHASE_RESET,  /* first reset halt and fault catches */
+	RUN_PHASE_CAL,    /* first calibration pair taken */
+	RUN_PHASE_LOOP,   /* the marker loop ended */
+	RUN_PHASE_STOP,   /* OpenOCD and bench-sim stopped */
 	RUN_PHASE_COUNT
 };
 

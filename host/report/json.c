@@ -160,8 +160,7 @@ cJSON *json_report_build(const struct bench_report *rep)
 	if (ok && rep->n_warnings) {
 		cJSON *w = cJSON_CreateArray();
 		ok = w && add(root, "warnings", w);
-		for (size_t i = 0; ok && i < rep->n_warnings && i < BENCH_MAX_WARNINGS; i++)
-		{
+		for (size_t i = 0; ok && i < rep->n_warnings && i < BENCH_MAX_WARNINGS; i++) {
 			cJSON *s = cJSON_CreateString(rep->warnings[i]);
 			ok = s && cJSON_AddItemToArray(w, s);
 			if (!ok)

@@ -153,9 +153,9 @@ static void test_args_bad(void **state)
 /* Every flag `bench run` accepts (cmd_run.c: --max-cycles and --farm are taken out before
  * run_parse_args) is in --help, and every flag --help names is accepted. */
 static const char *const run_flags[] = {
-    "--board", "--probe", "--openocd", "--gdb", "--repeat", "--warmup", "--arg", "--timeout", "--json", "--format",
-    "--start", "--stop", "--bp-markers", "--poll", "--no-regions", "--no-load", "--work-dir", "--tcl-port",
-    "--boards-dir", "--quiet", "--no-progress", "--help", "--farm", "--max-cycles",
+    "--board",    "--probe",    "--openocd",    "--gdb",   "--repeat",      "--warmup", "--arg",        "--timeout",
+    "--json",     "--format",   "--start",      "--stop",  "--bp-markers",  "--poll",   "--no-regions", "--no-load",
+    "--work-dir", "--tcl-port", "--boards-dir", "--quiet", "--no-progress", "--help",   "--farm",       "--max-cycles",
 };
 
 static bool flag_accepted(const char *flag)
@@ -212,8 +212,9 @@ static void test_help_lists_every_flag(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_sweep_range), cmocka_unit_test(test_sweep_list), cmocka_unit_test(test_sweep_bad),
-	    cmocka_unit_test(test_help_lists_every_flag), cmocka_unit_test(test_args_good),   cmocka_unit_test(test_args_bad),
+	    cmocka_unit_test(test_sweep_range), cmocka_unit_test(test_sweep_list),
+	    cmocka_unit_test(test_sweep_bad),   cmocka_unit_test(test_help_lists_every_flag),
+	    cmocka_unit_test(test_args_good),   cmocka_unit_test(test_args_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
