@@ -78,7 +78,7 @@ cases:
 	.word case_fp_stacking + 1, case_svc + 1, case_cyccnt_ldr + 1, case_lockup + 1
 	.word case_wfi + 1, case_tail_chain + 1, case_slices + 1, case_nested + 1
 	.word case_watch + 1, case_sleep_on_exit + 1, case_pend_sw + 1, case_pend_sw + 1
-	.word case_pend_sw + 1
+	.word case_pend_sw + 1, case_pend_loop + 1
 
 	.thumb_func
 case_bad_read:                    /* 1: unmapped load, BusFault disabled: HardFault FORCED */
@@ -408,6 +408,26 @@ case_pend_sw:                     /* 18-20: a store of ICSR.PENDSTSET (18), ICSR
 	adds r4, r4, #1
 	b 1f
 1:	bkpt #2
+	bkpt #4
+	b hang
+
+	.thumb_func
+case_pend_loop:                   /* 21: PENDSTSET stored in a loop's only block, 5 passes: the */
+	ldr r0, =0xE000ED08       /* handler runs once per pass */
+	ldr r1, =vectors4
+	str r1, [r0]
+	ldr r5, =tick_count
+	mov r3, #0
+	str r3, [r5]
+	mov r4, #0
+	ldr r0, =SCB_ICSR
+	mov r1, #(1 << 26)        /* PENDSTSET */
+	bkpt #1
+1:	str r1, [r0]
+	adds r4, r4, #1
+	cmp r4, #5
+	bne 1b
+	bkpt #2
 	bkpt #4
 	b hang
 
