@@ -358,6 +358,37 @@ static bool sim_gone(struct run_ctx *c, int *st)
 	return false;
 }
 
+/* Between two slices of a halt wait: a child bench started that has exited ends the run at once
+ * (exit 4, docs/exit-codes.md) instead of after --timeout. OpenOCD keeps polling a dead
+ * remote_bitbang link without failing the wait (src/jtag/drivers/remote_bitbang.c only logs the
+ * broken pipe), so only waitpid tells that bench-sim is gone. One WNOHANG waitpid per child. */
+int run_check_children(struct run_ctx *c)
+{
+	char how[64];
+	int st = 0;
+
+	if (c->ocd_started && c->ocd.sim && !proc_alive(c->ocd.sim, &st)) {
+		proc_describe_status(st, how, sizeof(how));
+		return bench_fail(c->err, BENCH_E_CONNECT,
+		                  "the virtual board (bench-sim) stopped mid-run (%s): the report keeps the %zu "
+		                  "samples measured so far",
+		                  how, c->samples_taken);
+	}
+	if (c->ocd_started && c->ocd.ocd && !proc_alive(c->ocd.ocd, &st)) {
+		proc_describe_status(st, how, sizeof(how));
+		return bench_fail(c->err, BENCH_E_CONNECT,
+		                  "connection to OpenOCD at %s:%u lost (OpenOCD %s): check that OpenOCD still runs",
+		                  c->ocd.host, (unsigned)c->ocd.tcl_port, how);
+	}
+	if (c->qemu && !proc_alive(c->qemu, &st)) {
+		proc_describe_status(st, how, sizeof(how));
+		return bench_fail(c->err, BENCH_E_CONNECT,
+		                  "QEMU stopped mid-run (%s): the report keeps the %zu samples measured so far", how,
+		                  c->samples_taken);
+	}
+	return 0;
+}
+
 int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench_error *err)
 {
 	struct run_ctx *c = calloc(1, sizeof(*c));

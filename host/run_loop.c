@@ -97,11 +97,14 @@ static int poll_regions(struct run_ctx *c)
 	return 0;
 }
 
-/* Resume and wait for the next halt, in slices so Ctrl-C and --poll act while the target runs. */
+/* Resume and wait for the next halt, in slices so Ctrl-C, --poll and a child that died act while
+ * the target runs. The first slice is one round trip (resume, wait, read the counter) and covers
+ * almost every marker; after each further slice the children are checked, so a lost board is
+ * noticed within a slice plus one OpenOCD poll, not at --timeout. */
 static int next_halt(struct run_ctx *c, uint32_t *pc, uint32_t *cnt)
 {
 	struct backend_halt_info h;
-	unsigned timeout = c->o->timeout_ms, slice = 500;
+	unsigned timeout = c->o->timeout_ms, slice = 250;
 	uint64_t start = proc_now_ms();
 	int rc;
 
@@ -120,6 +123,8 @@ static int next_halt(struct run_ctx *c, uint32_t *pc, uint32_t *cnt)
 	while (is_timeout(rc)) {
 		if (cancelled(c))
 			return run_interrupted(c);
+		if ((rc = run_check_children(c)))
+			return rc;
 		if (proc_now_ms() - start >= timeout)
 			return diagnose(c, true, 0);
 		if ((rc = poll_regions(c)))

@@ -109,5 +109,7 @@ static inline void run_phase_done(struct run_ctx *c, enum run_phase ph)
 /* Program, reset and measure until done; 0 or a negated bench_err (c->err filled). */
 int run_loop(struct run_ctx *c);
 int run_interrupted(struct run_ctx *c);
+/* 0 while every child bench started runs; else fails with BENCH_E_CONNECT naming the one that exited. */
+int run_check_children(struct run_ctx *c);
 
 #endif /* HOST_RUN_PRIV_H */

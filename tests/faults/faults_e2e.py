@@ -109,16 +109,30 @@ def kill_child(wd, comm):
         os.kill(pid, signal.SIGKILL)
 
 
+def ended_soon(p, killed_at, what):
+    """bench must notice a dead child between two slices of its halt wait (docs/reliability.md),
+    well before --timeout 30s: within 3 s of the kill."""
+    try:
+        p.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        pass
+    took = time.monotonic() - killed_at
+    expect(took < 3.0, f"bench ended {took:.2f} s after {what} was killed, expected < 3 s (--timeout 30s)")
+    print(f"ended {took:.2f} s after the kill", file=sys.stderr)
+
+
 def case_openocd_killed():
-    p, report, wd = start_long_run()
+    p, report, wd = start_long_run(["--timeout", "30s"])
     kill_child(wd, "openocd")
+    ended_soon(p, time.monotonic(), "OpenOCD")
     finish(p, report, wd, 4, "bench: connection to OpenOCD at 127.0.0.1:", "connect")
 
 
 def case_sim_killed():
-    # OpenOCD stays up polling a dead link: bench notices at the next marker wait (--timeout).
-    p, report, wd = start_long_run(["--timeout", "2000"])
+    # OpenOCD stays up polling a dead link; bench checks its children between wait slices.
+    p, report, wd = start_long_run(["--timeout", "30s"])
     kill_child(wd, "bench-sim")
+    ended_soon(p, time.monotonic(), "bench-sim")
     finish(p, report, wd, 4, "bench: the virtual board (bench-sim) stopped mid-run (killed by signal 9): the report keeps the ", "connect")
 
 
