@@ -6,6 +6,7 @@
 #                         tests/firmware/dap/marker_loop.elf, 53 registers read per halt (FPU);
 #                         target >= 200/s (issue 2); every pair checked to be 100 cycles
 #   marker_halts_tcp      the same over TCP
+#   marker_halt_cpu_*     CPU ms per halt of OpenOCD and bench-sim (/proc/PID/stat): what bounds the rate
 # Usage: bash perf/bench_tcl.sh BUILD_DIR [HALTS]
 set -euo pipefail
 build=${1:?usage: bench_tcl.sh BUILD_DIR [HALTS]}

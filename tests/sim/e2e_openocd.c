@@ -509,10 +509,32 @@ static int test_cli(const char *sim_bin, const char *fw_dir)
 	return 0;
 }
 
+/* CPU seconds (user + system) a child has used so far: fields 14 and 15 of /proc/PID/stat
+ * (proc(5)), in clock ticks. The command name (field 2) may hold spaces: parse after its ')'. */
+static double cpu_seconds(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	E2E_CHECK(f != NULL, "%s: %s", path, strerror(errno));
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	unsigned long ut = 0, st = 0;
+	E2E_CHECK(p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2,
+	          "%s: cannot parse `%s`", path, buf);
+	long hz = sysconf(_SC_CLK_TCK);
+	E2E_CHECK(hz > 0, "sysconf(_SC_CLK_TCK)");
+	return (double)(ut + st) / (double)hz;
+}
+
 /* Marker halts per second over one transport: `resume; wait_halt; read CYCCNT` alternating
- * between the two markers, each END minus its BEGIN checked to be the 100 NOPs. */
+ * between the two markers, each END minus its BEGIN checked to be the 100 NOPs. cpu_ms (when not
+ * NULL) gets the CPU milliseconds per halt of OpenOCD [0] and bench-sim [1]: what bounds the rate
+ * (docs/sim.md). */
 static double marker_rate(const char *sim_bin, const char *fw_dir, bool use_unix, int halts, double *rt_per_halt,
-                          double *noop, double *rd)
+                          double *noop, double *rd, double *cpu_ms)
 {
 	struct board b;
 	board_up(&b, sim_bin, fw_dir, use_unix, true);
@@ -532,6 +554,7 @@ static double marker_rate(const char *sim_bin, const char *fw_dir, bool use_unix
 	expect_halted_at(&b, FW_MARKER_BEGIN, "first marker");
 	uint32_t begin = read_word(&b, DWT_CYCCNT);
 	uint64_t rt0 = ctl_stat(&b, "bitbang_round_trips");
+	double ocd0 = cpu_seconds(b.ocd), sim0 = cpu_seconds(b.sim);
 	t0 = e2e_now();
 	for (int i = 0; i < halts; i++) {
 		const char *r = e2e_tcl(b.tcl, "resume; wait_halt 1000; read_memory 0x%08x 32 1", DWT_CYCCNT);
@@ -542,6 +565,10 @@ static double marker_rate(const char *sim_bin, const char *fw_dir, bool use_unix
 		begin = c;
 	}
 	double hz = halts / (e2e_now() - t0);
+	if (cpu_ms) {
+		cpu_ms[0] = (cpu_seconds(b.ocd) - ocd0) * 1000.0 / halts;
+		cpu_ms[1] = (cpu_seconds(b.sim) - sim0) * 1000.0 / halts;
+	}
 	*rt_per_halt = (double)(ctl_stat(&b, "bitbang_round_trips") - rt0) / halts;
 	board_down(&b);
 	return hz;
@@ -551,9 +578,9 @@ static double marker_rate(const char *sim_bin, const char *fw_dir, bool use_unix
  * TCL round trip for `expr 0` (no target involved), measured in the same run. */
 static int perf(const char *sim_bin, const char *fw_dir, int halts)
 {
-	double noop = 0, rd = 0, rt_unix = 0, rt_tcp = 0;
-	double unix_hz = marker_rate(sim_bin, fw_dir, true, halts, &rt_unix, &noop, &rd);
-	double tcp_hz = marker_rate(sim_bin, fw_dir, false, halts, &rt_tcp, NULL, NULL);
+	double noop = 0, rd = 0, rt_unix = 0, rt_tcp = 0, cpu_ms[2] = {0, 0};
+	double unix_hz = marker_rate(sim_bin, fw_dir, true, halts, &rt_unix, &noop, &rd, cpu_ms);
+	double tcp_hz = marker_rate(sim_bin, fw_dir, false, halts, &rt_tcp, NULL, NULL, NULL);
 	printf("figure: tcl_noop_round_trips value=%.0f unit=1/s baseline=%.0f ratio=1.00 target=(the baseline: "
 	       "OpenOCD answering `expr 0`)\n",
 	       noop, noop);
@@ -566,6 +593,12 @@ static int perf(const char *sim_bin, const char *fw_dir, int halts)
 	printf("figure: marker_halts_tcp value=%.1f unit=1/s baseline=%.0f ratio=%.4f target=(none; the same over TCP, "
 	       "%.0f round trips/halt)\n",
 	       tcp_hz, noop, tcp_hz / noop, rt_tcp);
+	printf("figure: marker_halt_cpu_openocd value=%.2f unit=ms target=(none; OpenOCD's CPU per marker halt, Unix "
+	       "socket: one non-blocking read() per TDO sample in remote_bitbang_sample())\n",
+	       cpu_ms[0]);
+	printf("figure: marker_halt_cpu_sim value=%.2f unit=ms target=(none; bench-sim's CPU per marker halt, Unix "
+	       "socket)\n",
+	       cpu_ms[1]);
 	return 0;
 }
 
