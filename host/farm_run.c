@@ -59,6 +59,13 @@ static int merge_one(const struct job *j, struct bench_report *dst, struct bench
 		if (snprintf(g->name, sizeof(g->name), "%s/%s", j->b->name, j->rep.regions[i].name) < 0)
 			g->name[0] = '\0';
 	}
+	/* A board's warnings (a failed --poll read) keep their board's name, as its results do; past
+	 * BENCH_MAX_WARNINGS the merged report keeps the first ones. */
+	for (size_t i = 0; i < j->rep.n_warnings && i < BENCH_MAX_WARNINGS && dst->n_warnings < BENCH_MAX_WARNINGS;
+	     i++)
+		if (snprintf(dst->warnings[dst->n_warnings++], sizeof(dst->warnings[0]), "%s: %.480s", j->b->name,
+		             j->rep.warnings[i]) < 0)
+			return bench_fail(err, BENCH_E_INTERNAL, "formatting a warning failed");
 	return 0;
 }
 

@@ -150,6 +150,10 @@ static int console_end(FILE *out, const struct bench_report *rep, struct bench_e
 			               g->error) < 0;
 		}
 	}
+	/* What the run survived (results.h warnings): below the tables, where a reader of the
+	 * numbers sees it; the same lines went to stderr as they happened, which a log may lose. */
+	for (size_t i = 0; i < rep->n_warnings && i < BENCH_MAX_WARNINGS; i++)
+		bad |= fprintf(out, "%swarning: %s\n", i ? "" : "\n", rep->warnings[i]) < 0;
 	if (rep->status != BENCH_STATUS_OK)
 		bad |= fprintf(out, "\nstatus: %s (%s)%s%s\n", results_status_name(rep->status), rep->status_detail,
 		               rep->error[0] ? ": " : "", rep->error) < 0;

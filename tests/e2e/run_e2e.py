@@ -6,6 +6,7 @@ error on stderr, the JSON report (schema check with check_schema.py) and that no
 started outlives it. Usage: run_e2e.py BUILD_DIR SOURCE_DIR CASE"""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -385,6 +386,25 @@ def case_poll_fails():
     expect(rep and rep["error"] is None, "report error set on a run that finished")
     regions = {g["name"]: g for g in (rep or {}).get("regions", [])}
     expect(regions.get("spin", {}).get("count") == 2, f"region spin {regions.get('spin')}")
+
+
+def case_farm_poll_fails():
+    """The same spoilt region table on a farm of two virtual boards: the merged report keeps each
+    board's warning, prefixed with its name, and the console table shows them below the tables."""
+    farm = os.path.join(SRC, "tests", "ci", "fixtures", "farm", "two-virtual.farm")
+    rc, out, err, rep = run(["--farm", farm, os.path.join(FW, "run", "pollbad.elf"), "--arg", "input=3000000",
+                             "--repeat", "2", "--warmup", "0", "--poll", "1", "--no-progress"], status="ok")
+    expect(rc == 0, f"exit code {rc}")
+    for b in ("sim-a", "sim-b"):
+        r = result(rep, f"{b}/spin", input=3000000) if rep else None
+        expect(r is not None and r["samples"] == [18000011, 18000011], f"{b}/spin samples {r and r['samples']}")
+    w = sorted(rep.get("warnings", [])) if rep else []
+    pat = r"^%s: \d+ of \d+ --poll reads of the region table failed, measuring went on; the first: .*" \
+          r"region table: magic 0x00000000"
+    expect(len(w) == 2 and re.match(pat % "sim-a", w[0]) and re.match(pat % "sim-b", w[1]),
+           f"report warnings {w}")
+    shown = sorted(l[len("warning: "):] for l in out.splitlines() if l.startswith("warning: "))
+    expect(shown == w, f"console warnings {shown}, report warnings {w}")
 
 
 def case_cold_start():

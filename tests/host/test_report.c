@@ -145,6 +145,35 @@ static void test_console_golden(void **state)
 	results_free(&r);
 }
 
+/* The report's warnings follow the tables, one line each, after one blank line. */
+static void test_console_warnings(void **state)
+{
+	struct bench_report r;
+	struct bench_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	static const char tail[] =
+	    "isr                        10         4200      420      420      420.0      420.0\n"
+	    "\n"
+	    "warning: 3 of 9 --poll reads of the region table failed, measuring went on; the first: torn\n"
+	    "warning: second\n";
+
+	assert_non_null(f);
+	make_report(&r);
+	r.n_warnings = 2;
+	snprintf(r.warnings[0], sizeof(r.warnings[0]),
+	         "3 of 9 --poll reads of the region table failed, measuring went on; the first: torn");
+	snprintf(r.warnings[1], sizeof(r.warnings[1]), "second");
+	assert_int_equal(report_emit(reporter_find("console"), f, &r, &err), 0);
+	fclose(f);
+	assert_true(len > strlen(tail));
+	if (strcmp(buf + len - strlen(tail), tail))
+		fail_msg("console output ends differently:\n%s", buf);
+	free(buf);
+	results_free(&r);
+}
+
 static void test_write_failures(void **state)
 {
 	struct bench_report r;
@@ -193,6 +222,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_json_roundtrip),
 	    cmocka_unit_test(test_console_golden),
+	    cmocka_unit_test(test_console_warnings),
 	    cmocka_unit_test(test_write_failures),
 	    cmocka_unit_test(test_incomplete_status),
 	};
