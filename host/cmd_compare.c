@@ -37,7 +37,8 @@ static int parse(int argc, char **argv, const char **paths, struct compare_opts 
 		} else if (!strcmp(a, "--threshold") || !strcmp(a, "--alpha")) {
 			int rc;
 			if (i + 1 >= argc)
-				return bench_fail(err, BENCH_E_USAGE, "%s needs a value: see `bench compare --help`", a);
+				return bench_fail(err, BENCH_E_USAGE, "%s needs a value: see `bench compare --help`",
+				                  a);
 			if (!strcmp(a, "--threshold")) {
 				rc = compare_parse_threshold(argv[++i], &o->threshold, err);
 				if (rc < 0)
@@ -46,15 +47,16 @@ static int parse(int argc, char **argv, const char **paths, struct compare_opts 
 				char *end;
 				o->alpha = strtod(argv[++i], &end);
 				if (*end || !(o->alpha > 0 && o->alpha < 1))
-					return bench_fail(err, BENCH_E_USAGE, "--alpha '%s': expected a number between 0 and 1",
-							  argv[i]);
+					return bench_fail(err, BENCH_E_USAGE,
+					                  "--alpha '%s': expected a number between 0 and 1", argv[i]);
 			}
 		} else if (a[0] == '-' && a[1]) {
 			return bench_fail(err, BENCH_E_USAGE, "unknown option '%s': see `bench compare --help`", a);
 		} else if (n < 2) {
 			paths[n++] = a;
 		} else {
-			return bench_fail(err, BENCH_E_USAGE, "more than two reports: bench compare BASE.json NEW.json");
+			return bench_fail(err, BENCH_E_USAGE,
+			                  "more than two reports: bench compare BASE.json NEW.json");
 		}
 	}
 	if (n != 2)
@@ -94,7 +96,7 @@ int cmd_compare(int argc, char **argv)
 		rc = bench_fail(&err, BENCH_E_IO, "writing the comparison to stdout failed");
 	if (rc == 0 && res.regressions)
 		rc = bench_fail(&err, BENCH_E_REGRESSION, "%zu regression%s beyond %g%%", res.regressions,
-				res.regressions == 1 ? "" : "s", o.threshold * 100.0);
+		                res.regressions == 1 ? "" : "s", o.threshold * 100.0);
 	compare_free(&res);
 	results_free(&base);
 	results_free(&cur);

@@ -68,13 +68,14 @@ static int parse(int argc, char **argv, struct report_args *a, struct bench_erro
 			return bench_fail(err, BENCH_E_USAGE, "unknown option '%s': see `bench report --help`", o);
 		if (a->n_inputs == REPORT_MAX_INPUTS)
 			return bench_fail(err, BENCH_E_USAGE, "more than %d reports: render them in groups",
-					  REPORT_MAX_INPUTS);
+			                  REPORT_MAX_INPUTS);
 		a->inputs[a->n_inputs++] = o;
 	}
 	if (!a->n_inputs)
 		return bench_fail(err, BENCH_E_USAGE, "no report given: bench report RUN.json --html FILE");
 	if (!a->html && !a->svg && !a->format)
-		return bench_fail(err, BENCH_E_USAGE, "nothing to write: pass --html FILE, --svg FILE or --format NAME");
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "nothing to write: pass --html FILE, --svg FILE or --format NAME");
 	if (a->output && !a->format)
 		return bench_fail(err, BENCH_E_USAGE, "--output goes with --format NAME");
 	if (a->format && a->n_inputs != 1)
@@ -105,7 +106,7 @@ static int figure_nothing(FILE *out, const struct bench_report *rep, struct benc
 }
 
 static int figure_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
-			 struct bench_error *err)
+                         struct bench_error *err)
 {
 	return 0;
 }
@@ -114,7 +115,7 @@ static const struct reporter_ops html_page = {"html", "html", html_begin, figure
 static const struct reporter_ops svg_figure = {"svg", "svg", svg_begin, figure_result, figure_nothing};
 
 static int write_outputs(const struct report_args *a, const struct bench_report *const *reps, size_t n,
-			 struct bench_error *err)
+                         struct bench_error *err)
 {
 	int rc = 0;
 
@@ -128,7 +129,8 @@ static int write_outputs(const struct report_args *a, const struct bench_report 
 		const struct reporter_ops *ops = reporter_find(a->format);
 		if (!ops)
 			return bench_fail(err, BENCH_E_USAGE,
-					  "unknown format '%s': use csv, junit, bmf, github, json or console", a->format);
+			                  "unknown format '%s': use csv, junit, bmf, github, json or console",
+			                  a->format);
 		junit_set_limits(&a->limits);
 		rc = report_write_atomic(ops, a->output ? a->output : "-", reps[0], err);
 		junit_set_limits(NULL);

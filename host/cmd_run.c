@@ -16,14 +16,14 @@
 #include "run.h"
 
 static int write_outputs(const struct run_opts *o, const struct bench_report *rep, bool measured_any,
-			 struct bench_error *err)
+                         struct bench_error *err)
 {
 	const struct reporter_ops *fmt = reporter_find(o->format ? o->format : "console");
 	int rc = 0;
 
 	if (!fmt)
-		return bench_fail(err, BENCH_E_USAGE, "unknown --format '%s': use console, json, csv, bmf, github or junit",
-				  o->format);
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "unknown --format '%s': use console, json, csv, bmf, github or junit", o->format);
 	if (!o->quiet && (measured_any || strcmp(fmt->name, "console")))
 		rc = report_emit(fmt, stdout, rep, err);
 	if (o->json) {
@@ -68,7 +68,8 @@ int cmd_run(int argc, char **argv)
 		return bench_exit_code(err.kind);
 	}
 	if (o.format && !reporter_find(o.format)) {
-		fprintf(stderr, "bench: unknown --format '%s': use console, json, csv, bmf, github or junit\n", o.format);
+		fprintf(stderr, "bench: unknown --format '%s': use console, json, csv, bmf, github or junit\n",
+		        o.format);
 		run_opts_free(&o);
 		return bench_exit_code(BENCH_E_USAGE);
 	}
@@ -79,8 +80,9 @@ int cmd_run(int argc, char **argv)
 		char dir[PATH_MAX];
 		snprintf(dir, sizeof(dir), "%s", o.json);
 		if (access(dirname(dir), W_OK | X_OK)) {
-			fprintf(stderr, "bench: cannot write report %s: %s: check the directory exists and is writable\n",
-				o.json, strerror(errno));
+			fprintf(stderr,
+			        "bench: cannot write report %s: %s: check the directory exists and is writable\n",
+			        o.json, strerror(errno));
 			run_opts_free(&o);
 			return bench_exit_code(BENCH_E_IO);
 		}

@@ -11,7 +11,7 @@
 /* scipy.stats.mannwhitneyu, method="auto": exact when one sample has at most 8 values and there are
  * no ties. Beyond 64 values in the other sample the exact table grows large and the normal
  * approximation is already close, so it is used instead. */
-#define UTEST_EXACT_MAX 8
+#define UTEST_EXACT_MAX       8
 #define UTEST_EXACT_OTHER_MAX 64
 
 void compare_opts_init(struct compare_opts *o)
@@ -41,19 +41,19 @@ int compare_parse_threshold(const char *s, double *out, struct bench_error *err)
 }
 
 int compare_check(const struct bench_report *base, const char *base_name, const struct bench_report *cur,
-		  const char *cur_name, const struct compare_opts *o, struct bench_error *err)
+                  const char *cur_name, const struct compare_opts *o, struct bench_error *err)
 {
 	const char *bf = markup_basename(base->context.firmware), *cf = markup_basename(cur->context.firmware);
 
 	if (base->schema_version != cur->schema_version)
 		return bench_fail(err, BENCH_E_REPORT,
-				  "%s has schema_version %d, %s has %d: re-run both with the same bench", base_name,
-				  base->schema_version, cur_name, cur->schema_version);
+		                  "%s has schema_version %d, %s has %d: re-run both with the same bench", base_name,
+		                  base->schema_version, cur_name, cur->schema_version);
 	if (strcmp(bf, cf) && !o->allow_other_firmware)
 		return bench_fail(err, BENCH_E_REPORT,
-				  "%s measured firmware '%s' but %s measured '%s': compare runs of the same firmware "
-				  "(or pass --allow-different-firmware)",
-				  base_name, bf, cur_name, cf);
+		                  "%s measured firmware '%s' but %s measured '%s': compare runs of the same firmware "
+		                  "(or pass --allow-different-firmware)",
+		                  base_name, bf, cur_name, cf);
 	return 0;
 }
 
@@ -119,7 +119,7 @@ static void judge(struct compare_row *row, const struct compare_opts *o)
 }
 
 int compare_reports(const struct bench_report *base, const struct bench_report *cur, const struct compare_opts *o,
-		    struct compare_result *out, struct bench_error *err)
+                    struct compare_result *out, struct bench_error *err)
 {
 	size_t cap = base->n_results + cur->n_results;
 
@@ -151,12 +151,12 @@ void compare_free(struct compare_result *r)
 const char *compare_verdict_name(enum compare_verdict v)
 {
 	static const char *const names[] = {
-		[CMP_SAME] = "same",
-		[CMP_IMPROVED] = "improved",
-		[CMP_REGRESSED] = "REGRESSED",
-		[CMP_UNMEASURED] = "UNMEASURED",
-		[CMP_ONLY_BASE] = "only in base",
-		[CMP_ONLY_NEW] = "only in new",
+	    [CMP_SAME] = "same",
+	    [CMP_IMPROVED] = "improved",
+	    [CMP_REGRESSED] = "REGRESSED",
+	    [CMP_UNMEASURED] = "UNMEASURED",
+	    [CMP_ONLY_BASE] = "only in base",
+	    [CMP_ONLY_NEW] = "only in new",
 	};
 	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
 }
@@ -320,7 +320,7 @@ int compare_print(FILE *out, const struct compare_result *r, const struct compar
 		print_row(out, w, p);
 	}
 	fprintf(out, "%zu result%s compared, %zu regression%s beyond %.2f%% (of the base median)\n", r->n,
-		r->n == 1 ? "" : "s", r->regressions, r->regressions == 1 ? "" : "s", o->threshold * 100.0);
+	        r->n == 1 ? "" : "s", r->regressions, r->regressions == 1 ? "" : "s", o->threshold * 100.0);
 	if (ferror(out))
 		return bench_fail(err, BENCH_E_IO, "writing the comparison failed");
 	return 0;

@@ -47,19 +47,20 @@ static int parse_line(char *line, unsigned lineno, struct farm *out, struct benc
 		return 0;
 	if (n > 3 || n < 2)
 		return bench_fail(err, BENCH_E_USAGE, "%s:%u: expected NAME BOARD [PROBE-SERIAL], found %zu field%s",
-				  out->path, lineno, n, n == 1 ? "" : "s");
+		                  out->path, lineno, n, n == 1 ? "" : "s");
 	if (!name_ok(f[0]) || strlen(f[0]) >= sizeof(out->boards[0].name))
 		return bench_fail(err, BENCH_E_USAGE, "%s:%u: name '%s' must be 1-31 of A-Z a-z 0-9 _ . -", out->path,
-				  lineno, f[0]);
+		                  lineno, f[0]);
 	if (strlen(f[1]) >= sizeof(out->boards[0].board) || (n == 3 && strlen(f[2]) >= sizeof(out->boards[0].serial)))
 		return bench_fail(err, BENCH_E_USAGE, "%s:%u: board or serial too long", out->path, lineno);
 	for (size_t i = 0; i < out->n; i++) {
 		if (!strcmp(out->boards[i].name, f[0]))
-			return bench_fail(err, BENCH_E_USAGE, "%s:%u: name '%s' already used on line %u", out->path, lineno,
-					  f[0], out->boards[i].line);
+			return bench_fail(err, BENCH_E_USAGE, "%s:%u: name '%s' already used on line %u", out->path,
+			                  lineno, f[0], out->boards[i].line);
 		if (n == 3 && !strcmp(out->boards[i].serial, f[2]))
-			return bench_fail(err, BENCH_E_USAGE, "%s:%u: probe serial '%s' already used by '%s' on line %u",
-					  out->path, lineno, f[2], out->boards[i].name, out->boards[i].line);
+			return bench_fail(err, BENCH_E_USAGE,
+			                  "%s:%u: probe serial '%s' already used by '%s' on line %u", out->path, lineno,
+			                  f[2], out->boards[i].name, out->boards[i].line);
 	}
 	if (out->n == FARM_MAX_BOARDS)
 		return bench_fail(err, BENCH_E_USAGE, "%s:%u: more than %d boards", out->path, lineno, FARM_MAX_BOARDS);
@@ -90,7 +91,7 @@ int farm_parse(const char *text, size_t len, const char *path, struct farm *out,
 		l = end - pos;
 		if (l >= sizeof(line))
 			return bench_fail(err, BENCH_E_USAGE, "%s:%u: line longer than %zu characters", path, lineno,
-					  sizeof(line) - 1);
+			                  sizeof(line) - 1);
 		memcpy(line, text + pos, l);
 		line[l] = '\0';
 		if (memchr(line, '\0', l))
@@ -101,7 +102,8 @@ int farm_parse(const char *text, size_t len, const char *path, struct farm *out,
 		pos = end + 1;
 	}
 	if (!out->n)
-		return bench_fail(err, BENCH_E_USAGE, "%s: no boards: one line per board, NAME BOARD [PROBE-SERIAL]", path);
+		return bench_fail(err, BENCH_E_USAGE, "%s: no boards: one line per board, NAME BOARD [PROBE-SERIAL]",
+		                  path);
 	return 0;
 }
 
@@ -116,9 +118,9 @@ int farm_load(const char *path, struct farm *out, struct bench_error *err)
 		return bench_fail(err, BENCH_E_USAGE, "cannot open farm file %s: %s", path, strerror(errno));
 	n = fread(buf, 1, sizeof(buf), f);
 	rc = ferror(f) ? bench_fail(err, BENCH_E_USAGE, "cannot read farm file %s: %s", path, strerror(errno))
-	     : n == sizeof(buf) ? bench_fail(err, BENCH_E_USAGE, "%s: larger than %zu bytes: not a farm file", path,
-					     sizeof(buf))
-				: 0;
+	     : n == sizeof(buf)
+	         ? bench_fail(err, BENCH_E_USAGE, "%s: larger than %zu bytes: not a farm file", path, sizeof(buf))
+	         : 0;
 	if (fclose(f) != 0 && rc == 0)
 		rc = bench_fail(err, BENCH_E_USAGE, "cannot read farm file %s: %s", path, strerror(errno));
 	if (rc == 0)
@@ -136,13 +138,15 @@ int farm_validate(struct farm *f, const char *boards_dir, struct bench_error *er
 			return bench_fail(err, e.kind, "%s:%u: %s", f->path, b->line, e.msg);
 		b->virtual_board = bd.virtual_board;
 		if (!bd.virtual_board && !b->serial[0])
-			return bench_fail(err, BENCH_E_USAGE,
-					  "%s:%u: board '%s' (%s) needs its probe's serial as a third field: `bench probes` "
-					  "lists them",
-					  f->path, b->line, b->name, b->board);
+			return bench_fail(
+			    err, BENCH_E_USAGE,
+			    "%s:%u: board '%s' (%s) needs its probe's serial as a third field: `bench probes` "
+			    "lists them",
+			    f->path, b->line, b->name, b->board);
 		if (bd.virtual_board && b->serial[0])
-			return bench_fail(err, BENCH_E_USAGE, "%s:%u: '%s' is the virtual board %s: it takes no probe serial",
-					  f->path, b->line, b->name, b->board);
+			return bench_fail(err, BENCH_E_USAGE,
+			                  "%s:%u: '%s' is the virtual board %s: it takes no probe serial", f->path,
+			                  b->line, b->name, b->board);
 	}
 	return 0;
 }

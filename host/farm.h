@@ -51,8 +51,7 @@ int farm_check_serials(const struct farm *f, const struct probe_list *probes, st
  * names become "<board name>/<result>", the context is the first board's with board "farm" and
  * probe listing the serials; the status is the worst one, the error the first, prefixed with its
  * board. COMBINED must be results_init()ed. Returns 0 or the first board's negated error. */
-int farm_run(const struct farm *f, const struct run_opts *base, struct bench_report *combined,
-	     struct bench_error *err);
+int farm_run(const struct farm *f, const struct run_opts *base, struct bench_report *combined, struct bench_error *err);
 
 /* `bench run --farm FILE ...`: cmd_run hands its arguments here when --farm is among them. */
 bool farm_requested(int argc, char **argv);

@@ -61,8 +61,7 @@ static int merge_one(const struct job *j, struct bench_report *dst, struct bench
 	}
 	/* A board's warnings (a failed --poll read) keep their board's name, as its results do; past
 	 * BENCH_MAX_WARNINGS the merged report keeps the first ones. */
-	for (size_t i = 0; i < j->rep.n_warnings && i < BENCH_MAX_WARNINGS && dst->n_warnings < BENCH_MAX_WARNINGS;
-	     i++)
+	for (size_t i = 0; i < j->rep.n_warnings && i < BENCH_MAX_WARNINGS && dst->n_warnings < BENCH_MAX_WARNINGS; i++)
 		if (snprintf(dst->warnings[dst->n_warnings++], sizeof(dst->warnings[0]), "%s: %.480s", j->b->name,
 		             j->rep.warnings[i]) < 0)
 			return bench_fail(err, BENCH_E_INTERNAL, "formatting a warning failed");
@@ -86,9 +85,9 @@ static void merge_status(const struct job *jobs, size_t n, struct bench_report *
 	if (!first_bad)
 		return;
 	snprintf(dst->status_detail, sizeof(dst->status_detail), "%s",
-		 first_bad->rc ? bench_err_name(first_bad->err.kind) : first_bad->rep.status_detail);
+	         first_bad->rc ? bench_err_name(first_bad->err.kind) : first_bad->rep.status_detail);
 	if (snprintf(dst->error, sizeof(dst->error), "%s: %s", first_bad->b->name,
-		     first_bad->rc ? first_bad->err.msg : first_bad->rep.error) < 0)
+	             first_bad->rc ? first_bad->err.msg : first_bad->rep.error) < 0)
 		dst->error[0] = '\0';
 }
 
@@ -104,15 +103,14 @@ static void merge_context(const struct job *jobs, size_t n, struct bench_report 
 		if (used >= sizeof(dst->context.probe))
 			continue;
 		w = snprintf(dst->context.probe + used, sizeof(dst->context.probe) - used, "%s%s", i ? "," : "",
-			     jobs[i].b->serial[0] ? jobs[i].b->serial : "virtual");
+		             jobs[i].b->serial[0] ? jobs[i].b->serial : "virtual");
 		used += w > 0 ? (size_t)w : 0;
 	}
 	snprintf(dst->context.board, sizeof(dst->context.board), "farm");
 	dst->context.cycles_modelled = modelled;
 }
 
-int farm_run(const struct farm *f, const struct run_opts *base, struct bench_report *combined,
-	     struct bench_error *err)
+int farm_run(const struct farm *f, const struct run_opts *base, struct bench_report *combined, struct bench_error *err)
 {
 	struct job *jobs = calloc(f->n, sizeof(*jobs));
 	pthread_t *threads = calloc(f->n, sizeof(*threads));
@@ -137,7 +135,7 @@ int farm_run(const struct farm *f, const struct run_opts *base, struct bench_rep
 		if (base->work_dir) {
 			if (mkdir(base->work_dir, 0755) && errno != EEXIST)
 				rc = bench_fail(err, BENCH_E_IO, "cannot create --work-dir %s: %s", base->work_dir,
-						strerror(errno));
+				                strerror(errno));
 			snprintf(j->work, sizeof(j->work), "%s/%s", base->work_dir, j->b->name);
 			j->o.work_dir = j->work;
 		}
@@ -150,7 +148,8 @@ int farm_run(const struct farm *f, const struct run_opts *base, struct bench_rep
 	}
 	for (size_t i = 0; i < started; i++)
 		if (pthread_join(threads[i], NULL) != 0 && rc == 0)
-			rc = bench_fail(err, BENCH_E_INTERNAL, "joining the thread of board '%s' failed", jobs[i].b->name);
+			rc = bench_fail(err, BENCH_E_INTERNAL, "joining the thread of board '%s' failed",
+			                jobs[i].b->name);
 	if (rc == 0) {
 		for (size_t i = 0; i < f->n && rc == 0; i++)
 			rc = merge_one(&jobs[i], combined, err);
@@ -179,11 +178,15 @@ bool farm_requested(int argc, char **argv)
 /* Options that name one board or one server make no sense for a farm, which names its own. */
 static int refuse_single_board_options(const struct run_opts *o, struct bench_error *err)
 {
-	const char *bad = o->board ? "--board" : o->probe ? "--probe" : o->openocd ? "--openocd" : o->gdb ? "--gdb"
-			  : o->tcl_port ? "--tcl-port" : NULL;
+	const char *bad = o->board      ? "--board"
+	                  : o->probe    ? "--probe"
+	                  : o->openocd  ? "--openocd"
+	                  : o->gdb      ? "--gdb"
+	                  : o->tcl_port ? "--tcl-port"
+	                                : NULL;
 	if (bad)
-		return bench_fail(err, BENCH_E_USAGE, "%s cannot go with --farm: the farm file names each board and probe",
-				  bad);
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "%s cannot go with --farm: the farm file names each board and probe", bad);
 	return 0;
 }
 
@@ -259,7 +262,7 @@ int farm_cmd_run(int argc, char **argv)
 	if (!o.quiet && rep.n_results) {
 		const struct reporter_ops *fmt = reporter_find(o.format ? o.format : "console");
 		wrc = fmt ? report_emit(fmt, stdout, &rep, &werr)
-			  : bench_fail(&werr, BENCH_E_USAGE, "unknown --format '%s'", o.format);
+		          : bench_fail(&werr, BENCH_E_USAGE, "unknown --format '%s'", o.format);
 	}
 	if (o.json) {
 		struct bench_error jerr;

@@ -12,11 +12,11 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{"run", cmd_run, "measure a firmware's marked code: bench run FIRMWARE.elf [--board NAME]"},
-	{"regions", cmd_regions, "list the profile-point regions a firmware declares"},
-	{"probes", cmd_probes, "list attached debug probes (ST-LINK, CMSIS-DAP, J-Link)"},
-	{"compare", cmd_compare, "compare two JSON reports: bench compare BASE.json NEW.json"},
-	{"report", cmd_report, "render a JSON report: bench report RUN.json --html FILE"},
+    {"run", cmd_run, "measure a firmware's marked code: bench run FIRMWARE.elf [--board NAME]"},
+    {"regions", cmd_regions, "list the profile-point regions a firmware declares"},
+    {"probes", cmd_probes, "list attached debug probes (ST-LINK, CMSIS-DAP, J-Link)"},
+    {"compare", cmd_compare, "compare two JSON reports: bench compare BASE.json NEW.json"},
+    {"report", cmd_report, "render a JSON report: bench report RUN.json --html FILE"},
 };
 
 static void usage(FILE *out)

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VID_ST 0x0483
+#define VID_ST     0x0483
 #define VID_SEGGER 0x1366
-#define ANY_PID 0xffffffffu
+#define ANY_PID    0xffffffffu
 
 /* USB IDs: OpenOCD's tcl/interface/stlink.cfg (hla_vid_pid) and jlink.cfg; ST UM1075 / UM2448. */
 static const struct {
@@ -19,15 +19,9 @@ static const struct {
 	uint32_t pid; /* ANY_PID: every product of the vendor */
 	const char *kind;
 } probe_ids[] = {
-	{VID_ST, 0x3748, "ST-LINK/V2"},
-	{VID_ST, 0x374b, "ST-LINK/V2-1"},
-	{VID_ST, 0x374a, "ST-LINK/V2-1"},
-	{VID_ST, 0x3752, "ST-LINK/V2-1"},
-	{VID_ST, 0x374e, "ST-LINK/V3"},
-	{VID_ST, 0x374f, "ST-LINK/V3"},
-	{VID_ST, 0x3753, "ST-LINK/V3"},
-	{VID_ST, 0x3754, "ST-LINK/V3"},
-	{VID_SEGGER, ANY_PID, "J-Link"},
+    {VID_ST, 0x3748, "ST-LINK/V2"},   {VID_ST, 0x374b, "ST-LINK/V2-1"}, {VID_ST, 0x374a, "ST-LINK/V2-1"},
+    {VID_ST, 0x3752, "ST-LINK/V2-1"}, {VID_ST, 0x374e, "ST-LINK/V3"},   {VID_ST, 0x374f, "ST-LINK/V3"},
+    {VID_ST, 0x3753, "ST-LINK/V3"},   {VID_ST, 0x3754, "ST-LINK/V3"},   {VID_SEGGER, ANY_PID, "J-Link"},
 };
 
 /* USB 2.0 table 9-5 descriptor types, table 9-13 endpoint transfer types; class codes from usb.org. */
@@ -96,8 +90,9 @@ static int find_dap(const struct probe_desc *d, bool product_says, struct probe_
 		bool end = off >= d->config_len;
 		const uint8_t *p = d->config + off;
 		if (!end && (off + 2 > d->config_len || p[0] < 2 || off + p[0] > d->config_len))
-			return bench_fail(err, BENCH_E_PROTOCOL, "USB configuration descriptor of %04x:%04x is malformed at byte %zu",
-					  out->vid, out->pid, off);
+			return bench_fail(err, BENCH_E_PROTOCOL,
+			                  "USB configuration descriptor of %04x:%04x is malformed at byte %zu",
+			                  out->vid, out->pid, off);
 		if (end || p[1] == DT_INTERFACE) {
 			/* close the interface read so far */
 			if (cur.number >= 0) {
@@ -114,8 +109,9 @@ static int find_dap(const struct probe_desc *d, bool product_says, struct probe_
 			if (end)
 				break;
 			if (p[0] < 9)
-				return bench_fail(err, BENCH_E_PROTOCOL, "USB interface descriptor of %04x:%04x is too short",
-						  out->vid, out->pid);
+				return bench_fail(err, BENCH_E_PROTOCOL,
+				                  "USB interface descriptor of %04x:%04x is too short", out->vid,
+				                  out->pid);
 			{
 				char name[128];
 				string_at(d, p[8], name, sizeof(name));
@@ -140,7 +136,8 @@ int probes_parse(const struct probe_desc *d, struct probe_info *out, struct benc
 	memset(out, 0, sizeof(*out));
 	out->interface = -1;
 	if (!dev || d->device_len < 18 || dev[0] < 18 || dev[1] != DT_DEVICE)
-		return bench_fail(err, BENCH_E_PROTOCOL, "USB device descriptor is malformed (%zu bytes)", d->device_len);
+		return bench_fail(err, BENCH_E_PROTOCOL, "USB device descriptor is malformed (%zu bytes)",
+		                  d->device_len);
 	out->vid = le16(dev + 8);
 	out->pid = le16(dev + 10);
 	out->bus = d->bus;
@@ -283,11 +280,12 @@ int probes_enumerate(struct probe_list *out, struct bench_error *err)
 	rc = libusb_init(&ctx);
 	if (rc != 0)
 		return bench_fail(err, BENCH_E_TOOL_START, "libusb could not start (%s): is /dev/bus/usb readable?",
-				  libusb_error_name(rc));
+		                  libusb_error_name(rc));
 	n = libusb_get_device_list(ctx, &devs);
 	if (n < 0) {
 		libusb_exit(ctx);
-		return bench_fail(err, BENCH_E_TOOL_START, "libusb could not list devices (%s)", libusb_error_name((int)n));
+		return bench_fail(err, BENCH_E_TOOL_START, "libusb could not list devices (%s)",
+		                  libusb_error_name((int)n));
 	}
 	for (ssize_t i = 0; i < n && rc == 0; i++)
 		rc = examine(devs[i], out, err);
@@ -306,7 +304,7 @@ void probes_free(struct probe_list *l)
 }
 
 int probes_find_serial(const struct probe_list *l, const char *serial, const struct probe_info **out,
-		       struct bench_error *err)
+                       struct bench_error *err)
 {
 	char known[900] = "";
 	size_t used = 0;
@@ -317,14 +315,15 @@ int probes_find_serial(const struct probe_list *l, const char *serial, const str
 			return 0;
 		}
 		if (used < sizeof(known)) {
-			int w = snprintf(known + used, sizeof(known) - used, "%s%s (%s)", i ? ", " : "", l->items[i].serial,
-					 l->items[i].kind);
+			int w = snprintf(known + used, sizeof(known) - used, "%s%s (%s)", i ? ", " : "",
+			                 l->items[i].serial, l->items[i].kind);
 			used += w > 0 ? (size_t)w : 0;
 		}
 	}
 	if (!l->n)
-		return bench_fail(err, BENCH_E_USAGE, "no probe with serial '%s': no debug probe is attached (`bench probes` lists them)",
-				  serial);
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "no probe with serial '%s': no debug probe is attached (`bench probes` lists them)",
+		                  serial);
 	return bench_fail(err, BENCH_E_USAGE, "no probe with serial '%s': attached are %s", serial, known);
 }
 
@@ -340,8 +339,8 @@ int probes_select(const struct probe_list *l, const char *serial, struct bench_e
 		return 0;
 	for (size_t i = 0; i < l->n && used < sizeof(known); i++) {
 		int w = snprintf(known + used, sizeof(known) - used, "%s%s (%s, bus %u port %s)", i ? ", " : "",
-				 l->items[i].serial[0] ? l->items[i].serial : "unreadable serial", l->items[i].kind,
-				 l->items[i].bus, l->items[i].port);
+		                 l->items[i].serial[0] ? l->items[i].serial : "unreadable serial", l->items[i].kind,
+		                 l->items[i].bus, l->items[i].port);
 		used += w > 0 ? (size_t)w : 0;
 	}
 	return bench_fail(err, BENCH_E_USAGE, "%zu probes attached, pass --probe SERIAL with one of: %s", l->n, known);
@@ -361,8 +360,9 @@ static int print_json(FILE *out, const struct probe_list *l, struct bench_error 
 		ok = ok && cJSON_AddStringToObject(o, "vid", id);
 		snprintf(id, sizeof(id), "%04x", p->pid);
 		ok = ok && cJSON_AddStringToObject(o, "pid", id) && cJSON_AddStringToObject(o, "vendor", p->vendor) &&
-		     cJSON_AddStringToObject(o, "product", p->product) && cJSON_AddStringToObject(o, "serial", p->serial) &&
-		     cJSON_AddNumberToObject(o, "bus", p->bus) && cJSON_AddStringToObject(o, "port", p->port) &&
+		     cJSON_AddStringToObject(o, "product", p->product) &&
+		     cJSON_AddStringToObject(o, "serial", p->serial) && cJSON_AddNumberToObject(o, "bus", p->bus) &&
+		     cJSON_AddStringToObject(o, "port", p->port) &&
 		     cJSON_AddNumberToObject(o, "interface", p->interface);
 		if (!ok) {
 			cJSON_Delete(arr);
@@ -392,7 +392,7 @@ int probes_print(FILE *out, const struct probe_list *l, bool json, struct bench_
 	for (size_t i = 0; i < l->n; i++) {
 		const struct probe_info *p = &l->items[i];
 		fprintf(out, "%-13s %04x:%04x %-26s %-20s %-4u %s\n", p->kind, p->vid, p->pid,
-			p->serial[0] ? p->serial : "(unreadable)", p->product, p->bus, p->port);
+		        p->serial[0] ? p->serial : "(unreadable)", p->product, p->bus, p->port);
 	}
 	if (ferror(out))
 		return bench_fail(err, BENCH_E_IO, "writing the probe list failed");

@@ -15,25 +15,25 @@
 
 /* The raw descriptors of one USB device, as read from it (USB 2.0 spec, chapter 9.6). */
 struct probe_desc {
-	const uint8_t *device;                 /* the 18-byte device descriptor */
+	const uint8_t *device; /* the 18-byte device descriptor */
 	size_t device_len;
-	const uint8_t *config;                 /* the whole configuration descriptor (wTotalLength) or NULL */
+	const uint8_t *config; /* the whole configuration descriptor (wTotalLength) or NULL */
 	size_t config_len;
 	const uint8_t *strings[PROBES_MAX_STRINGS]; /* string descriptors by index, NULL when unread */
 	size_t string_len[PROBES_MAX_STRINGS];
 	uint8_t bus;
-	char port[32];                         /* port path "1.4.2" (libusb_get_port_numbers) */
+	char port[32]; /* port path "1.4.2" (libusb_get_port_numbers) */
 };
 
 struct probe_info {
-	char kind[32];        /* "ST-LINK/V2", "ST-LINK/V2-1", "ST-LINK/V3", "CMSIS-DAP v1", "CMSIS-DAP v2", "J-Link" */
+	char kind[32]; /* "ST-LINK/V2", "ST-LINK/V2-1", "ST-LINK/V3", "CMSIS-DAP v1", "CMSIS-DAP v2", "J-Link" */
 	uint16_t vid, pid;
-	char vendor[128];     /* iManufacturer */
-	char product[128];    /* iProduct */
-	char serial[128];     /* iSerialNumber; "" when unreadable */
+	char vendor[128];  /* iManufacturer */
+	char product[128]; /* iProduct */
+	char serial[128];  /* iSerialNumber; "" when unreadable */
 	uint8_t bus;
 	char port[32];
-	int interface;        /* the CMSIS-DAP interface number, -1 otherwise */
+	int interface; /* the CMSIS-DAP interface number, -1 otherwise */
 };
 
 struct probe_list {
@@ -53,7 +53,7 @@ int probes_enumerate(struct probe_list *out, struct bench_error *err);
 void probes_free(struct probe_list *l);
 /* Finds SERIAL in L. BENCH_E_USAGE when absent, naming the attached serials (or that none is). */
 int probes_find_serial(const struct probe_list *l, const char *serial, const struct probe_info **out,
-		       struct bench_error *err);
+                       struct bench_error *err);
 /* What `bench run --board REAL [--probe SERIAL]` needs before starting OpenOCD: a given SERIAL must
  * be attached (probes_find_serial's error); without one, several attached probes are ambiguous
  * (BENCH_E_USAGE listing them, "pass --probe SERIAL"); one or none is left to OpenOCD. */

@@ -33,7 +33,7 @@ static int bmf_begin(FILE *out, const struct bench_report *rep, struct bench_err
 		if (!bench || add_measure(bench, res->unit, s->mean, s->min, s->max) ||
 		    (rep->context.core_clock_hz &&
 		     add_measure(bench, "latency", markup_cycles_to_ns(rep, s->mean), markup_cycles_to_ns(rep, s->min),
-				 markup_cycles_to_ns(rep, s->max)))) {
+		                 markup_cycles_to_ns(rep, s->max)))) {
 			cJSON_Delete(root);
 			root = NULL;
 		}
@@ -42,7 +42,7 @@ static int bmf_begin(FILE *out, const struct bench_report *rep, struct bench_err
 }
 
 static int bmf_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
-		      struct bench_error *err)
+                      struct bench_error *err)
 {
 	return 0;
 }
@@ -53,9 +53,9 @@ static int bmf_end(FILE *out, const struct bench_report *rep, struct bench_error
 }
 
 const struct reporter_ops bmf_reporter = {
-	.name = "bmf",
-	.extension = "json",
-	.begin = bmf_begin,
-	.result = bmf_result,
-	.end = bmf_end,
+    .name = "bmf",
+    .extension = "json",
+    .begin = bmf_begin,
+    .result = bmf_result,
+    .end = bmf_end,
 };

@@ -31,7 +31,7 @@ static int csv_begin(FILE *out, const struct bench_report *rep, struct bench_err
 }
 
 static int csv_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
-		      struct bench_error *err)
+                      struct bench_error *err)
 {
 	const struct bench_stats *s = &res->stats;
 	char args[512], num[160];
@@ -44,7 +44,7 @@ static int csv_result(FILE *out, const struct bench_report *rep, const struct be
 	bad |= csv_field(out, res->unit) || putc(',', out) == EOF;
 	if (s->n)
 		snprintf(num, sizeof(num), "%zu,%.0f,%.0f,%.3f,%.3f,%.3f,", s->n, s->min, s->max, s->mean, s->median,
-			 s->stddev);
+		         s->stddev);
 	else
 		snprintf(num, sizeof(num), "0,,,,,,");
 	bad |= fputs(num, out) == EOF;
@@ -65,9 +65,9 @@ static int csv_end(FILE *out, const struct bench_report *rep, struct bench_error
 }
 
 const struct reporter_ops csv_reporter = {
-	.name = "csv",
-	.extension = "csv",
-	.begin = csv_begin,
-	.result = csv_result,
-	.end = csv_end,
+    .name = "csv",
+    .extension = "csv",
+    .begin = csv_begin,
+    .result = csv_result,
+    .end = csv_end,
 };

@@ -22,8 +22,8 @@ static int add_entry(cJSON *root, const struct bench_report *rep, const struct b
 	if (!cJSON_AddStringToObject(e, "range", text))
 		return -1;
 	snprintf(text, sizeof(text), "n=%zu min=%.0f max=%.0f median=%.3f\nfirmware=%s board=%s%s", s->n, s->min,
-		 s->max, s->median, markup_basename(rep->context.firmware), rep->context.board,
-		 rep->context.cycles_modelled ? " (cycles modelled)" : "");
+	         s->max, s->median, markup_basename(rep->context.firmware), rep->context.board,
+	         rep->context.cycles_modelled ? " (cycles modelled)" : "");
 	return cJSON_AddStringToObject(e, "extra", text) ? 0 : -1;
 }
 
@@ -43,7 +43,7 @@ static int github_begin(FILE *out, const struct bench_report *rep, struct bench_
 }
 
 static int github_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
-			 struct bench_error *err)
+                         struct bench_error *err)
 {
 	return 0;
 }
@@ -54,9 +54,9 @@ static int github_end(FILE *out, const struct bench_report *rep, struct bench_er
 }
 
 const struct reporter_ops github_reporter = {
-	.name = "github",
-	.extension = "json",
-	.begin = github_begin,
-	.result = github_result,
-	.end = github_end,
+    .name = "github",
+    .extension = "json",
+    .begin = github_begin,
+    .result = github_result,
+    .end = github_end,
 };

@@ -16,9 +16,9 @@ static void cell(FILE *out, const char *tag, const char *s)
 
 static void context_rows(FILE *out, const struct bench_report *const *reps, size_t n)
 {
-	static const char *const names[] = {"firmware", "firmware SHA-256", "board", "probe", "backend",
-					    "server", "counter", "cycles", "core clock", "overhead (cycles)",
-					    "date", "tool version", "status"};
+	static const char *const names[] = {"firmware", "firmware SHA-256", "board",  "probe",      "backend",
+	                                    "server",   "counter",          "cycles", "core clock", "overhead (cycles)",
+	                                    "date",     "tool version",     "status"};
 	char v[1200];
 
 	for (size_t f = 0; f < sizeof(names) / sizeof(names[0]); f++) {
@@ -27,21 +27,46 @@ static void context_rows(FILE *out, const struct bench_report *const *reps, size
 		for (size_t r = 0; r < n; r++) {
 			const struct bench_context *c = &reps[r]->context;
 			switch (f) {
-			case 0: snprintf(v, sizeof(v), "%s", c->firmware); break;
-			case 1: snprintf(v, sizeof(v), "%s", c->firmware_sha256); break;
-			case 2: snprintf(v, sizeof(v), "%s", c->board); break;
-			case 3: snprintf(v, sizeof(v), "%s", c->probe); break;
-			case 4: snprintf(v, sizeof(v), "%s", c->backend); break;
-			case 5: snprintf(v, sizeof(v), "%s", c->server_version); break;
-			case 6: snprintf(v, sizeof(v), "%s", c->counter); break;
-			case 7: snprintf(v, sizeof(v), "%s", c->cycles_modelled ? "modelled (virtual board)" : "measured"); break;
-			case 8: snprintf(v, sizeof(v), "%" PRIu64 " Hz", c->core_clock_hz); break;
-			case 9: snprintf(v, sizeof(v), "%" PRId64, c->overhead_cycles); break;
-			case 10: snprintf(v, sizeof(v), "%s", c->date); break;
-			case 11: snprintf(v, sizeof(v), "%s", c->tool_version); break;
+			case 0:
+				snprintf(v, sizeof(v), "%s", c->firmware);
+				break;
+			case 1:
+				snprintf(v, sizeof(v), "%s", c->firmware_sha256);
+				break;
+			case 2:
+				snprintf(v, sizeof(v), "%s", c->board);
+				break;
+			case 3:
+				snprintf(v, sizeof(v), "%s", c->probe);
+				break;
+			case 4:
+				snprintf(v, sizeof(v), "%s", c->backend);
+				break;
+			case 5:
+				snprintf(v, sizeof(v), "%s", c->server_version);
+				break;
+			case 6:
+				snprintf(v, sizeof(v), "%s", c->counter);
+				break;
+			case 7:
+				snprintf(v, sizeof(v), "%s",
+				         c->cycles_modelled ? "modelled (virtual board)" : "measured");
+				break;
+			case 8:
+				snprintf(v, sizeof(v), "%" PRIu64 " Hz", c->core_clock_hz);
+				break;
+			case 9:
+				snprintf(v, sizeof(v), "%" PRId64, c->overhead_cycles);
+				break;
+			case 10:
+				snprintf(v, sizeof(v), "%s", c->date);
+				break;
+			case 11:
+				snprintf(v, sizeof(v), "%s", c->tool_version);
+				break;
 			default:
 				if (snprintf(v, sizeof(v), "%s%s%s", results_status_name(reps[r]->status),
-					     reps[r]->error[0] ? ": " : "", reps[r]->error) < 0)
+				             reps[r]->error[0] ? ": " : "", reps[r]->error) < 0)
 					v[0] = '\0';
 				break;
 			}
@@ -92,12 +117,14 @@ int html_write(FILE *out, const struct bench_report *const *reps, size_t n, stru
 	fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:24px;color:#222}\n"
 	      "table{border-collapse:collapse;margin:8px 0 24px}\n"
 	      "th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;font-size:13px;overflow-wrap:anywhere}\n"
-	      "th{background:#f3f3f3}\n.note{color:#666;font-size:13px}\n</style>\n</head>\n<body>\n<h1>bench report</h1>\n",
+	      "th{background:#f3f3f3}\n.note{color:#666;font-size:13px}\n</style>\n</head>\n<body>\n<h1>bench "
+	      "report</h1>\n",
 	      out);
 	for (size_t r = 0; r < n; r++)
 		if (reps[r]->context.cycles_modelled) {
 			fputs("<p class=\"note\">Cycles from the virtual board are modelled (Cortex-M4 TRM timings), "
-			      "not measured on silicon.</p>\n", out);
+			      "not measured on silicon.</p>\n",
+			      out);
 			break;
 		}
 	if (svg_plot_points(reps, n)) {
@@ -123,7 +150,8 @@ int html_write(FILE *out, const struct bench_report *const *reps, size_t n, stru
 	if (n > 1)
 		cell(out, "th", "firmware");
 	fputs("<th>result</th><th>n</th><th>min</th><th>max</th><th>median</th><th>stddev</th><th>unit</th>"
-	      "<th>error</th></tr>\n", out);
+	      "<th>error</th></tr>\n",
+	      out);
 	result_rows(out, reps, n);
 	fputs("</table>\n<h2>Context</h2>\n<table>\n", out);
 	context_rows(out, reps, n);

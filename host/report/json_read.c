@@ -80,7 +80,7 @@ static int read_context(const cJSON *ctx, const char *what, struct bench_context
 }
 
 static int read_args(const cJSON *jargs, const char *what, size_t idx, struct bench_arg *args, size_t *n,
-		     struct bench_error *err)
+                     struct bench_error *err)
 {
 	const cJSON *a;
 
@@ -93,18 +93,17 @@ static int read_args(const cJSON *jargs, const char *what, size_t idx, struct be
 	{
 		if (*n >= BENCH_MAX_ARGS)
 			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu] has more than %d args", what, idx,
-					  BENCH_MAX_ARGS);
+			                  BENCH_MAX_ARGS);
 		if (!cJSON_IsNumber(a) || to_i64(a->valuedouble, &args[*n].value) < 0)
-			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].args.%s is not an integer", what,
-					  idx, a->string);
+			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].args.%s is not an integer", what, idx,
+			                  a->string);
 		snprintf(args[*n].name, sizeof(args[*n].name), "%s", a->string);
 		(*n)++;
 	}
 	return 0;
 }
 
-static int read_result(const cJSON *jr, const char *what, size_t idx, struct bench_report *rep,
-		       struct bench_error *err)
+static int read_result(const cJSON *jr, const char *what, size_t idx, struct bench_report *rep, struct bench_error *err)
 {
 	struct bench_arg args[BENCH_MAX_ARGS];
 	size_t n_args, i;
@@ -135,7 +134,7 @@ static int read_result(const cJSON *jr, const char *what, size_t idx, struct ben
 		int64_t v;
 		if (!cJSON_IsNumber(s) || to_i64(s->valuedouble, &v) < 0)
 			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].samples[%zu] is not an integer", what,
-					  idx, i);
+			                  idx, i);
 		if (results_add_sample(res, v, 0) < 0)
 			return bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", what);
 		i++;
@@ -145,7 +144,7 @@ static int read_result(const cJSON *jr, const char *what, size_t idx, struct ben
 		int64_t w;
 		if (!cJSON_IsNumber(s) || to_i64(s->valuedouble, &w) < 0 || w < 0 || (size_t)w >= res->n_samples)
 			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].wrapped holds a bad sample index",
-					  what, idx);
+			                  what, idx);
 		res->sample_flags[w] |= BENCH_SAMPLE_WRAPPED;
 	}
 	/* The stats are recomputed from the samples rather than trusted: every reader then agrees
@@ -154,8 +153,7 @@ static int read_result(const cJSON *jr, const char *what, size_t idx, struct ben
 	return 0;
 }
 
-static int read_region(const cJSON *jg, const char *what, size_t idx, struct bench_report *rep,
-		       struct bench_error *err)
+static int read_region(const cJSON *jg, const char *what, size_t idx, struct bench_report *rep, struct bench_error *err)
 {
 	struct bench_region_result *g;
 	const cJSON *events, *e;
@@ -173,12 +171,12 @@ static int read_region(const cJSON *jg, const char *what, size_t idx, struct ben
 			const char *key;
 			double max;
 		} f[] = {{"id", U32_MAX_D},  {"count", U64_MAX_D}, {"total", U64_MAX_D},      {"min", U32_MAX_D},
-			 {"max", U32_MAX_D}, {"last", U32_MAX_D},  {"error_flags", U32_MAX_D}};
+		         {"max", U32_MAX_D}, {"last", U32_MAX_D},  {"error_flags", U32_MAX_D}};
 		uint64_t v[sizeof(f) / sizeof(f[0])] = {0};
 		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 			if (get_uint(jg, f[i].key, f[i].max, &v[i]) < 0)
 				return bench_fail(err, BENCH_E_REPORT, "%s: regions[%zu].%s is out of range", what, idx,
-						  f[i].key);
+				                  f[i].key);
 		g->id = (uint32_t)v[0];
 		g->count = v[1];
 		g->total = v[2];
@@ -199,7 +197,7 @@ static int read_region(const cJSON *jg, const char *what, size_t idx, struct ben
 			break;
 		if (!isfinite(e->valuedouble) || e->valuedouble < 0 || e->valuedouble > U64_MAX_D)
 			return bench_fail(err, BENCH_E_REPORT, "%s: regions[%zu].events.%s is out of range", what, idx,
-					  e->string);
+			                  e->string);
 		snprintf(g->events[g->n_events].name, sizeof(g->events[0].name), "%s", e->string);
 		g->events[g->n_events].value = (uint64_t)e->valuedouble;
 		g->n_events++;
@@ -238,9 +236,9 @@ static int read_root(const cJSON *root, const char *what, struct bench_report *r
 		return bench_fail(err, BENCH_E_REPORT, "%s: no \"schema_version\": not a bench report", what);
 	if (ver->valuedouble != BENCH_SCHEMA_VERSION)
 		return bench_fail(err, BENCH_E_REPORT,
-				  "%s: report schema_version %g, this bench reads version %d: re-run it with this "
-				  "bench or use the bench that wrote it",
-				  what, ver->valuedouble, BENCH_SCHEMA_VERSION);
+		                  "%s: report schema_version %g, this bench reads version %d: re-run it with this "
+		                  "bench or use the bench that wrote it",
+		                  what, ver->valuedouble, BENCH_SCHEMA_VERSION);
 	rep->schema_version = BENCH_SCHEMA_VERSION;
 	if (read_status(root, rep) < 0)
 		return bench_fail(err, BENCH_E_REPORT, "%s: \"status\" is not ok, incomplete or error", what);
@@ -268,8 +266,7 @@ static int read_root(const cJSON *root, const char *what, struct bench_report *r
 	return 0;
 }
 
-int json_read_text(const char *text, size_t len, const char *what, struct bench_report *rep,
-		   struct bench_error *err)
+int json_read_text(const char *text, size_t len, const char *what, struct bench_report *rep, struct bench_error *err)
 {
 	const char *end = NULL;
 	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
@@ -277,8 +274,10 @@ int json_read_text(const char *text, size_t len, const char *what, struct bench_
 
 	if (!root) {
 		size_t at = end && end >= text ? (size_t)(end - text) : 0;
-		return bench_fail(err, BENCH_E_REPORT, "%s: not valid JSON (near byte %zu): pass a report written "
-				  "by `bench run --json`", what, at);
+		return bench_fail(err, BENCH_E_REPORT,
+		                  "%s: not valid JSON (near byte %zu): pass a report written "
+		                  "by `bench run --json`",
+		                  what, at);
 	}
 	rc = read_root(root, what, rep, err);
 	cJSON_Delete(root);

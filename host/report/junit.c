@@ -26,16 +26,16 @@ int junit_limit_parse(struct junit_limits *l, const char *arg, struct bench_erro
 
 	if (!eq || eq == arg || !eq[1])
 		return bench_fail(err, BENCH_E_USAGE, "--max-cycles '%s': expected NAME=N, e.g. --max-cycles fut=40",
-				  arg);
+		                  arg);
 	len = (size_t)(eq - arg);
 	if (len >= BENCH_NAME_MAX)
 		return bench_fail(err, BENCH_E_USAGE, "--max-cycles '%s': name longer than %d characters", arg,
-				  BENCH_NAME_MAX - 1);
+		                  BENCH_NAME_MAX - 1);
 	errno = 0;
 	v = strtoll(eq + 1, &end, 10);
 	if (errno || *end || v < 0)
 		return bench_fail(err, BENCH_E_USAGE, "--max-cycles '%s': N must be a whole number of cycles >= 0",
-				  arg);
+		                  arg);
 	for (i = 0; i < l->n; i++)
 		if (strlen(l->items[i].name) == len && !strncmp(l->items[i].name, arg, len))
 			break;
@@ -131,14 +131,16 @@ static int junit_begin(FILE *out, const struct bench_report *rep, struct bench_e
 	for (size_t i = 0; i < rep->n_results; i++)
 		errors += rep->results[i].error[0] != '\0' && !rep->results[i].stats.n;
 	snprintf(clock, sizeof(clock), "%" PRIu64, rep->context.core_clock_hz);
-	bad |= fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bench\" tests=\"%zu\" "
-			    "failures=\"%zu\" errors=\"%zu\">\n  <testsuite name=\"",
-		       tests, failures, errors) < 0;
+	bad |= fprintf(out,
+	               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bench\" tests=\"%zu\" "
+	               "failures=\"%zu\" errors=\"%zu\">\n  <testsuite name=\"",
+	               tests, failures, errors) < 0;
 	bad |= markup_xml_puts(out, fw) < 0;
 	bad |= fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\" timestamp=\"", tests,
-		       failures, errors) < 0;
+	               failures, errors) < 0;
 	bad |= markup_xml_puts(out, rep->context.date) < 0 || fputs("\">\n    <properties>\n", out) == EOF;
-	bad |= prop(out, "firmware", rep->context.firmware) || prop(out, "firmware_sha256", rep->context.firmware_sha256);
+	bad |=
+	    prop(out, "firmware", rep->context.firmware) || prop(out, "firmware_sha256", rep->context.firmware_sha256);
 	bad |= prop(out, "board", rep->context.board) || prop(out, "probe", rep->context.probe);
 	bad |= prop(out, "counter", rep->context.counter) || prop(out, "core_clock_hz", clock);
 	bad |= prop(out, "cycles_modelled", rep->context.cycles_modelled ? "true" : "false");
@@ -149,7 +151,7 @@ static int junit_begin(FILE *out, const struct bench_report *rep, struct bench_e
 }
 
 static int junit_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
-			struct bench_error *err)
+                        struct bench_error *err)
 {
 	const struct bench_stats *s = &res->stats;
 	char label[600];
@@ -165,14 +167,17 @@ static int junit_result(FILE *out, const struct bench_report *rep, const struct 
 	bad |= fprintf(out, "\" time=\"%.9f\">\n", ns >= 0 && s->n ? ns / 1e9 : 0.0) < 0;
 	if (junit_limit_exceeded(active_limits, res, &limit)) {
 		bad |= fprintf(out, "      <failure type=\"max-cycles\" message=\"max %.0f %s &gt; limit %lld\"/>\n",
-			       s->max, res->unit, (long long)limit) < 0;
+		               s->max, res->unit, (long long)limit) < 0;
 	} else if (res->error[0] && !s->n) {
 		bad |= fputs("      <error type=\"measurement\" message=\"", out) == EOF ||
 		       markup_xml_puts(out, res->error) < 0 || fputs("\"/>\n", out) == EOF;
 	}
 	if (s->n)
-		bad |= fprintf(out, "      <system-out>n=%zu min=%.0f max=%.0f mean=%.3f median=%.3f stddev=%.3f %s</system-out>\n",
-			       s->n, s->min, s->max, s->mean, s->median, s->stddev, res->unit) < 0;
+		bad |=
+		    fprintf(
+		        out,
+		        "      <system-out>n=%zu min=%.0f max=%.0f mean=%.3f median=%.3f stddev=%.3f %s</system-out>\n",
+		        s->n, s->min, s->max, s->mean, s->median, s->stddev, res->unit) < 0;
 	bad |= fputs("    </testcase>\n", out) == EOF;
 	if (bad)
 		return bench_fail(err, BENCH_E_IO, "writing JUnit XML failed");
@@ -184,7 +189,8 @@ static int junit_end(FILE *out, const struct bench_report *rep, struct bench_err
 	int bad = 0;
 
 	if (run_failed(rep)) {
-		bad |= fputs("    <testcase classname=\"bench\" name=\"run\" time=\"0\">\n      <error type=\"", out) == EOF;
+		bad |= fputs("    <testcase classname=\"bench\" name=\"run\" time=\"0\">\n      <error type=\"", out) ==
+		       EOF;
 		bad |= markup_xml_puts(out, rep->status_detail[0] ? rep->status_detail : "error") < 0;
 		bad |= fputs("\" message=\"", out) == EOF || markup_xml_puts(out, rep->error) < 0;
 		bad |= fputs("\"/>\n    </testcase>\n", out) == EOF;
@@ -196,9 +202,9 @@ static int junit_end(FILE *out, const struct bench_report *rep, struct bench_err
 }
 
 const struct reporter_ops junit_reporter = {
-	.name = "junit",
-	.extension = "xml",
-	.begin = junit_begin,
-	.result = junit_result,
-	.end = junit_end,
+    .name = "junit",
+    .extension = "xml",
+    .begin = junit_begin,
+    .result = junit_result,
+    .end = junit_end,
 };

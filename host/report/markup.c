@@ -10,7 +10,7 @@ static void args_join(const struct bench_result *res, char *buf, size_t cap, cha
 	buf[0] = '\0';
 	for (size_t i = 0; i < res->n_args && used < cap; i++) {
 		int n = snprintf(buf + used, cap - used, "%s%s=%lld", i ? (sep == ',' ? "," : ";") : "",
-				 res->args[i].name, (long long)res->args[i].value);
+		                 res->args[i].name, (long long)res->args[i].value);
 		if (n < 0)
 			break;
 		used += (size_t)n;
@@ -40,12 +40,23 @@ int markup_xml_puts(FILE *out, const char *s)
 		const char *rep = NULL;
 		unsigned char c = (unsigned char)*s;
 		switch (c) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&apos;"; break;
-		default: break;
+		case '&':
+			rep = "&amp;";
+			break;
+		case '<':
+			rep = "&lt;";
+			break;
+		case '>':
+			rep = "&gt;";
+			break;
+		case '"':
+			rep = "&quot;";
+			break;
+		case '\'':
+			rep = "&apos;";
+			break;
+		default:
+			break;
 		}
 		if (rep) {
 			if (fputs(rep, out) == EOF)

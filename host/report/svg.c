@@ -11,15 +11,15 @@
 #include "markup.h"
 
 const char *const svg_palette[SVG_MAX_SERIES] = {
-	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
-	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939",
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939",
 };
 
-#define PLOT_W 900.0
-#define PLOT_H 440.0
-#define M_LEFT 80.0
-#define M_RIGHT 30.0
-#define M_TOP 60.0
+#define PLOT_W   900.0
+#define PLOT_H   440.0
+#define M_LEFT   80.0
+#define M_RIGHT  30.0
+#define M_TOP    60.0
 #define M_BOTTOM 60.0
 
 struct series {
@@ -102,7 +102,7 @@ static size_t collect_series(const struct bench_report *const *reps, size_t n_re
 			s[n].name = res->name;
 			if (n_reps > 1)
 				snprintf(s[n].label, sizeof(s[n].label), "%s: %s",
-					 markup_basename(reps[r]->context.firmware), res->name);
+				         markup_basename(reps[r]->context.firmware), res->name);
 			else
 				snprintf(s[n].label, sizeof(s[n].label), "%s", res->name);
 			n++;
@@ -121,7 +121,7 @@ size_t svg_plot_points(const struct bench_report *const *reps, size_t n_reps)
 }
 
 static void axes(FILE *out, double xlo, double xhi, double xstep, double ylo, double yhi, double ystep,
-		 const char *xname, const char *yname)
+                 const char *xname, const char *yname)
 {
 	double pw = PLOT_W - M_LEFT - M_RIGHT, ph = PLOT_H - M_TOP - M_BOTTOM;
 	char num[32];
@@ -142,21 +142,21 @@ static void axes(FILE *out, double xlo, double xhi, double xstep, double ylo, do
 		snprintf(num, sizeof(num), "%.0f", x);
 		text(out, px, M_TOP + ph + 18, "middle", "", num);
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n", px,
-			M_TOP + ph, px, M_TOP + ph + 5);
+		        M_TOP + ph, px, M_TOP + ph + 5);
 	}
 	text(out, M_LEFT + pw / 2, PLOT_H - 15, "middle", "", xname);
 	fprintf(out, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 18 %.1f)\">",
-		M_TOP + ph / 2, M_TOP + ph / 2);
+	        M_TOP + ph / 2, M_TOP + ph / 2);
 	markup_xml_puts(out, yname);
 	fputs("</text>\n</g>\n", out);
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#333333\"/>\n",
-		M_LEFT, M_TOP, pw, ph);
+	        M_LEFT, M_TOP, pw, ph);
 }
 
 /* Dots for every distinct sample at each input (repetitions of one value collapse into one dot,
  * which keeps a --repeat 1000 figure small), then the medians joined by a line. */
-static int draw_series(FILE *out, const struct series *s, const char *colour, double xlo, double xhi,
-		       double ylo, double yhi)
+static int draw_series(FILE *out, const struct series *s, const char *colour, double xlo, double xhi, double ylo,
+                       double yhi)
 {
 	double pw = PLOT_W - M_LEFT - M_RIGHT, ph = PLOT_H - M_TOP - M_BOTTOM;
 	const struct bench_report *rep = s->rep;
@@ -184,7 +184,7 @@ static int draw_series(FILE *out, const struct series *s, const char *colour, do
 			if (k && sorted[k] == sorted[k - 1])
 				continue;
 			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"/>\n", px,
-				M_TOP + ph - ((double)sorted[k] - ylo) / (yhi - ylo) * ph);
+			        M_TOP + ph - ((double)sorted[k] - ylo) / (yhi - ylo) * ph);
 		}
 		free(sorted);
 		med[n_med].x = px;
@@ -226,9 +226,10 @@ int svg_plot(FILE *out, const struct bench_report *const *reps, size_t n_reps, s
 	/* Cycles start at 0 so a flat series and a scattered one keep their true proportions. */
 	nice_axis(xmin, xmax, &xlo, &xhi, &xstep);
 	nice_axis(0, ymax * 1.05, &ylo, &yhi, &ystep);
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		     "role=\"img\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
-		PLOT_W, PLOT_H, PLOT_W, PLOT_H);
+	fprintf(out,
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+	        "role=\"img\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
+	        PLOT_W, PLOT_H, PLOT_W, PLOT_H);
 	snprintf(title, sizeof(title), "%s versus %s", unit, xname);
 	text(out, M_LEFT, 24, "start", "font-family=\"sans-serif\" font-size=\"16\" font-weight=\"bold\"", title);
 	axes(out, xlo, xhi, xstep, ylo, yhi, ystep, xname, unit);
@@ -238,7 +239,8 @@ int svg_plot(FILE *out, const struct bench_report *const *reps, size_t n_reps, s
 			return bench_fail(err, BENCH_E_NOMEM, "out of memory drawing the plot");
 		if (k >= 3)
 			continue; /* the legend has room for three; more series are named in the table below */
-		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", lx, ly, svg_palette[k]);
+		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", lx, ly,
+		        svg_palette[k]);
 		text(out, lx + 18, ly + 11, "start", "font-family=\"sans-serif\" font-size=\"12\"", s[k].label);
 	}
 	fputs("</svg>\n", out);
@@ -251,7 +253,7 @@ struct bar {
 };
 
 static int bars(FILE *out, const char *title, const struct bar *b, size_t n, const char *colour, const char *unit,
-		struct bench_error *err)
+                struct bench_error *err)
 {
 	double w = PLOT_W, left = 260, right = 90, row = 24, h = 50 + row * (double)n, vmax = 0;
 	char num[64];
@@ -260,16 +262,17 @@ static int bars(FILE *out, const char *title, const struct bar *b, size_t n, con
 		vmax = fmax(vmax, b[i].value);
 	if (vmax <= 0)
 		vmax = 1;
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		     "role=\"img\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
-		w, h, w, h);
+	fprintf(out,
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+	        "role=\"img\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
+	        w, h, w, h);
 	text(out, 10, 24, "start", "font-family=\"sans-serif\" font-size=\"16\" font-weight=\"bold\"", title);
 	fputs("<g font-family=\"sans-serif\" font-size=\"12\" fill=\"#333333\">\n", out);
 	for (size_t i = 0; i < n; i++) {
 		double y = 40 + row * (double)i, len = b[i].value / vmax * (w - left - right);
 		text(out, left - 8, y + 15, "end", "", b[i].label);
 		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", left, y + 3,
-			len, row - 6, colour);
+		        len, row - 6, colour);
 		snprintf(num, sizeof(num), "%.1f %s", b[i].value, unit);
 		text(out, left + len + 6, y + 15, "start", "", num);
 	}
@@ -296,8 +299,8 @@ int svg_result_bars(FILE *out, const struct bench_report *const *reps, size_t n_
 			markup_label(&reps[r]->results[i], label, sizeof(label));
 			/* A label cut short still names the result well enough beside its bar. */
 			if (snprintf(b[k].label, sizeof(b[k].label), "%s%s%s",
-				     n_reps > 1 ? markup_basename(reps[r]->context.firmware) : "", n_reps > 1 ? ": " : "",
-				     label) < 0)
+			             n_reps > 1 ? markup_basename(reps[r]->context.firmware) : "",
+			             n_reps > 1 ? ": " : "", label) < 0)
 				b[k].label[0] = '\0';
 			b[k++].value = reps[r]->results[i].stats.median;
 		}
@@ -318,7 +321,7 @@ int svg_region_bars(FILE *out, const struct bench_report *rep, struct bench_erro
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory drawing the region bars");
 	for (size_t i = 0; i < rep->n_regions; i++) {
 		snprintf(b[i].label, sizeof(b[i].label), "%s (x%llu)", rep->regions[i].name,
-			 (unsigned long long)rep->regions[i].count);
+		         (unsigned long long)rep->regions[i].count);
 		b[i].value = rep->regions[i].mean;
 	}
 	rc = bars(out, "mean cycles per region", b, rep->n_regions, svg_palette[2], "cycles", err);
