@@ -15,6 +15,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from benchtest import table_rows, table_verdict  # noqa: E402
+
 BENCH, EXAMPLES, CIFX = sys.argv[1], sys.argv[2], sys.argv[3]
 HERE = os.path.dirname(os.path.abspath(__file__))
 NOPS = os.path.join(EXAMPLES, "nops.elf")
@@ -149,15 +152,7 @@ FIXTURES = {
 
 
 def main():
-    rows = []
-    with open(os.path.join(HERE, "cases.table"), encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            fields = [x.strip() for x in line.rstrip("\n").split("|")]
-            if len(fields) != 4:
-                sys.exit(f"cases.table:{lineno}: expected 4 fields, found {len(fields)}")
-            rows.append((lineno, fields))
+    rows = list(table_rows(os.path.join(HERE, "cases.table"), 4))
     names = [r[1][0] for r in rows]
     if len(set(names)) != len(names):
         sys.exit("cases.table: duplicate case names")
@@ -185,11 +180,7 @@ def main():
                 problems.append(f"stderr is not one 'bench: ' line: {p.stderr!r}")
             elif not re.search(regex, lines[0]):
                 problems.append(f"stderr {lines[0]!r} does not match {regex!r}")
-            if problems:
-                failed += 1
-                print(f"FAIL cases.table:{lineno} {name}: " + "; ".join(problems))
-            else:
-                print(f"ok   {name}")
+            failed += table_verdict(f"cases.table:{lineno}", name, problems)
     print(f"{len(rows) - failed}/{len(rows)} bad inputs handled as documented")
     return 1 if failed else 0
 

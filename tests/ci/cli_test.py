@@ -7,21 +7,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from benchtest import table_rows, table_verdict  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures")
 GOLDEN = os.path.join(HERE, "golden")
-
-
-def cases(path):
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            fields = [x.strip() for x in line.split("|")]
-            if len(fields) != 5:
-                sys.exit(f"cli.table:{lineno}: expected 5 fields separated by '|', found {len(fields)}")
-            yield lineno, fields
 
 
 def main():
@@ -30,7 +21,7 @@ def main():
     failed = 0
     n = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for lineno, (name, args, code, stderr, golden) in cases(os.path.join(HERE, "cli.table")):
+        for lineno, (name, args, code, stderr, golden) in table_rows(os.path.join(HERE, "cli.table"), 5):
             if name.endswith("@noprobes") and os.environ.get("BENCH_CI_HAS_PROBES") == "1":
                 print(f"skip {name} (BENCH_CI_HAS_PROBES=1)")
                 continue
@@ -60,11 +51,7 @@ def main():
                     problems.append(f"output differs from golden/{golden} (BENCH_UPDATE_GOLDEN=1 rewrites it)")
             elif "{out}" in args and int(code) != 0 and os.path.exists(out):
                 problems.append("a failed command left its output file behind")
-            if problems:
-                failed += 1
-                print(f"FAIL cli.table:{lineno} {name}: " + "; ".join(problems))
-            else:
-                print(f"ok   {name}")
+            failed += table_verdict(f"cli.table:{lineno}", name, problems)
     print(f"{n - failed}/{n} cases passed")
     return 1 if failed else 0
 

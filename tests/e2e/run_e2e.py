@@ -13,33 +13,12 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from benchtest import check_schema as schema_check, expect, free_port, paths, procs_in, run_case  # noqa: E402
+
 BUILD, SRC, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
-BENCH = os.path.join(BUILD, "bench")
-EX = os.path.join(BUILD, "examples", "sim-stm32f4")
+BENCH, EX, SCHEMA, CHECK = paths(BUILD, SRC)
 FW = os.path.join(BUILD, "tests", "firmware")
-SCHEMA = os.path.join(SRC, "docs", "report-schema.json")
-CHECK = os.path.join(SRC, "tests", "host", "check_schema.py")
-failures = []
-
-
-def expect(cond, what):
-    if not cond:
-        failures.append(what)
-        print(f"FAIL: {what}", file=sys.stderr)
-
-
-def procs_in(workdir):
-    """Processes whose working directory is workdir: what bench started (it runs them there)."""
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            if os.readlink(f"/proc/{pid}/cwd") == workdir:
-                found.append(pid)
-        except OSError:
-            pass
-    return found
 
 
 def run(args, env=None, timeout=120, status=None, check_schema=True):
@@ -56,10 +35,9 @@ def run(args, env=None, timeout=120, status=None, check_schema=True):
     if os.path.exists(report):
         rep = json.load(open(report))
         if check_schema:
-            argv = [sys.executable, CHECK, SCHEMA, report] + (["--expect-status", status] if status else [])
-            c = subprocess.run(argv, capture_output=True, text=True)
+            c = schema_check(CHECK, SCHEMA, report, status)
             expect(c.returncode == 0, f"schema check: {c.stderr.strip()}")
-    expect(procs_in(os.path.realpath(wd)) == [], f"processes left running in {wd}")
+    expect(procs_in(os.path.realpath(wd)) == {}, f"processes left running in {wd}")
     expect("\r[" not in p.stderr, "a progress bar reached a pipe")
     return p.returncode, p.stdout, p.stderr, rep
 
@@ -186,15 +164,6 @@ def case_fault():
     expect(rep and result(rep, "crash", input=2) and result(rep, "crash", input=2)["n"] == 2, "samples lost")
 
 
-def free_port():
-    import socket
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def case_attach():
     # --openocd HOST:PORT: bench starts nothing, measures through the running OpenOCD, and leaves
     # it running.
@@ -260,8 +229,8 @@ def case_sigint(sig=signal.SIGINT):
     rep = json.load(open(report))
     expect(rep["status"] == "incomplete" and rep["status_detail"] == "interrupted", f"status {rep['status']}")
     expect(sum(r["n"] for r in rep["results"]) > 0, "no samples kept")
-    expect(procs_in(os.path.realpath(wd)) == [], "processes left running after SIGINT")
-    c = subprocess.run([sys.executable, CHECK, SCHEMA, report], capture_output=True, text=True)
+    expect(procs_in(os.path.realpath(wd)) == {}, "processes left running after SIGINT")
+    c = schema_check(CHECK, SCHEMA, report)
     expect(c.returncode == 0, f"schema: {c.stderr}")
 
 
@@ -331,7 +300,7 @@ def case_progress():
     expect(p.returncode == 0, f"exit code {p.returncode}")
     expect("\r[" in text and "/63" in text, "no progress bar on a terminal (63 iterations)")
     expect(text.endswith("\r\x1b[K"), "the bar is not cleared at the end")
-    expect(procs_in(os.path.realpath(wd)) == [], "processes left running")
+    expect(procs_in(os.path.realpath(wd)) == {}, "processes left running")
 
 
 def case_workdir_reuse():
@@ -345,7 +314,7 @@ def case_workdir_reuse():
         cmd = [BENCH, "run", fw, "--repeat", "2", "--quiet", "--no-progress", "--work-dir", wd]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         print(f"$ {' '.join(cmd)}  ({what})\n-> {p.returncode}\n{p.stderr}", file=sys.stderr)
-        expect(procs_in(os.path.realpath(wd)) == [], f"{what}: processes left running in {wd}")
+        expect(procs_in(os.path.realpath(wd)) == {}, f"{what}: processes left running in {wd}")
         return p
 
     for what in ("first run", "second run, same --work-dir"):
@@ -433,7 +402,7 @@ def case_cold_start():
         expect(list(ms) == keys, f"phases {list(ms)}")
         vals = [int(ms.get(k, "0")) for k in keys]
         expect(all(v > 0 for v in vals) and vals == sorted(vals), f"phase times not increasing: {vals}")
-    expect(procs_in(os.path.realpath(wd)) == [], "processes left running")
+    expect(procs_in(os.path.realpath(wd)) == {}, "processes left running")
 
 
 def case_quickstart():
@@ -460,9 +429,4 @@ def case_quickstart():
         expect(got == [(3, w) for w in want], f"{fw}: (n, min) per input {got}, expected n=3 and {want}")
 
 
-CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
-if CASE not in CASES:
-    print(f"unknown case {CASE}; cases: {' '.join(CASES)}", file=sys.stderr)
-    sys.exit(2)
-CASES[CASE]()
-sys.exit(1 if failures else 0)
+run_case(globals(), CASE)

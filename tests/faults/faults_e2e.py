@@ -18,12 +18,11 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from benchtest import check_schema as schema_check, expect, failures, paths, procs_in, run_case  # noqa: E402
+
 BUILD, SRC, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
-BENCH = os.path.join(BUILD, "bench")
-EX = os.path.join(BUILD, "examples", "sim-stm32f4")
-SCHEMA = os.path.join(SRC, "docs", "report-schema.json")
-CHECK = os.path.join(SRC, "tests", "host", "check_schema.py")
-failures = []
+BENCH, EX, SCHEMA, CHECK = paths(BUILD, SRC)
 _mkdtemp = tempfile.mkdtemp
 
 
@@ -35,26 +34,6 @@ def _tmpdir(prefix):
 
 
 tempfile.mkdtemp = _tmpdir
-
-
-def expect(cond, what):
-    if not cond:
-        failures.append(what)
-        print(f"FAIL: {what}", file=sys.stderr)
-
-
-def procs_in(workdir):
-    """{pid: comm} of processes whose working directory is workdir: what bench started there."""
-    found = {}
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            if os.readlink(f"/proc/{pid}/cwd") == workdir:
-                found[int(pid)] = open(f"/proc/{pid}/comm").read().strip()
-        except OSError:
-            pass
-    return found
 
 
 def start_long_run(extra=()):
@@ -95,8 +74,7 @@ def finish(p, report, wd, code, message, detail):
     expect(n > 0, "no samples kept")
     for r in rep["results"]:
         expect(len(r["samples"]) == r["n"], f"{r['name']} {r['args']}: n {r['n']} but {len(r['samples'])} samples")
-    c = subprocess.run([sys.executable, CHECK, SCHEMA, report, "--expect-status", "incomplete"],
-                       capture_output=True, text=True)
+    c = schema_check(CHECK, SCHEMA, report, "incomplete")
     expect(c.returncode == 0, f"schema: {c.stderr.strip()}")
     print(f"kept {n} samples; error: {rep.get('error')}", file=sys.stderr)
     return rep
@@ -188,7 +166,7 @@ def case_wrap():
     expect(by_input[1]["samples"] == [26, 26] and by_input[1]["wrapped"] == [], f"input=1: {by_input[1]}")
     expect(by_input[5]["samples"] == [738197569, 738197569], f"input=5 samples {by_input[5]['samples']}")
     expect(by_input[5]["wrapped"] == [0, 1], f"input=5 wrapped {by_input[5]['wrapped']}, expected [0, 1]")
-    c = subprocess.run([sys.executable, CHECK, SCHEMA, report, "--expect-status", "ok"], capture_output=True, text=True)
+    c = schema_check(CHECK, SCHEMA, report, "ok")
     expect(c.returncode == 0, f"schema: {c.stderr.strip()}")
     expect(procs_in(os.path.realpath(wd)) == {}, "processes left running")
 
@@ -245,9 +223,4 @@ def valgrind_run(args, code):
     expect(procs_in(os.path.realpath(wd)) == {} if os.path.exists(wd) else True, "processes left running")
 
 
-CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
-if CASE not in CASES:
-    print(f"unknown case {CASE}; cases: {' '.join(CASES)}", file=sys.stderr)
-    sys.exit(2)
-CASES[CASE]()
-sys.exit(1 if failures else 0)
+run_case(globals(), CASE)

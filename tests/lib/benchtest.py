@@ -1,0 +1,91 @@
+"""Helpers shared by the Python tests of `bench` (tests/e2e, tests/faults, tests/badinput, tests/ci):
+failure collection, the processes bench started in a work dir, free loopback ports, the report
+schema check, case dispatch, and the '|'-separated case tables. Import with
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+Only the standard library: the tests run on a bare Debian with python3."""
+import os
+import socket
+import subprocess
+import sys
+
+failures = []
+
+
+def expect(cond, what):
+    """Records a failed check (the test goes on, so one run shows every problem)."""
+    if not cond:
+        failures.append(what)
+        print(f"FAIL: {what}", file=sys.stderr)
+
+
+def paths(build, src):
+    """(BENCH, EX, SCHEMA, CHECK): the bench binary, the example firmware folder, the report schema
+    and its checker, for a build folder and the source tree."""
+    return (os.path.join(build, "bench"), os.path.join(build, "examples", "sim-stm32f4"),
+            os.path.join(src, "docs", "report-schema.json"), os.path.join(src, "tests", "host", "check_schema.py"))
+
+
+def procs_in(workdir):
+    """{pid: comm} of processes whose working directory is workdir: what bench started (it runs
+    OpenOCD, bench-sim and QEMU there)."""
+    found = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            if os.readlink(f"/proc/{pid}/cwd") == workdir:
+                with open(f"/proc/{pid}/comm") as f:
+                    found[int(pid)] = f.read().strip()
+        except OSError:
+            pass
+    return found
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+    finally:
+        s.close()
+
+
+def check_schema(check, schema, report, status=None):
+    """Runs check_schema.py on a report; returns the finished process (returncode 0: valid)."""
+    argv = [sys.executable, check, schema, report] + (["--expect-status", status] if status else [])
+    return subprocess.run(argv, capture_output=True, text=True)
+
+
+def run_case(scope, case):
+    """Runs scope's case_<case>() and exits 0 when no check failed, 1 otherwise, 2 for an unknown case."""
+    cases = {n[5:]: f for n, f in scope.items() if n.startswith("case_")}
+    if case not in cases:
+        print(f"unknown case {case}; cases: {' '.join(cases)}", file=sys.stderr)
+        sys.exit(2)
+    cases[case]()
+    sys.exit(1 if failures else 0)
+
+
+def table_rows(path, n_fields):
+    """(line number, fields) of a case table: one case a line, fields separated by '|' and
+    stripped; blank lines and '#' comments skipped. A line with another field count ends the test."""
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            fields = [x.strip() for x in line.split("|")]
+            if len(fields) != n_fields:
+                sys.exit(f"{os.path.basename(path)}:{lineno}: expected {n_fields} fields separated by '|', "
+                         f"found {len(fields)}")
+            yield lineno, fields
+
+
+def table_verdict(where, name, problems):
+    """Prints one case's verdict ('ok   NAME' or 'FAIL WHERE NAME: problems'); True when it failed."""
+    if problems:
+        print(f"FAIL {where} {name}: " + "; ".join(problems))
+        return True
+    print(f"ok   {name}")
+    return False
