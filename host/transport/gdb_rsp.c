@@ -263,11 +263,29 @@ static uint32_t le32(const uint8_t *b)
 	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
+/* Register n through the g packet (a server without p/P): fetches g into reply(s) and finds n's
+ * byte offset in it, checking the reply covers n's four bytes. Returns 0 or a negated bench_err. */
+static int fetch_g(struct rsp_priv *s, int n, size_t *off, struct bench_error *err)
+{
+	unsigned bytes;
+	int rc;
+
+	if (g_offset(s, n, off, &bytes) < 0 || bytes < 4)
+		return bench_fail(err, BENCH_E_PROTOCOL, "register %d is not in gdbserver %s's g packet layout", n,
+		                  s->link.io.peer);
+	rc = rsp_command(s, err, "g");
+	if (rc < 0)
+		return rc;
+	if (s->link.parser.len < 2 * (*off + 4))
+		return bench_fail(err, BENCH_E_PROTOCOL, "short g reply from %s (\"%.20s\")", s->link.io.peer,
+		                  reply(s));
+	return 0;
+}
+
 static int read_regnum(struct rsp_priv *s, int n, uint32_t *value, struct bench_error *err)
 {
 	uint8_t b[4];
 	size_t off;
-	unsigned bytes;
 	int rc;
 
 	*value = 0;
@@ -285,15 +303,10 @@ static int read_regnum(struct rsp_priv *s, int n, uint32_t *value, struct bench_
 			                  s->link.io.peer, n, reply(s));
 		s->p_state = -1;
 	}
-	if (g_offset(s, n, &off, &bytes) < 0 || bytes < 4)
-		return bench_fail(err, BENCH_E_PROTOCOL, "register %d is not in gdbserver %s's g packet layout", n,
-		                  s->link.io.peer);
-	rc = rsp_command(s, err, "g");
-	if (rc < 0)
+	if ((rc = fetch_g(s, n, &off, err)))
 		return rc;
-	if (s->link.parser.len < 2 * (off + 4) || rsp_hex_decode(reply(s) + 2 * off, b, 4) != 0)
-		return bench_fail(err, BENCH_E_PROTOCOL, "short or bad g reply from %s (\"%.20s\")", s->link.io.peer,
-		                  reply(s));
+	if (rsp_hex_decode(reply(s) + 2 * off, b, 4) != 0)
+		return bench_fail(err, BENCH_E_PROTOCOL, "bad g reply from %s (\"%.20s\")", s->link.io.peer, reply(s));
 	*value = le32(b);
 	return 0;
 }
@@ -303,7 +316,6 @@ static int write_regnum(struct rsp_priv *s, int n, uint32_t v, struct bench_erro
 	uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
 	char hex[9];
 	size_t off;
-	unsigned bytes;
 	int rc;
 
 	rsp_hex_encode(b, 4, hex);
@@ -318,14 +330,8 @@ static int write_regnum(struct rsp_priv *s, int n, uint32_t v, struct bench_erro
 			                  s->link.io.peer, n, reply(s));
 		s->p_state = -1;
 	}
-	if (g_offset(s, n, &off, &bytes) < 0 || bytes < 4)
-		return bench_fail(err, BENCH_E_PROTOCOL, "register %d is not in gdbserver %s's g packet layout", n,
-		                  s->link.io.peer);
-	rc = rsp_command(s, err, "g");
-	if (rc < 0)
+	if ((rc = fetch_g(s, n, &off, err)))
 		return rc;
-	if (s->link.parser.len < 2 * (off + 4))
-		return bench_fail(err, BENCH_E_PROTOCOL, "short g reply from %s", s->link.io.peer);
 	{
 		size_t glen = s->link.parser.len;
 		char *pkt = malloc(glen + 2);
