@@ -125,6 +125,11 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		block_stop(c, addr);
 		return;
 	}
+	if (c->tick_at != UINT64_MAX && !c->split_hook && !c->step_hook && core_split_for_tick(c, b)) {
+		c->stop = STOP_RETRANSLATE;
+		block_stop(c, addr);
+		return;
+	}
 	c->cur = b;
 }
 

@@ -138,6 +138,7 @@ enum core_stop {
 	STOP_BUSFAULT,    /* a handler region answered BUS_ERROR */
 	STOP_WRITE_FLASH, /* a core write into a write-handled memory region: fix up the bytes */
 	STOP_STEP,        /* C_STEP: the second instruction of the step is about to run */
+	STOP_TICK_SPLIT,  /* SysTick expires before this instruction of a block: stop right here */
 	STOP_OTHER,
 };
 
@@ -156,7 +157,7 @@ struct dwt_state {
 	uint32_t comp[CORE_DWT_NUM_COMP], mask[CORE_DWT_NUM_COMP], function[CORE_DWT_NUM_COMP];
 	uc_hook wp_hooks[CORE_DWT_NUM_COMP]; /* data-address watchpoints (FUNCTION 5, 6, 7) */
 	unsigned n_wp_hooks;
-	bool wp_hit;                         /* a watched access happened: halt after this block */
+	bool wp_hit; /* a watched access happened: halt after this block */
 };
 
 struct fpb_state {
@@ -239,6 +240,13 @@ struct sim_core {
 	size_t n_div_hooked, cap_div_hooked;
 	uc_hook trace_hook;
 	uc_hook step_hook; /* code hook on every address, present only during a step */
+	/* SysTick expiring inside a block (core_run.c, split_for_tick): the cycle count at which it
+	 * expires with TICKINT set during this slice (UINT64_MAX: none), and a code hook on the first
+	 * instruction at or after it, present for one slice. */
+	uint64_t tick_at;
+	uc_hook split_hook;
+	uint32_t split_pc;
+	uint32_t split_lo, split_hi; /* the hooked block's range */
 	unsigned step_insns, step_blocks;
 	bool fpb_dirty; /* comparators written by the core during emulation */
 	uint32_t itm_ter, itm_tcr, itm_tpr;
@@ -255,6 +263,10 @@ void core_set_pc(struct sim_core *c, uint32_t pc);
 uint64_t core_now(struct sim_core *c, uint32_t access_addr);
 /* Asks the run loop to stop at the next block boundary (something became pending). */
 void core_request_stop(struct sim_core *c);
+/* Block hook, block b about to run: when SysTick expires (c->tick_at) after b's first instruction
+ * and before its end, hooks the first instruction at or after the expiry and drops b's
+ * translation; true when the caller must stop so b is translated again with the hook. */
+bool core_split_for_tick(struct sim_core *c, const struct core_blk *b);
 void core_local_reset(struct sim_core *c, bool system);
 void core_invalidate_code(struct sim_core *c, uint32_t addr, uint32_t size);
 void core_invalidate_all_code(struct sim_core *c);
@@ -305,6 +317,8 @@ enum bus_result scs_write(void *ctx, uint32_t off, unsigned size, enum bus_initi
 void systick_reset(struct sim_core *c);
 /* Cycles from now until SysTick next sets COUNTFLAG, or UINT64_MAX when disabled. */
 uint64_t systick_next_event(struct sim_core *c);
+/* SysTick counts with TICKINT: its expiry pends the exception (B3.3.3). */
+bool systick_tickint(const struct sim_core *c);
 /* Brings SysTick to time `now`, pending the exception for each wrap. */
 void systick_advance(struct sim_core *c, uint64_t now);
 

@@ -224,6 +224,10 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 		settle(c, npc);
 		core_set_pc(c, npc);
 		return;
+	case STOP_TICK_SPLIT:
+		settle(c, c->stop_pc);
+		core_set_pc(c, c->stop_pc);
+		return;
 	case STOP_SVC:
 		settle(c, c->stop_pc);
 		exc_take_sync(c, EXC_SVCALL, c->stop_pc);
@@ -272,12 +276,53 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 	}
 }
 
+static void hook_split(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	(void)size;
+	if ((uint32_t)address != c->split_pc || c->stop != STOP_NONE)
+		return;
+	c->stop = STOP_TICK_SPLIT;
+	c->stop_pc = (uint32_t)address;
+	(void)uc_emu_stop(uc);
+}
+
+/* Interrupts are otherwise taken at block boundaries: a block that SysTick's expiry falls inside
+ * would run to its end first, and the cycles of a measured stretch would depend on where unicorn
+ * ends its blocks. Armv7-M ARM B1.5.6: the exception is taken at the instruction boundary where it
+ * becomes pending. Instruction i of b starts at now + cost_before[i] (cycles.h); hook the first one
+ * at or after the expiry, as core_step does for its second instruction (a code hook, present for
+ * one slice, and the block translated again to carry it). */
+bool core_split_for_tick(struct sim_core *c, const struct core_blk *b)
+{
+	const struct cyc_block *cb = b->cb;
+	if (c->tick_at <= c->now || c->tick_at >= c->now + cb->total)
+		return false;
+	int i = 1;
+	while (i < cb->n_insn && c->now + cb->cost_before[i] < c->tick_at)
+		i++;
+	if (i >= cb->n_insn)
+		return false;
+	c->split_pc = b->addr + cb->insn_offset[i];
+	c->split_lo = b->addr;
+	c->split_hi = b->addr + b->size;
+	if (uc_hook_add(c->uc, &c->split_hook, UC_HOOK_CODE, (void *)hook_split, c, c->split_pc, c->split_pc) !=
+	    UC_ERR_OK) {
+		c->split_hook = 0;
+		return false;
+	}
+	(void)uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
+	return true;
+}
+
 static void run_slice(struct sim_core *c, uint64_t end)
 {
 	uint64_t stop_at = end;
 	uint64_t st = systick_next_event(c);
 	if (st != UINT64_MAX && c->now + st < stop_at)
 		stop_at = c->now + (st ? st : 1);
+	c->tick_at = c->cfg.exact_ticks && st != UINT64_MAX && systick_tickint(c) ? c->now + (st ? st : 1) : UINT64_MAX;
+	uc_hook split = c->split_hook; /* armed by the previous slice: this one runs with it */
 	c->stop_at = c->step_hook ? UINT64_MAX : stop_at;
 	c->stop = STOP_NONE;
 	c->cur = NULL;
@@ -290,6 +335,12 @@ static void run_slice(struct sim_core *c, uint64_t end)
 	c->in_emu = true;
 	uc_err err = uc_emu_start(c->uc, pc | 1u, 0xFFFFFFFFu, 0, 0);
 	c->in_emu = false;
+	if (split) {
+		/* One slice only; drop the translation that carries the hook. */
+		(void)uc_hook_del(c->uc, split);
+		c->split_hook = 0;
+		(void)uc_ctl_remove_cache(c->uc, c->split_lo, c->split_hi);
+	}
 	if (c->block_stop && err == UC_ERR_OK)
 		core_set_pc(c, c->block_stop_pc);
 	uint32_t npc = core_pc(c);

@@ -36,6 +36,11 @@ static uint64_t first_zero(const struct systick_state *s)
 	return s->cvr ? s->cvr : (uint64_t)s->rvr + 1u;
 }
 
+bool systick_tickint(const struct sim_core *c)
+{
+	return (c->systick.csr & (SYST_ENABLE | SYST_TICKINT)) == (SYST_ENABLE | SYST_TICKINT);
+}
+
 uint64_t systick_next_event(struct sim_core *c)
 {
 	struct systick_state *s = &c->systick;

@@ -82,12 +82,12 @@ static void set_reg(struct rig *r, unsigned sel, uint32_t v)
 	wr(r, DCRSR, sel | (1u << 16));
 }
 
-static struct rig *rig_new(const char *elf, uint32_t test_id, bool debug)
+static struct rig *rig_new_cfg(const char *elf, uint32_t test_id, bool debug, const struct sim_config *cfgp)
 {
 	struct rig *r = calloc(1, sizeof(*r));
 	assert_non_null(r);
 	bus_init(&r->bus);
-	struct sim_config cfg = {0};
+	struct sim_config cfg = *cfgp;
 	char err[256];
 	r->c = core_new(&r->bus, &cfg, err, sizeof(err));
 	if (!r->c)
@@ -98,6 +98,12 @@ static struct rig *rig_new(const char *elf, uint32_t test_id, bool debug)
 	if (debug)
 		wr(r, DHCSR, KEY | C_DEBUGEN);
 	return r;
+}
+
+static struct rig *rig_new(const char *elf, uint32_t test_id, bool debug)
+{
+	const struct sim_config cfg = {0};
+	return rig_new_cfg(elf, test_id, debug, &cfg);
 }
 
 static void rig_free(struct rig *r)
@@ -457,6 +463,33 @@ static void test_pendstset_in_loop(void **state)
 	pend_once(21, 5);
 }
 
+/* Case 22: SysTick (reload 99, processor clock) expires inside a 400-NOP block. The exception is
+ * taken at the instruction boundary where it expires (Armv7-M ARM B1.5.6) with exact_ticks; without
+ * it, at the block's end, after BKPT #2 has halted (tick_pc still 0). */
+static void test_systick_mid_block(void **state)
+{
+	(void)state;
+	const struct sim_config cfg = {.exact_ticks = true};
+	struct rig *r = rig_new_cfg("cases", 22, true, &cfg);
+	assert_int_equal(run_to_bkpt(r), 1);
+	uint32_t sled = reg(r, 15) + 8; /* bkpt #1, mov, str, b: 8 bytes, then the aligned sled */
+	sled = (sled + 1023u) & ~1023u;
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 2);
+	uint32_t pc = rd(r, 0x20000008u); /* tick_pc */
+	/* Enabled by the STR before the sled: 100 cycles = STR 2, B 1 + refill 2 (TRM table 3-1), 95 NOPs. */
+	assert_int_equal(pc, sled + 2u * 95u);
+	rig_free(r);
+	/* The default keeps the block-boundary timing: the sled's block ends at BKPT #2, which halts
+	 * before the pending SysTick is taken. */
+	r = rig_new("cases", 22, true);
+	assert_int_equal(run_to_bkpt(r), 1);
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 2);
+	assert_int_equal(rd(r, 0x20000008u), 0u);
+	rig_free(r);
+}
+
 static double mono_s(void)
 {
 	struct timespec ts;
@@ -644,6 +677,7 @@ int main(void)
 	    cmocka_unit_test(test_pendsvset_taken_once),
 	    cmocka_unit_test(test_ispr_taken_once),
 	    cmocka_unit_test(test_pendstset_in_loop),
+	    cmocka_unit_test(test_systick_mid_block),
 	    cmocka_unit_test(test_wait_states_cheap),
 	    cmocka_unit_test(test_fp_lazy_stacking),
 	    cmocka_unit_test(test_svc),

@@ -57,11 +57,21 @@ vectors4:                         /* counting handlers for PendSV, SysTick, IRQ 
 	.word counting_handler + 1    /* 15 SysTick */
 	.word counting_handler + 1    /* 16 + 0 */
 
+	.align 7
+vectors5:                         /* case 22: SysTick records its stacked return address */
+	.word 0x20020000
+	.rept 14
+	.word plain_handler + 1
+	.endr
+	.word pc_handler + 1          /* 15 SysTick */
+
 	.section .noinit, "aw", %nobits
 	.global test_id
 test_id: .space 4
 	.global tick_count
 tick_count: .space 4
+	.global tick_pc
+tick_pc: .space 4
 
 	.text
 	.thumb_func
@@ -78,7 +88,7 @@ cases:
 	.word case_fp_stacking + 1, case_svc + 1, case_cyccnt_ldr + 1, case_lockup + 1
 	.word case_wfi + 1, case_tail_chain + 1, case_slices + 1, case_nested + 1
 	.word case_watch + 1, case_sleep_on_exit + 1, case_pend_sw + 1, case_pend_sw + 1
-	.word case_pend_sw + 1, case_pend_loop + 1
+	.word case_pend_sw + 1, case_pend_loop + 1, case_tick_mid_block + 1
 
 	.thumb_func
 case_bad_read:                    /* 1: unmapped load, BusFault disabled: HardFault FORCED */
@@ -430,6 +440,51 @@ case_pend_loop:                   /* 21: PENDSTSET stored in a loop's only block
 	bkpt #2
 	bkpt #4
 	b hang
+
+	.thumb_func
+case_tick_mid_block:              /* 22: SysTick expires inside a 400-NOP block: taken there */
+	ldr r0, =0xE000ED08
+	ldr r1, =vectors5
+	str r1, [r0]
+	ldr r0, =DEMCR
+	mov r1, #(1 << 24)
+	str r1, [r0]
+	ldr r0, =DWT_CTRL
+	mov r1, #1
+	str r1, [r0]
+	ldr r5, =tick_pc
+	mov r3, #0
+	str r3, [r5]
+	ldr r0, =SYST_CSR
+	mov r1, #99               /* RVR 99: expires every 100 cycles */
+	str r1, [r0, #4]
+	str r1, [r0, #8]          /* CVR cleared */
+	bkpt #1
+	mov r1, #7                /* ENABLE | TICKINT | CLKSOURCE (processor clock) */
+	str r1, [r0]
+	b tick_sled
+	.balign 1024              /* the sled is one block: inside one 1 KiB translation page */
+	.global tick_sled
+tick_sled:
+	.rept 400
+	nop
+	.endr
+	mov r1, #0
+	str r1, [r0]              /* SysTick off */
+	bkpt #2
+	bkpt #4
+	b hang
+
+	.thumb_func
+pc_handler:                       /* the first SysTick only: the stacked PC, frame word 6 */
+	ldr r0, =tick_pc
+	ldr r1, [r0]
+	cmp r1, #0
+	bne 1f
+	ldr r1, [sp, #24]
+	str r1, [r0]
+1:	ldr r0, =SYST_CSR
+	bx lr
 
 	.thumb_func
 counting_handler:
