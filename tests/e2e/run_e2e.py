@@ -14,7 +14,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from benchtest import check_schema as schema_check, expect, free_port, paths, procs_in, run_case  # noqa: E402
+from benchtest import (check_schema as schema_check, expect, free_port, paths, procs_in, run_case,  # noqa: E402
+                       start_long_run)
 
 BUILD, SRC, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
 BENCH, EX, SCHEMA, CHECK = paths(BUILD, SRC)
@@ -210,17 +211,9 @@ def case_sigterm():
 
 
 def case_sigint(sig=signal.SIGINT):
-    tmp = tempfile.mkdtemp(prefix="bench-e2e-")
-    report, wd = os.path.join(tmp, "r.json"), os.path.join(tmp, "wd")
-    cmd = [BENCH, "run", os.path.join(EX, "fut-softfp.elf"), "--arg", "input=0:100000:1", "--repeat", "1",
-           "--json", report, "--work-dir", wd]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # Wait until samples are being taken (OpenOCD and the simulator are running), then interrupt.
-    deadline = time.time() + 30
-    while time.time() < deadline and len(procs_in(os.path.realpath(wd))) < 2:
-        time.sleep(0.05)
-    # Long enough on a loaded machine for the first samples (a halt can take 50 ms under load).
-    time.sleep(3.0)
+    # Interrupt once samples are being taken: 3 s after OpenOCD and the simulator run is long enough
+    # on a loaded machine for the first samples (a halt can take 50 ms under load).
+    p, report, wd = start_long_run(BENCH, os.path.join(EX, "fut-softfp.elf"), "bench-e2e-", settle=3.0)
     p.send_signal(sig)
     out, err = p.communicate(timeout=30)
     print(err, file=sys.stderr)
@@ -229,7 +222,7 @@ def case_sigint(sig=signal.SIGINT):
     rep = json.load(open(report))
     expect(rep["status"] == "incomplete" and rep["status_detail"] == "interrupted", f"status {rep['status']}")
     expect(sum(r["n"] for r in rep["results"]) > 0, "no samples kept")
-    expect(procs_in(os.path.realpath(wd)) == {}, "processes left running after SIGINT")
+    expect(procs_in(wd) == {}, "processes left running after SIGINT")
     c = schema_check(CHECK, SCHEMA, report)
     expect(c.returncode == 0, f"schema: {c.stderr}")
 

@@ -19,6 +19,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import benchtest  # noqa: E402
 from benchtest import check_schema as schema_check, expect, failures, paths, procs_in, run_case  # noqa: E402
 
 BUILD, SRC, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -37,18 +38,10 @@ tempfile.mkdtemp = _tmpdir
 
 
 def start_long_run(extra=()):
-    """bench run on a sweep long enough (100000 inputs) that the fault always lands mid-run."""
-    tmp = tempfile.mkdtemp(prefix="bench-faults-")
-    report, wd = os.path.join(tmp, "r.json"), os.path.join(tmp, "wd")
-    cmd = [BENCH, "run", os.path.join(EX, "fut-softfp.elf"), "--arg", "input=0:100000:1", "--repeat", "1",
-           "--json", report, "--work-dir", wd, "--quiet"] + list(extra)
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wdr = os.path.realpath(wd) if os.path.exists(wd) else wd
-    deadline = time.time() + 30
-    while time.time() < deadline and len(procs_in(os.path.realpath(wd) if os.path.exists(wd) else wd)) < 2:
-        time.sleep(0.05)
-    time.sleep(1.5)  # samples are being taken now (calibration and load take well under a second)
-    return p, report, os.path.realpath(wd) if os.path.exists(wd) else wdr
+    """bench run on a sweep long enough (100000 inputs) that the fault always lands mid-run;
+    calibration and load take well under the 1.5 s it waits for the first samples."""
+    return benchtest.start_long_run(BENCH, os.path.join(EX, "fut-softfp.elf"), "bench-faults-",
+                                    ["--quiet"] + list(extra), settle=1.5)
 
 
 def finish(p, report, wd, code, message, detail):

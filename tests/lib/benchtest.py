@@ -3,10 +3,13 @@ failure collection, the processes bench started in a work dir, free loopback por
 schema check, case dispatch, and the '|'-separated case tables. Import with
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 Only the standard library: the tests run on a bare Debian with python3."""
+import atexit
 import os
 import socket
 import subprocess
 import sys
+import tempfile
+import time
 
 failures = []
 
@@ -39,6 +42,23 @@ def procs_in(workdir):
         except OSError:
             pass
     return found
+
+
+def start_long_run(bench, elf, prefix, extra=(), settle=1.5):
+    """Starts `bench run ELF` on a sweep of 100000 inputs, long enough that whatever the test does
+    next lands mid-run; returns once OpenOCD and bench-sim run in its work dir and `settle` seconds
+    more have passed for the first samples. Returns (Popen, report path, work dir as /proc shows
+    it). bench is killed at exit if the test ends first (an exception) and leaves it running."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    report, wd = os.path.join(tmp, "r.json"), os.path.join(tmp, "wd")
+    cmd = [bench, "run", elf, "--arg", "input=0:100000:1", "--repeat", "1", "--json", report, "--work-dir", wd]
+    p = subprocess.Popen(cmd + list(extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    atexit.register(lambda: p.poll() is None and p.kill())
+    deadline = time.time() + 30
+    while time.time() < deadline and len(procs_in(os.path.realpath(wd))) < 2:
+        time.sleep(0.05)
+    time.sleep(settle)
+    return p, report, os.path.realpath(wd)
 
 
 def free_port():
