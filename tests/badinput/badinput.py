@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from benchtest import table_rows, table_verdict  # noqa: E402
+from benchtest import symbol_file_offset, table_rows, table_verdict  # noqa: E402
 
 BENCH, EXAMPLES, CIFX = sys.argv[1], sys.argv[2], sys.argv[3]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -49,18 +49,6 @@ def with_markers(d, name, data):
     return path
 
 
-def symbol_file_offset(elf, name):
-    """File offset of an initialised symbol (regions_cli.py does the same on the same firmware)."""
-    nm = subprocess.run(["arm-none-eabi-nm", elf], capture_output=True, text=True, check=True).stdout
-    addr = next(int(l.split()[0], 16) for l in nm.splitlines() if l.split()[-1] == name)
-    hdr = subprocess.run(["arm-none-eabi-objdump", "-h", elf], capture_output=True, text=True, check=True).stdout
-    for line in hdr.splitlines():
-        f = line.split()
-        if len(f) >= 7 and f[0].isdigit():
-            size, vma, off = int(f[2], 16), int(f[3], 16), int(f[5], 16)
-            if vma <= addr < vma + size:
-                return off + (addr - vma)
-    raise SystemExit(f"{name} has no file contents in {elf}")
 
 
 def regions_patched(d, name, field_offset, fmt, value):

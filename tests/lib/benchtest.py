@@ -109,3 +109,18 @@ def table_verdict(where, name, problems):
         return True
     print(f"ok   {name}")
     return False
+
+
+def symbol_file_offset(elf, name):
+    """File offset in ELF of the initialised symbol NAME (its section's bytes in the file), found
+    with arm-none-eabi-nm and objdump -h, so a test can patch one field of a firmware image."""
+    nm = subprocess.run(["arm-none-eabi-nm", elf], capture_output=True, text=True, check=True).stdout
+    addr = next(int(l.split()[0], 16) for l in nm.splitlines() if l.split()[-1] == name)
+    hdr = subprocess.run(["arm-none-eabi-objdump", "-h", elf], capture_output=True, text=True, check=True).stdout
+    for line in hdr.splitlines():
+        f = line.split()
+        if len(f) >= 7 and f[0].isdigit():
+            size, vma, off = int(f[2], 16), int(f[3], 16), int(f[5], 16)
+            if vma <= addr < vma + size:
+                return off + (addr - vma)
+    raise SystemExit(f"{name} is in no section with file contents in {elf}")

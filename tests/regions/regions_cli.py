@@ -10,24 +10,15 @@ import struct
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from benchtest import symbol_file_offset  # noqa: E402
+
 bench, examples, work = sys.argv[1], sys.argv[2], sys.argv[3]
 regions_elf = os.path.join(examples, "regions.elf")
 fut_elf = os.path.join(examples, "fut-hardfp.elf")
 os.makedirs(work, exist_ok=True)
 
 
-def symbol_file_offset(elf, name):
-    """File offset of a symbol in an initialised (.data) section."""
-    nm = subprocess.run(["arm-none-eabi-nm", elf], capture_output=True, text=True, check=True).stdout
-    addr = next(int(l.split()[0], 16) for l in nm.splitlines() if l.split()[-1] == name)
-    hdr = subprocess.run(["arm-none-eabi-objdump", "-h", elf], capture_output=True, text=True, check=True).stdout
-    for line in hdr.splitlines():
-        f = line.split()
-        if len(f) >= 7 and f[0].isdigit():
-            size, vma, off = int(f[2], 16), int(f[3], 16), int(f[5], 16)
-            if vma <= addr < vma + size:
-                return off + (addr - vma)
-    raise SystemExit(f"{name} is in no section with file contents in {elf}")
 
 
 def patched(label, field_offset, fmt, value):
