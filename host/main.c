@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "cli/cmd.h"
 
 struct command {
 	const char *name;

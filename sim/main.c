@@ -16,12 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bitbang.h"
-#include "bus.h"
-#include "core.h"
-#include "dp.h"
-#include "jtag.h"
-#include "romtable.h"
+#include "wire/bitbang.h"
+#include "bus/bus.h"
+#include "core/core.h"
+#include "dap/dp.h"
+#include "wire/jtag.h"
+#include "dap/romtable.h"
 
 /* Cycles per core_run() slice while a client may be waiting: ~2 ms at 100 M instr/s, so a JTAG
  * request waits at most that long while the core runs free. */

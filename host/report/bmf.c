@@ -3,9 +3,9 @@
  * benchmark named like every other format names it ("fut[input=7]"); its measures are "cycles"
  * (a custom measure Bencher creates on first upload) and, when the core clock is known, Bencher's
  * built-in "latency" in nanoseconds. value is the mean, the bounds are min and max. */
-#include "cjson_out.h"
-#include "markup.h"
-#include "reporter.h"
+#include "report/cjson_out.h"
+#include "report/markup.h"
+#include "report/reporter.h"
 
 static int add_measure(cJSON *bench, const char *measure, double value, double lo, double hi)
 {

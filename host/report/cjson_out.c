@@ -1,5 +1,5 @@
 /* See cjson_out.h. */
-#include "cjson_out.h"
+#include "report/cjson_out.h"
 
 #include <stdlib.h>
 

@@ -6,7 +6,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
-#include "../error.h"
+#include "base/error.h"
 
 /* Prints ROOT (formatted) and a newline to OUT, then deletes ROOT (also when ROOT is NULL: the
  * out-of-memory case of whoever built it). WHAT names the format in messages. */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "reporter.h"
+#include "report/reporter.h"
 
 struct widths {
 	int name, args, n, num;

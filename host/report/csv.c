@@ -3,8 +3,8 @@
  * the JSON report, not here, to keep one table per file. */
 #include <string.h>
 
-#include "markup.h"
-#include "reporter.h"
+#include "report/markup.h"
+#include "report/reporter.h"
 
 /* RFC 4180 section 2, rules 6-7: quote a field holding a comma, quote or line break, and double
  * every quote inside it. */

@@ -2,9 +2,9 @@
  * (benchmark-action/github-action-benchmark README, "Examples": custom benchmarks): a JSON array
  * of {"name", "unit", "value", "range", "extra"}; range and extra are free text shown in the
  * chart's tooltip. value is the mean, range the sample standard deviation. */
-#include "cjson_out.h"
-#include "markup.h"
-#include "reporter.h"
+#include "report/cjson_out.h"
+#include "report/markup.h"
+#include "report/reporter.h"
 
 static int add_entry(cJSON *root, const struct bench_report *rep, const struct bench_result *res)
 {

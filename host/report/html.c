@@ -1,11 +1,11 @@
 /* The HTML page of `bench report`; see html.h. Like svg.c it checks the stream once through
  * ferror() at the end (C11 7.21.10.3: the error indicator is sticky). */
-#include "html.h"
+#include "report/html.h"
 
 #include <inttypes.h>
 
-#include "markup.h"
-#include "svg.h"
+#include "report/markup.h"
+#include "report/svg.h"
 
 static void cell(FILE *out, const char *tag, const char *s)
 {

@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "../error.h"
-#include "../results.h"
+#include "base/error.h"
+#include "results/results.h"
 
 /* Writes the page for one or more reports (several: their series share the plot). */
 int html_write(FILE *out, const struct bench_report *const *reps, size_t n_reps, struct bench_error *err);

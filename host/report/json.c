@@ -1,13 +1,13 @@
 /* The JSON reporter: schema version 1 (docs/report-schema.md, docs/report-schema.json). The whole
  * document is built with cJSON and printed at end(), so a reader never sees a partial object
  * (report_write_atomic adds the rename). */
-#include "json.h"
+#include "report/json.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "reporter.h"
+#include "report/reporter.h"
 
 static cJSON *str_or_null(const char *s)
 {

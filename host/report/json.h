@@ -5,7 +5,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "../results.h"
+#include "results/results.h"
 
 /* The whole report; NULL when out of memory. The caller cJSON_Delete()s it. */
 cJSON *json_report_build(const struct bench_report *rep);

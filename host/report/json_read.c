@@ -1,7 +1,7 @@
 /* JSON report reader: cJSON parses, this maps docs/report-schema.md onto struct bench_report.
  * Refuses another schema_version before looking at anything else, so a future report is never
  * half-understood (the rule Google Benchmark's tools/gbench/util.py follows for its JSON too). */
-#include "json_read.h"
+#include "report/json_read.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
-#include "../error.h"
-#include "../results.h"
+#include "base/error.h"
+#include "results/results.h"
 
 /* Parses TEXT (LEN bytes, need not be NUL-terminated); WHAT names the source in messages
  * (usually the path). REP must be results_init()ed; on failure it may hold a partial report

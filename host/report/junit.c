@@ -1,14 +1,14 @@
 /* JUnit XML reporter. The layout follows the de-facto schema Jenkins and GitLab read (the Ant
  * JUnit task's testsuites/testsuite/testcase, with <failure> for a broken limit and <error> for a
  * result that could not be measured); one testsuite per report, named after the firmware. */
-#include "junit.h"
+#include "report/junit.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "markup.h"
+#include "report/markup.h"
 
 static const struct junit_limits *active_limits;
 

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "reporter.h"
+#include "report/reporter.h"
 
 #define JUNIT_MAX_LIMITS 32
 

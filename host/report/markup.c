@@ -1,5 +1,5 @@
 /* Helpers shared by the CI reporters; see markup.h. */
-#include "markup.h"
+#include "report/markup.h"
 
 #include <string.h>
 

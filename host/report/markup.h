@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "../results.h"
+#include "results/results.h"
 
 /* "fut[input=7]" or "fut[input=7,n=3]"; just "fut" without args. Always NUL-terminates. */
 void markup_label(const struct bench_result *res, char *buf, size_t cap);

@@ -2,7 +2,7 @@
  * and one file beside this one. */
 #include <string.h>
 
-#include "reporter.h"
+#include "report/reporter.h"
 
 extern const struct reporter_ops console_reporter, json_reporter, csv_reporter, bmf_reporter, github_reporter,
     junit_reporter;

@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 
-#include "../error.h"
-#include "../results.h"
+#include "base/error.h"
+#include "results/results.h"
 
 struct reporter_ops {
 	const char *name;      /* "console", "json", "csv", "junit", "bmf", "github" */

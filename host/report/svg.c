@@ -1,14 +1,14 @@
 /* SVG figures; see svg.h. Output is built with stdio and checked once through ferror() at the end
  * of each figure (the stream's error indicator is sticky, C11 7.21.10.3), which keeps the drawing
  * code readable while still reporting a failed write. */
-#include "svg.h"
+#include "report/svg.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "markup.h"
+#include "report/markup.h"
 
 const char *const svg_palette[SVG_MAX_SERIES] = {
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",

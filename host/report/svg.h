@@ -7,8 +7,8 @@
 
 #include <stdio.h>
 
-#include "../error.h"
-#include "../results.h"
+#include "base/error.h"
+#include "results/results.h"
 
 #define SVG_MAX_SERIES 12
 

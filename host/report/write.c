@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "reporter.h"
+#include "report/reporter.h"
 
 int report_emit(const struct reporter_ops *ops, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {

@@ -1,6 +1,6 @@
 /* The checked wrappers of backend.h: a NULL op becomes a clear BENCH_E_UNSUPPORTED error naming
  * the backend and what it cannot do (after Black Magic Probe's target.c wrappers). */
-#include "backend.h"
+#include "transport/backend.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../error.h"
+#include "base/error.h"
 
 enum backend_cap {
 	BK_CAP_HALT_ON_BKPT = 1u << 0, /* the target halts on a BKPT it executes (C_DEBUGEN) */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gdb_rsp_priv.h"
+#include "transport/gdb_rsp_priv.h"
 
 /* Signals in stop replies (GDB's target signal numbers, include/gdb/signals.def). */
 enum { SIG_INT = 2, SIG_ILL = 4, SIG_TRAP = 5, SIG_EMT = 7, SIG_BUS = 10, SIG_SEGV = 11 };

@@ -5,7 +5,7 @@
 #ifndef HOST_TRANSPORT_GDB_RSP_H
 #define HOST_TRANSPORT_GDB_RSP_H
 
-#include "backend.h"
+#include "transport/backend.h"
 
 /* Connects to HOST:PORT (or :PORT for 127.0.0.1), negotiates qSupported / PacketSize /
  * QStartNoAckMode, reads the target description to learn register numbers, and fills *bk.

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gdb_rsp_priv.h"
+#include "transport/gdb_rsp_priv.h"
 
 static size_t data_room(const struct rsp_priv *s)
 {

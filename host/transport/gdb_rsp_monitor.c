@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gdb_rsp_priv.h"
+#include "transport/gdb_rsp_priv.h"
 
 static bool all_hex(const char *p, size_t n)
 {

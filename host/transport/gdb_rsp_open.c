@@ -1,12 +1,12 @@
 /* Opening a GDB RSP session (GDB manual E.4 qSupported, E.11 QStartNoAckMode, G target
  * descriptions) and recognising which gdbserver it is, so its quirks stay data (struct rsp_flavour). */
-#include "gdb_rsp.h"
+#include "transport/gdb_rsp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gdb_rsp_priv.h"
+#include "transport/gdb_rsp_priv.h"
 
 #define RSP_DEFAULT_TIMEOUT_MS 5000u
 #define RSP_CONNECT_TIMEOUT_MS 3000u

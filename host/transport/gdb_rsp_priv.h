@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend.h"
-#include "rsp_packet.h"
+#include "transport/backend.h"
+#include "transport/rsp_packet.h"
 
 #define RSP_MAX_REGS   128
 #define RSP_MAX_BREAKS 64

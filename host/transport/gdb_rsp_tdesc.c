@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gdb_rsp_priv.h"
+#include "transport/gdb_rsp_priv.h"
 
 /* Copies attribute attr's value from the tag [tag, end) into out; false if absent. */
 static bool attr(const char *tag, const char *end, const char *attr, char *out, size_t outlen)

@@ -3,7 +3,7 @@
  * is wrapped in `catch`). Strings reaching Tcl go through tcl_quote(). OpenOCD commands used, all in
  * 0.12: halt, resume, wait_halt, reg, read_memory, write_memory, reset, flash write_image,
  * verify_image, bp/rbp, version. */
-#include "openocd_tcl.h"
+#include "transport/openocd_tcl.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../proc.h"
+#include "session/proc.h"
 
 #define TCL_EOM     0x1a
 #define TCL_SLOW_MS 60000u /* program, verify and reset on a real board with a big image */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
+#include "transport/backend.h"
 
 /* Connects to HOST:PORT (or ":PORT" / "PORT" for 127.0.0.1) and fills *bk. Capabilities:
  * HALT_ON_BKPT, CYCCNT, FLASH, HW_BREAK, RESET, MONITOR (OpenOCD halts on BKPT with C_DEBUGEN).

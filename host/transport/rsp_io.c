@@ -1,6 +1,6 @@
 /* TCP byte I/O with deadlines for the GDB remote protocol (see rsp_io.h). Non-blocking socket +
  * poll(): a server that accepts and then says nothing costs at most the caller's deadline. */
-#include "rsp_io.h"
+#include "transport/rsp_io.h"
 
 #include <errno.h>
 #include <fcntl.h>

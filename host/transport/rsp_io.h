@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../error.h"
+#include "base/error.h"
 
 struct rsp_io {
 	int fd;

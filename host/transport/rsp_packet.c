@@ -1,5 +1,5 @@
 /* GDB remote protocol framing and acknowledgements (see rsp_packet.h; GDB manual E.1). */
-#include "rsp_packet.h"
+#include "transport/rsp_packet.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../error.h"
-#include "rsp_io.h"
+#include "base/error.h"
+#include "transport/rsp_io.h"
 
 enum rsp_frame {
 	RSP_FRAME_NONE = 0, /* byte consumed, nothing complete yet */

@@ -1,4 +1,4 @@
-/* Event codes shared by the firmware (target/pfp) and the host (host/counters.c): the PAPI preset
+/* Event codes shared by the firmware (target/pfp) and the host (host/firmware/counters.c): the PAPI preset
  * names ePAPI supports (Giesen et al., WCET 2019, table 2) and the native counters behind them.
  * Numbers only, no code: the host includes this file too. Codes are stable: they are stored in the
  * region table (struct pfp_table.events) and decoded by the host. */

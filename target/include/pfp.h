@@ -51,7 +51,7 @@
 
 #include "pfp_port.h"
 
-/* One region's record: 96 bytes, the layout docs/regions.md documents and host/regions.c decodes.
+/* One region's record: 96 bytes, the layout docs/regions.md documents and host/firmware/regions.c decodes.
  * Fields above `partial` are statistics the host reports; the rest is run-time state. */
 struct pfp_region {
 	uint32_t count;                      /* 0   completed samples */

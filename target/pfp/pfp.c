@@ -1,4 +1,4 @@
-/* Profile-point regions: the run-time half (the host half is host/regions.c). See pfp.h for the model
+/* Profile-point regions: the run-time half (the host half is host/firmware/regions.c). See pfp.h for the model
  * and docs/regions.md for the table layout.
  *
  * Accounting: `st.last` holds the counter at the end of the previous PFP call; every call reads the

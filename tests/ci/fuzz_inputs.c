@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "farm.h"
-#include "probes.h"
+#include "run/farm.h"
+#include "session/probes.h"
 #include "report/json_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

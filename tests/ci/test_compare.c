@@ -1,4 +1,4 @@
-/* Unit tests of host/compare.c: the Mann-Whitney U test against published values, threshold
+/* Unit tests of host/results/compare.c: the Mann-Whitney U test against published values, threshold
  * parsing, and the verdicts on the hand-written fixture pair (fixtures/README.md). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "compare.h"
+#include "results/compare.h"
 #include "report/json_read.h"
 
 #define FIX BENCH_SOURCE_DIR "/tests/ci/fixtures/"

@@ -1,4 +1,4 @@
-/* Unit tests of host/probes.c: probe recognition on recorded USB descriptors (the files in fixtures/usb/,
+/* Unit tests of host/session/probes.c: probe recognition on recorded USB descriptors (the files in fixtures/usb/,
  * each saying where its bytes came from and what is expected), malformed descriptors, the string
  * decoder, and the serial lookup's messages. */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes.h"
+#include "session/probes.h"
 
 #define USB BENCH_SOURCE_DIR "/tests/ci/fixtures/usb/"
 

@@ -1,9 +1,9 @@
-/* libFuzzer target: the board-file parser (host/board.c, docs/boards.md): board_parse on an
+/* libFuzzer target: the board-file parser (host/firmware/board.c, docs/boards.md): board_parse on an
  * arbitrary board.json, as bench run and the farm loader read it from a user's boards folder. */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "board.h"
+#include "firmware/board.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "report/json_read.h"
-#include "results.h"
+#include "results/results.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

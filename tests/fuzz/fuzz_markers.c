@@ -1,10 +1,10 @@
-/* libFuzzer target: the .bench_markers section decoder (host/markers.c, docs/markers.md records).
+/* libFuzzer target: the .bench_markers section decoder (host/firmware/markers.c, docs/markers.md records).
  * The input is the raw section; every decoded marker is looked up again by address and kind so a
  * decoder that stores garbage is read back under ASan. */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "markers.h"
+#include "firmware/markers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* libFuzzer target: the RAM-table decoder (host/regions.c, docs/regions.md) as bench run uses it at
+/* libFuzzer target: the RAM-table decoder (host/firmware/regions.c, docs/regions.md) as bench run uses it at
  * the DONE marker: regions_fetch reads the header and records through a memory callback, here
  * backed by the input mapped at TABLE_ADDR (table, records and the names' pointers and strings
  * all in it, as in the target's RAM and flash), and appends one result per region. Both
@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "regions.h"
-#include "results.h"
+#include "firmware/regions.h"
+#include "results/results.h"
 
 #define TABLE_ADDR 0x20000000u
 

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "board.h"
+#include "firmware/board.h"
 
 static const char *boards_dir;
 

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "elf.h"
-#include "sha256.h"
+#include "firmware/elf.h"
+#include "base/sha256.h"
 
 static const char *real_elf;
 

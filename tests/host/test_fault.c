@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "run_fault.h"
+#include "run/run_fault.h"
 
 static const char *real_elf;
 

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "elf.h"
-#include "markers.h"
+#include "firmware/elf.h"
+#include "firmware/markers.h"
 
 static const char *real_elf;
 

@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "farm.h"
+#include "run/farm.h"
 #include "report/junit.h"
-#include "run.h"
+#include "run/run.h"
 
 static void test_sweep_range(void **state)
 {

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "results.h"
+#include "results/results.h"
 
 static void test_stats_known(void **state)
 {

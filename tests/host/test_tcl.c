@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "proc.h"
+#include "session/proc.h"
 #include "transport/openocd_tcl.h"
 
 static void test_quote(void **state)

@@ -2,7 +2,7 @@
  * in-process the way a debugger drives it, through the bus only: halt at each BKPT marker, read
  * DWT_CYCCNT (0xE0001004), write bench_ctl.stop at the SYNC halt after N iterations, set the PC past
  * the BKPT with DCRDR/DCRSR (Armv7-M ARM C1.6.3/C1.6.4) and clear DHCSR.C_HALT. At DONE the region
- * table is read through the bus and decoded by host/regions.c. Then every relation the example's
+ * table is read through the bus and decoded by host/firmware/regions.c. Then every relation the example's
  * header promises is checked exactly: region totals equal the markers' cycles around the same code,
  * the SysTick handler's time is left out of the interrupted region, an empty region measures 0.
  *
@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bus.h"
-#include "core.h"
-#include "elf.h"
-#include "markers.h"
-#include "regions.h"
-#include "results.h"
+#include "bus/bus.h"
+#include "core/core.h"
+#include "firmware/elf.h"
+#include "firmware/markers.h"
+#include "firmware/regions.h"
+#include "results/results.h"
 
 #define DHCSR  0xE000EDF0u
 #define DCRSR  0xE000EDF4u

@@ -1,4 +1,4 @@
-/* Unit tests of host/regions.c: the table decoder and the consistent read, fed byte buffers laid out
+/* Unit tests of host/firmware/regions.c: the table decoder and the consistent read, fed byte buffers laid out
  * as docs/regions.md "Table layout" describes (what target/pfp writes on a 32-bit little-endian core). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,9 +8,9 @@
 
 #include <cmocka.h>
 
-#include "elf.h"
-#include "regions.h"
-#include "results.h"
+#include "firmware/elf.h"
+#include "firmware/regions.h"
+#include "results/results.h"
 
 #define RAM     0x20000000u
 #define FLASH   0x08000000u

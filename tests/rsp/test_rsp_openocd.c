@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "elf.h"
+#include "firmware/elf.h"
 #include "transport/gdb_rsp.h"
 
 static const char *hp, *fw;

@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "elf.h"
-#include "proc.h"
-#include "qemu_proc.h"
+#include "firmware/elf.h"
+#include "session/proc.h"
+#include "session/qemu_proc.h"
 #include "transport/gdb_rsp.h"
 
 static const char *nop_elf, *nomarkers_elf, *examples_dir;

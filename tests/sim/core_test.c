@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-/* The virtual Cortex-M4F (sim/core.h) driven as a debugger drives it: through the bus with
+/* The virtual Cortex-M4F (sim/core/core.h) driven as a debugger drives it: through the bus with
  * BUS_DEBUG, the way the MEM-AP reaches DHCSR/DCRSR/DCRDR, the SCB and the DWT. Firmware:
  * tests/firmware/core/{nops,cases}.S, built by the firmware project. Exact numbers come from the
  * Armv7-M ARM (status register bits) and docs/cycle-model.md (NOP 1, LDR 2, BX static 1,
@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "bus.h"
-#include "core.h"
+#include "bus/bus.h"
+#include "core/core.h"
 
 #define DHCSR         0xE000EDF0u
 #define DCRSR         0xE000EDF4u

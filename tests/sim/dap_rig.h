@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ap.h"
-#include "bitbang.h"
-#include "bus.h"
-#include "dp.h"
-#include "jtag.h"
-#include "romtable.h"
+#include "dap/ap.h"
+#include "wire/bitbang.h"
+#include "bus/bus.h"
+#include "dap/dp.h"
+#include "wire/jtag.h"
+#include "dap/romtable.h"
 
 #define RIG_RAM_BASE 0x20000000u
 #define RIG_RAM_SIZE 4096u

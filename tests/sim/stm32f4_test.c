@@ -1,4 +1,4 @@
-/* Unit tests of the virtual STM32F4 (sim/stm32f4.c, sim/stm32f4_flash.c) on a bare bus: the memory
+/* Unit tests of the virtual STM32F4 (sim/chip/stm32f4.c, sim/chip/stm32f4_flash.c) on a bare bus: the memory
  * map, the FLASH controller driven exactly as OpenOCD 0.12's src/flash/nor/stm32f2x.c drives it
  * (unlock, sector erase, half-word programming, error flags), and the RCC handshakes a 168 MHz
  * start-up waits for. Register values are RM0090 rev 19's. */
@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "bus.h"
-#include "stm32f4.h"
+#include "bus/bus.h"
+#include "chip/stm32f4.h"
 
 #define FLASH_ACR     0x40023C00u
 #define FLASH_KEYR    0x40023C04u

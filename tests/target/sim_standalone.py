@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The example firmware on the virtual board, through bench-sim's built-in debugger
 (`bench-sim --elf X --standalone`: it sets C_DEBUGEN, prints one line per halt
-`halt pc=0x%08x imm=%u cyccnt=%u reason=...` and resumes past each BKPT; sim/core.h).
+`halt pc=0x%08x imm=%u cyccnt=%u reason=...` and resumes past each BKPT; sim/core/core.h).
 
   sim_standalone.py BENCH_SIM EXAMPLES_DIR TEST_FIRMWARE_DIR
 

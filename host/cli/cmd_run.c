@@ -1,0 +1,104 @@
+/* bench run: parse flags, measure (run.c), print the table, write the JSON report (also when the
+ * run failed: docs/exit-codes.md), and exit with the documented code. */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cmd.h"
+#include "run/farm.h"
+#include "session/probes.h"
+#include "session/proc.h"
+#include "report/junit.h"
+#include "report/reporter.h"
+#include "run/run.h"
+
+static int write_outputs(const struct run_opts *o, const struct bench_report *rep, bool measured_any,
+                         struct bench_error *err)
+{
+	const struct reporter_ops *fmt = reporter_find(o->format ? o->format : "console");
+	int rc = 0;
+
+	if (!fmt)
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "unknown --format '%s': use console, json, csv, bmf, github or junit", o->format);
+	if (!o->quiet && (measured_any || strcmp(fmt->name, "console")))
+		rc = report_emit(fmt, stdout, rep, err);
+	if (o->json) {
+		struct bench_error jerr;
+		int jrc = report_write_atomic(reporter_find("json"), o->json, rep, &jerr);
+		if (jrc && !rc) {
+			*err = jerr;
+			rc = jrc;
+		}
+	}
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o;
+	struct bench_report rep;
+	struct bench_error err, werr;
+	int rc, wrc, code;
+	static struct junit_limits limits; /* --max-cycles NAME=N, checked after the run (report/junit.c) */
+
+	if (junit_limits_take(&argc, argv, &limits, &err) < 0) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		return bench_exit_code(err.kind);
+	}
+	junit_set_limits(&limits);
+	if (farm_requested(argc, argv))
+		return farm_cmd_run(argc, argv); /* --farm FILE: every board of the farm at once (farm_run.c) */
+	run_opts_init(&o);
+	bench_error_clear(&err);
+	rc = run_parse_args(argc, argv, &o, &err);
+	if (rc == 0)
+		rc = probes_check_run(&o, &err); /* --probe SERIAL attached, or one probe only (probes_run.c) */
+	if (rc == 1) {
+		run_print_usage(stdout);
+		run_opts_free(&o);
+		return 0;
+	}
+	if (rc) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		run_opts_free(&o);
+		return bench_exit_code(err.kind);
+	}
+	if (o.format && !reporter_find(o.format)) {
+		fprintf(stderr, "bench: unknown --format '%s': use console, json, csv, bmf, github or junit\n",
+		        o.format);
+		run_opts_free(&o);
+		return bench_exit_code(BENCH_E_USAGE);
+	}
+	/* A report that cannot be written is known before the run, not after minutes of measuring
+	 * (and a second error line): its folder must exist and be writable (the atomic write puts a
+	 * temporary file next to it). */
+	if (o.json) {
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s", o.json);
+		if (access(dirname(dir), W_OK | X_OK)) {
+			fprintf(stderr,
+			        "bench: cannot write report %s: %s: check the directory exists and is writable\n",
+			        o.json, strerror(errno));
+			run_opts_free(&o);
+			return bench_exit_code(BENCH_E_IO);
+		}
+	}
+	proc_install_signal_handlers();
+	results_init(&rep);
+	rc = run_measure(&o, &rep, &err);
+	bench_error_clear(&werr);
+	wrc = write_outputs(&o, &rep, rep.n_results > 0, &werr);
+	if (rc)
+		fprintf(stderr, "bench: %s\n", err.msg);
+	if (wrc)
+		fprintf(stderr, "bench: %s\n", werr.msg);
+	code = rc ? bench_exit_code(err.kind) : wrc ? bench_exit_code(werr.kind) : 0;
+	code = junit_limit_exit(&rep, code);
+	results_free(&rep);
+	run_opts_free(&o);
+	return code;
+}

@@ -1,0 +1,318 @@
+/* `bench run` flags (docs/run.md is the user-facing copy): a table of options, each with the
+ * field it sets, so usage text and parsing cannot drift apart. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/run.h"
+
+void run_opts_init(struct run_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->repeat = 10;
+	o->warmup = 1;
+	o->timeout_ms = RUN_DEFAULT_TIMEOUT_MS;
+}
+
+void run_opts_free(struct run_opts *o)
+{
+	for (size_t i = 0; i < o->n_sweeps; i++) {
+		free(o->sweeps[i].values);
+		o->sweeps[i].values = NULL;
+	}
+	o->n_sweeps = 0;
+}
+
+static int parse_i64(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	if (errno || end == s || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* "10000", "10000ms", "10s". */
+static int parse_ms(const char *s, unsigned *out)
+{
+	char num[32];
+	size_t l = strlen(s);
+	unsigned mult = 1, v;
+
+	if (l >= sizeof(num))
+		return -1;
+	strcpy(num, s);
+	if (l > 2 && !strcmp(num + l - 2, "ms"))
+		num[l - 2] = '\0';
+	else if (l > 1 && num[l - 1] == 's')
+		num[l - 1] = '\0', mult = 1000;
+	if (parse_uint(num, 3600u * 1000u, &v) || v == 0 || v > 3600u * 1000u / mult)
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+static int sweep_usage(struct bench_error *err, const char *spec, const char *why)
+{
+	return bench_fail(err, BENCH_E_USAGE,
+	                  "bad --arg '%s' (%s): give NAME=START:STOP:STEP (e.g. input=0:1000:7) or NAME=V1,V2,...",
+	                  spec, why);
+}
+
+int run_parse_sweep(const char *spec, struct run_sweep *out, struct bench_error *err)
+{
+	const char *eq = strchr(spec, '=');
+	const char *val;
+	size_t nlen;
+	char buf[4096];
+
+	memset(out, 0, sizeof(*out));
+	if (!eq || eq == spec)
+		return sweep_usage(err, spec, "no NAME=");
+	nlen = (size_t)(eq - spec);
+	if (nlen >= sizeof(out->name))
+		return sweep_usage(err, spec, "name too long");
+	memcpy(out->name, spec, nlen);
+	out->name[nlen] = '\0';
+	for (size_t i = 0; i < nlen; i++) {
+		char c = out->name[i];
+		if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i && c >= '0' && c <= '9')))
+			return sweep_usage(err, spec, "NAME must be a C identifier");
+	}
+	val = eq + 1;
+	if (!*val || strlen(val) >= sizeof(buf))
+		return sweep_usage(err, spec, "no values");
+	strcpy(buf, val);
+	if (strchr(buf, ':')) {
+		char *a = buf, *b = strchr(a, ':'), *c;
+		int64_t start, stop, step = 1;
+		*b++ = '\0';
+		c = strchr(b, ':');
+		if (c)
+			*c++ = '\0';
+		if (parse_i64(a, &start) || parse_i64(b, &stop) || (c && parse_i64(c, &step)))
+			return sweep_usage(err, spec, "not integers");
+		if (step == 0 || (stop - start) / step < 0)
+			return sweep_usage(err, spec, "STEP must move START towards STOP");
+		uint64_t n = (uint64_t)((stop - start) / step) + 1;
+		if (n > RUN_MAX_SWEEP_VALUES)
+			return sweep_usage(err, spec, "more than 1000000 values");
+		out->values = malloc(n * sizeof(*out->values));
+		if (!out->values)
+			return bench_fail(err, BENCH_E_NOMEM, "out of memory for --arg %s", spec);
+		for (uint64_t i = 0; i < n; i++)
+			out->values[i] = start + (int64_t)i * step;
+		out->n = (size_t)n;
+		return 0;
+	}
+	/* "1,,2" has an empty element strtok_r would skip. */
+	if (strstr(buf, ",,") || buf[0] == ',' || buf[strlen(buf) - 1] == ',')
+		return sweep_usage(err, spec, "empty list element");
+	size_t n = 1;
+	for (const char *p = buf; *p; p++)
+		n += *p == ',';
+	out->values = malloc(n * sizeof(*out->values));
+	if (!out->values)
+		return bench_fail(err, BENCH_E_NOMEM, "out of memory for --arg %s", spec);
+	char *save = NULL, *tok = buf;
+	for (size_t i = 0; i < n; i++, tok = NULL) {
+		char *t = strtok_r(tok, ",", &save);
+		if (!t || parse_i64(t, &out->values[i])) {
+			free(out->values);
+			out->values = NULL;
+			return sweep_usage(err, spec, "not a list of integers");
+		}
+	}
+	out->n = n;
+	return 0;
+}
+
+enum opt_kind { OPT_STR, OPT_UINT, OPT_MS, OPT_FLAG, OPT_ARG, OPT_PORT, OPT_HELP, OPT_NOFLAG };
+
+struct opt {
+	const char *name;
+	enum opt_kind kind;
+	size_t offset;
+	const char *meta, *help;
+};
+
+#define F(field) offsetof(struct run_opts, field)
+
+static const struct opt opts[] = {
+    {"--board", OPT_STR, F(board), "NAME", "board folder under boards/ (default: the virtual board sim-stm32f4)"},
+    {"--probe", OPT_STR, F(probe), "SERIAL", "debug probe serial (OpenOCD `adapter serial`); see `bench probes`"},
+    {"--openocd", OPT_STR, F(openocd), "HOST:PORT", "attach to a running OpenOCD's TCL port; start nothing"},
+    {"--gdb", OPT_STR, F(gdb), "HOST:PORT", "measure through a gdbserver (GDB remote protocol)"},
+    {"--repeat", OPT_UINT, F(repeat), "N", "measured iterations per input (default 10)"},
+    {"--warmup", OPT_UINT, F(warmup), "N", "iterations per input run first and not recorded (default 1)"},
+    {"--arg", OPT_ARG, 0, "NAME=SPEC", "input sweep: NAME=START:STOP:STEP or NAME=V1,V2,... (repeatable)"},
+    {"--timeout", OPT_MS, F(timeout_ms), "MS", "longest wait for the next marker, e.g. 10000 or 10s (default 10s)"},
+    {"--json", OPT_STR, F(json), "FILE", "write the JSON report (docs/report-schema.md) atomically, also on failure"},
+    {"--format", OPT_STR, F(format), "NAME", "stdout format: console (default), json, csv, bmf, github, junit"},
+    {"--start", OPT_STR, F(start_sym), "SYM", "breakpoint mode: measure from function SYM ... (no markers needed)"},
+    {"--stop", OPT_STR, F(stop_sym), "SYM", "... to function SYM"},
+    {"--bp-markers", OPT_FLAG, F(bp_markers), NULL, "plant hardware breakpoints at the marker sites"},
+    {"--poll", OPT_UINT, F(poll_ms), "MS", "read the region table every MS while the target runs"},
+    {"--no-regions", OPT_FLAG, F(no_regions), NULL, "do not read the region table at the DONE marker"},
+    {"--no-load", OPT_FLAG, F(no_load), NULL, "do not program the firmware: the target already holds it"},
+    {"--work-dir", OPT_STR, F(work_dir), "DIR", "where logs go (default: a temporary folder, kept on failure)"},
+    {"--tcl-port", OPT_PORT, F(tcl_port), "PORT", "OpenOCD's TCL port when bench starts it (default: a free one)"},
+    {"--boards-dir", OPT_STR, F(boards_dir), "DIR", "folder of board folders (default: the source tree's boards/)"},
+    {"--quiet", OPT_FLAG, F(quiet), NULL, "no table on stdout"},
+    {"--no-progress", OPT_NOFLAG, F(progress), NULL, "no progress bar"},
+    {"--help", OPT_HELP, 0, NULL, "this text"},
+};
+
+void run_print_usage(FILE *out)
+{
+	fprintf(out, "usage: bench run FIRMWARE.elf [options]\n\n"
+	             "Measures the code between the firmware's BKPT markers (target/include/bench.h), in cycles.\n"
+	             "Without --board, --openocd or --gdb it starts the virtual board (bench-sim) and OpenOCD.\n\n");
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		char left[40];
+		snprintf(left, sizeof(left), "%s%s%s", opts[i].name, opts[i].meta ? " " : "",
+		         opts[i].meta ? opts[i].meta : "");
+		fprintf(out, "  %-22s %s\n", left, opts[i].help);
+	}
+	/* Taken out of argv by cmd_run.c before this parser runs (report/junit.h, farm.h). */
+	fprintf(out, "  %-22s %s\n", "--max-cycles NAME=N",
+	        "fail the run (exit 1, JUnit case failed) when result NAME's largest sample exceeds N");
+	fprintf(out, "  %-22s %s\n", "--farm FILE",
+	        "run on every board of a farm file at once, one merged report (docs/ci.md)");
+	fprintf(out,
+	        "\nEnvironment: BENCH_OPENOCD, BENCH_SIM (programs), BENCH_BOARDS_DIR, BENCH_SIM_PRELOAD=0 (program\n"
+	        "an empty virtual board through OpenOCD), BENCH_STATS=1 (CPU time per process on stderr).\n"
+	        "Exit codes: docs/exit-codes.md. Details: docs/run.md.\n");
+}
+
+static int apply(const struct opt *op, const char *val, struct run_opts *o, struct bench_error *err)
+{
+	char *base = (char *)o;
+	unsigned u;
+
+	switch (op->kind) {
+	case OPT_STR:
+		if (!*val)
+			return bench_fail(err, BENCH_E_USAGE, "%s needs a non-empty value: see `bench run --help`",
+			                  op->name);
+		*(const char **)(base + op->offset) = val;
+		return 0;
+	case OPT_UINT:
+		if (parse_uint(val, 100000000u, &u))
+			return bench_fail(err, BENCH_E_USAGE, "%s %s: not a number from 0 to 100000000", op->name, val);
+		if (!strcmp(op->name, "--repeat") && u == 0)
+			return bench_fail(err, BENCH_E_USAGE, "--repeat 0 measures nothing: give 1 or more");
+		*(unsigned *)(base + op->offset) = u;
+		return 0;
+	case OPT_MS:
+		if (parse_ms(val, &u))
+			return bench_fail(err, BENCH_E_USAGE,
+			                  "%s %s: give milliseconds (1 to 3600000) or seconds like 10s", op->name, val);
+		*(unsigned *)(base + op->offset) = u;
+		return 0;
+	case OPT_PORT:
+		if (parse_uint(val, 65535u, &u) || u == 0)
+			return bench_fail(err, BENCH_E_USAGE, "%s %s: give a TCP port from 1 to 65535", op->name, val);
+		*(uint16_t *)(base + op->offset) = (uint16_t)u;
+		return 0;
+	case OPT_ARG:
+		if (o->n_sweeps == RUN_MAX_SWEEPS)
+			return bench_fail(err, BENCH_E_USAGE, "more than %d --arg: combine fewer inputs",
+			                  RUN_MAX_SWEEPS);
+		for (size_t i = 0; i < o->n_sweeps; i++) {
+			size_t l = strlen(o->sweeps[i].name);
+			if (!strncmp(val, o->sweeps[i].name, l) && val[l] == '=')
+				return bench_fail(err, BENCH_E_USAGE, "--arg %s given twice: give it once",
+				                  o->sweeps[i].name);
+		}
+		{
+			int rc = run_parse_sweep(val, &o->sweeps[o->n_sweeps], err);
+			if (rc)
+				return rc;
+		}
+		o->n_sweeps++;
+		return 0;
+	case OPT_FLAG:
+	case OPT_NOFLAG:
+	case OPT_HELP:
+		break;
+	}
+	return 0;
+}
+
+int run_parse_args(int argc, char **argv, struct run_opts *o, struct bench_error *err)
+{
+	o->progress = true;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		const struct opt *op = NULL;
+		size_t nlen;
+		int rc;
+
+		if (a[0] != '-' || !strcmp(a, "-")) {
+			if (o->firmware)
+				return bench_fail(err, BENCH_E_USAGE, "two firmware files ('%s', '%s'): give one",
+				                  o->firmware, a);
+			o->firmware = a;
+			continue;
+		}
+		if (!strcmp(a, "-h"))
+			a = "--help";
+		nlen = strchr(a, '=') ? (size_t)(strchr(a, '=') - a) : strlen(a);
+		for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
+			if (strlen(opts[k].name) == nlen && !strncmp(opts[k].name, a, nlen))
+				op = &opts[k];
+		if (!op)
+			return bench_fail(err, BENCH_E_USAGE, "unknown option '%s': see `bench run --help`", a);
+		if (op->kind == OPT_HELP)
+			return 1;
+		if (op->kind == OPT_FLAG || op->kind == OPT_NOFLAG) {
+			if (a[nlen])
+				return bench_fail(err, BENCH_E_USAGE, "%s takes no value", op->name);
+			*(bool *)((char *)o + op->offset) = op->kind == OPT_FLAG;
+			continue;
+		}
+		if (a[nlen] == '=')
+			val = a + nlen + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else
+			return bench_fail(err, BENCH_E_USAGE, "%s needs a value (%s): see `bench run --help`", op->name,
+			                  op->meta);
+		if ((rc = apply(op, val, o, err)))
+			return rc;
+	}
+	if (!o->firmware)
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "no firmware given: bench run FIRMWARE.elf (see `bench run --help`)");
+	if (!!o->start_sym != !!o->stop_sym)
+		return bench_fail(err, BENCH_E_USAGE, "--start and --stop go together: give both symbols");
+	if (o->openocd && o->gdb)
+		return bench_fail(err, BENCH_E_USAGE, "--openocd and --gdb both given: pick one backend");
+	if (o->probe && (o->openocd || o->gdb))
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "--probe selects the probe of an OpenOCD bench starts: leave it out "
+		                  "with --openocd/--gdb");
+	return 0;
+}

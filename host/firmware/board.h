@@ -1,0 +1,40 @@
+/* Boards as data: boards/<name>/board.json (docs/boards.md), parsed with cJSON. The folder holds
+ * the OpenOCD config too; paths in a board are absolute after board_load(). */
+#ifndef HOST_BOARD_H
+#define HOST_BOARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+
+#define BOARD_DEFAULT "sim-stm32f4"
+
+struct board {
+	char name[64];
+	char description[160];
+	char mcu[32];
+	char core[32];
+	uint64_t core_clock_hz;
+	char counter[32];       /* "DWT_CYCCNT", "CCNT", "none" */
+	char backend[16];       /* "openocd" (default), "qemu" */
+	char openocd_cfg[1024]; /* absolute path; "" when the board has none */
+	char dir[1024];         /* the board's folder */
+	bool virtual_board;     /* "virtual": cycles are modelled */
+	uint32_t flash_base, flash_size;
+	uint32_t ram_base, ram_size;
+};
+
+/* The folder holding every board: $BENCH_BOARDS_DIR, else <source tree>/boards. */
+const char *board_root(void);
+/* Parses board.json text; dir is the board's folder (for relative paths). Errors: BENCH_E_BOARD
+ * with the field that is wrong. Returns 0 or a negated bench_err. */
+int board_parse(const char *json, size_t len, const char *dir, struct board *out, struct bench_error *err);
+/* Loads boards/<name>/board.json from root (NULL: board_root()). An unknown name is BENCH_E_BOARD
+ * with the list of known boards in the message. Names with '/' or starting with '.' are refused. */
+int board_load(const char *root, const char *name, struct board *out, struct bench_error *err);
+/* Writes the known board names, comma-separated and sorted, into out. Returns how many. */
+size_t board_list(const char *root, char *out, size_t len);
+
+#endif /* HOST_BOARD_H */

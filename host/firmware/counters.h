@@ -1,0 +1,51 @@
+/* Counters and PAPI-style event names as data (STYLE 4): the Cortex-M DWT counters, the TriCore
+ * TC1.6P counters with the CCTRL multiplexing (ePAPI table 1), and the PAPI events each core can
+ * count (ePAPI table 2). Event codes are shared with the firmware (target/include/papi_events.h);
+ * the region table stores codes, the host names them. */
+#ifndef HOST_COUNTERS_H
+#define HOST_COUNTERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../target/include/papi_events.h"
+
+enum counter_core { COUNTER_CORTEX_M, COUNTER_TRICORE };
+
+struct counter_desc {
+	const char *name; /* "DWT_CYCCNT" */
+	enum counter_core core;
+	uint32_t addr; /* memory address (Cortex-M) or CSFR offset for MFCR (TriCore) */
+	unsigned bits; /* counting width: the value wraps at 2^bits */
+	const char *what;
+};
+
+struct tricore_mux_row {
+	unsigned cctrl;   /* the CCTRL.M1/M2/M3 selection value */
+	const char *m[3]; /* what M1CNT, M2CNT, M3CNT count with it */
+};
+
+struct papi_event_desc {
+	uint16_t code;    /* enum papi_event */
+	const char *name; /* "PAPI_TOT_INS" */
+	const char *description;
+	const char *cortex_m; /* how a Cortex-M counts it, NULL: not countable */
+	const char *tricore;  /* how a TriCore TC1.6P counts it, NULL: not countable in one run */
+};
+
+extern const struct counter_desc counter_table[];
+extern const size_t counter_table_len;
+extern const struct tricore_mux_row tricore_mux_table[];
+extern const size_t tricore_mux_table_len;
+extern const struct papi_event_desc papi_event_table[];
+extern const size_t papi_event_table_len;
+
+const struct counter_desc *counters_find(const char *name);
+/* The PAPI event of a code, NULL when unknown. */
+const struct papi_event_desc *counters_event(uint16_t code);
+/* "PAPI_TOT_INS" -> code; 0 (PAPI_EV_NONE) when unknown. */
+uint16_t counters_event_code(const char *name);
+/* The name of a table's counter id (struct pfp_table.counter): "DWT_CYCCNT", "CCNT", "none". */
+const char *counters_cycle_counter_name(uint32_t counter_id);
+
+#endif /* HOST_COUNTERS_H */

@@ -1,0 +1,284 @@
+/* Reading the firmware ELF with libelf (gelf.h): the ARM ELF checks (ELF for the Arm Architecture,
+ * IHI 0044: EM_ARM = 40, ELFCLASS32, little-endian), symbols, PT_LOAD segments and the marker
+ * section, plus the file's SHA-256. */
+#include "firmware/elf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/sha256.h"
+
+void elf_sha256(const void *data, size_t len, uint8_t digest[32])
+{
+	struct sha256_ctx c;
+	sha256_init(&c);
+	sha256_update(&c, data, len);
+	sha256_final(&c, digest);
+}
+
+int elf_sha256_file(const char *path, char out[65], struct bench_error *err)
+{
+	struct sha256_ctx c;
+	uint8_t buf[65536], d[32];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return bench_fail(err, BENCH_E_FILE, "cannot read %s: %s: check the path", path, strerror(errno));
+	sha256_init(&c);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sha256_update(&c, buf, n);
+	if (ferror(f)) {
+		int e = errno;
+		fclose(f);
+		return bench_fail(err, BENCH_E_FILE, "cannot read %s: %s: check the file", path, strerror(e));
+	}
+	fclose(f);
+	sha256_final(&c, d);
+	for (int i = 0; i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+	return 0;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct elf_symbol *x = a, *y = b;
+	if (x->addr != y->addr)
+		return (x->addr > y->addr) - (x->addr < y->addr);
+	/* Functions before objects and labels at one address: the better name for a PC. */
+	return (int)y->is_func - (int)x->is_func;
+}
+
+static int nomem(struct bench_error *err)
+{
+	return bench_fail(err, BENCH_E_NOMEM, "out of memory reading the ELF: free memory");
+}
+
+static int read_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_file *e, struct bench_error *err)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t count;
+
+	if (!data || sh->sh_entsize == 0)
+		return bench_fail(err, BENCH_E_ELF, "%s: unreadable symbol table: rebuild the firmware", e->path);
+	count = sh->sh_size / sh->sh_entsize;
+	e->symbols = calloc(count ? count : 1, sizeof(*e->symbols));
+	if (!e->symbols)
+		return nomem(err);
+	for (size_t i = 0; i < count; i++) {
+		GElf_Sym s;
+		const char *name;
+		int type;
+
+		if (!gelf_getsym(data, (int)i, &s))
+			return bench_fail(err, BENCH_E_ELF, "%s: broken symbol %zu: rebuild the firmware", e->path, i);
+		type = GELF_ST_TYPE(s.st_info);
+		if (type == STT_SECTION || type == STT_FILE || s.st_shndx == SHN_UNDEF)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, s.st_name);
+		/* $t, $a, $d are Arm mapping symbols (IHI 0044, 5.5.5), not names. */
+		if (!name || !*name || name[0] == '$')
+			continue;
+		struct elf_symbol *d = &e->symbols[e->n_symbols];
+		d->name = strdup(name);
+		if (!d->name)
+			return nomem(err);
+		d->is_func = type == STT_FUNC;
+		d->addr = (uint32_t)s.st_value & (d->is_func ? ~1u : ~0u);
+		d->size = (uint32_t)s.st_size;
+		e->n_symbols++;
+	}
+	qsort(e->symbols, e->n_symbols, sizeof(*e->symbols), cmp_sym);
+	return 0;
+}
+
+static int read_segments(Elf *elf, struct elf_file *e, struct bench_error *err)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n))
+		return bench_fail(err, BENCH_E_ELF, "%s: unreadable program headers: rebuild the firmware", e->path);
+	e->segments = calloc(n ? n : 1, sizeof(*e->segments));
+	if (!e->segments)
+		return nomem(err);
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			return bench_fail(err, BENCH_E_ELF, "%s: broken program header %zu: rebuild the firmware",
+			                  e->path, i);
+		if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
+			continue;
+		struct elf_segment *s = &e->segments[e->n_segments++];
+		s->paddr = (uint32_t)ph.p_paddr;
+		s->vaddr = (uint32_t)ph.p_vaddr;
+		s->filesz = (uint32_t)ph.p_filesz;
+		s->memsz = (uint32_t)ph.p_memsz;
+		s->flags = ph.p_flags;
+	}
+	return 0;
+}
+
+static int read_sections(Elf *elf, struct elf_file *e, struct bench_error *err)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	int rc;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return bench_fail(err, BENCH_E_ELF, "%s: no section name table: rebuild the firmware", e->path);
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			return bench_fail(err, BENCH_E_ELF, "%s: broken section header: rebuild the firmware", e->path);
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (sh.sh_type == SHT_SYMTAB && !e->symbols) {
+			rc = read_symbols(elf, scn, &sh, e, err);
+			if (rc)
+				return rc;
+		} else if (name && !strcmp(name, MARKERS_SECTION) && sh.sh_type != SHT_NOBITS) {
+			Elf_Data *d = elf_getdata(scn, NULL);
+			if (!d || (d->d_size && !d->d_buf))
+				return bench_fail(err, BENCH_E_NO_MARKERS,
+				                  "%s: unreadable " MARKERS_SECTION " section: rebuild the firmware",
+				                  e->path);
+			markers_free(&e->markers);
+			rc = markers_decode(d->d_buf, d->d_size, &e->markers, err);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int check_header(Elf *elf, struct elf_file *e, struct bench_error *err)
+{
+	GElf_Ehdr eh;
+	const char *ident;
+	size_t size = 0;
+
+	if (elf_kind(elf) != ELF_K_ELF)
+		return bench_fail(err, BENCH_E_ELF,
+		                  "%s is not an ELF file: pass the firmware's .elf, not a .bin or .hex", e->path);
+	ident = elf_getident(elf, NULL);
+	if (!gelf_getehdr(elf, &eh) || !ident)
+		return bench_fail(err, BENCH_E_ELF, "%s: broken ELF header: rebuild the firmware", e->path);
+	if (eh.e_machine != EM_ARM || ident[EI_CLASS] != ELFCLASS32 || ident[EI_DATA] != ELFDATA2LSB)
+		return bench_fail(err, BENCH_E_ARCH,
+		                  "%s is an ELF for another architecture (e_machine %u, %d-bit): build it for "
+		                  "Arm Cortex-M (arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb)",
+		                  e->path, (unsigned)eh.e_machine, ident[EI_CLASS] == ELFCLASS64 ? 64 : 32);
+	/* libelf reads a file cut short (an interrupted copy or download) without complaint and just
+	 * finds no sections, which would be reported as "no markers"; the header tables must lie
+	 * inside the file (System V gABI, ELF header: e_phoff/e_shoff are file offsets). */
+	if (elf_rawfile(elf, &size)) {
+		uint64_t ph_end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+		uint64_t sh_end = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
+		uint64_t end = ph_end > sh_end ? ph_end : sh_end;
+		if (end > size)
+			return bench_fail(err, BENCH_E_ELF,
+			                  "%s is truncated (%zu bytes, its headers reach byte %llu): rebuild the "
+			                  "firmware or copy it again",
+			                  e->path, size, (unsigned long long)end);
+	}
+	e->entry = (uint32_t)eh.e_entry;
+	e->flags = eh.e_flags;
+	return 0;
+}
+
+int elf_open(const char *path, struct elf_file *out, struct bench_error *err)
+{
+	int fd, rc;
+	Elf *elf;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->path, sizeof(out->path), "%s", path);
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return bench_fail(err, BENCH_E_INTERNAL, "libelf is out of date: reinstall libelf1");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return bench_fail(err, BENCH_E_FILE, "cannot open firmware %s: %s: check the path", path,
+		                  strerror(errno));
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf) {
+		close(fd);
+		return bench_fail(err, BENCH_E_ELF, "%s is not an ELF file: %s: pass the firmware's .elf", path,
+		                  elf_errmsg(-1));
+	}
+	rc = check_header(elf, out, err);
+	if (!rc)
+		rc = read_segments(elf, out, err);
+	if (!rc)
+		rc = read_sections(elf, out, err);
+	elf_end(elf);
+	close(fd);
+	if (!rc)
+		rc = elf_sha256_file(path, out->sha256, err);
+	if (rc)
+		elf_close(out);
+	return rc;
+}
+
+void elf_close(struct elf_file *e)
+{
+	for (size_t i = 0; i < e->n_symbols; i++)
+		free(e->symbols[i].name);
+	free(e->symbols);
+	free(e->segments);
+	markers_free(&e->markers);
+	e->symbols = NULL;
+	e->segments = NULL;
+	e->n_symbols = e->n_segments = 0;
+}
+
+const struct elf_symbol *elf_symbol(const struct elf_file *e, const char *name)
+{
+	const struct elf_symbol *best = NULL;
+	for (size_t i = 0; i < e->n_symbols; i++)
+		if (!strcmp(e->symbols[i].name, name) && (!best || e->symbols[i].is_func > best->is_func))
+			best = &e->symbols[i];
+	return best;
+}
+
+const struct elf_symbol *elf_symbol_at(const struct elf_file *e, uint32_t addr, uint32_t *offset)
+{
+	const struct elf_symbol *best = NULL, *label = NULL;
+
+	/* A sized symbol covering addr (the innermost: the latest start) wins. Failing that, an
+	 * assembly function without .size covers up to the next symbol. Linker-script labels (no type,
+	 * no size: _estack, _sbss) name no code and are never used here. */
+	for (size_t i = 0; i < e->n_symbols && e->symbols[i].addr <= addr; i++) {
+		const struct elf_symbol *s = &e->symbols[i];
+		if (s->size && addr - s->addr < s->size)
+			best = s;
+		if (s->size == 0 && s->is_func)
+			label = s;
+		else if (label && s->addr > label->addr)
+			label = NULL;
+	}
+	if (!best)
+		best = label;
+	if (best && offset)
+		*offset = addr - best->addr;
+	return best;
+}
+
+void elf_describe_addr(const struct elf_file *e, uint32_t addr, char *out, size_t len)
+{
+	uint32_t off = 0;
+	const struct elf_symbol *s = elf_symbol_at(e, addr, &off);
+
+	if (!s)
+		snprintf(out, len, "0x%08x", addr);
+	else if (off)
+		snprintf(out, len, "%s+0x%x", s->name, off);
+	else
+		snprintf(out, len, "%s", s->name);
+}

@@ -1,0 +1,58 @@
+/* The firmware ELF, read with libelf: the architecture check (EM_ARM, 32-bit little-endian),
+ * symbols (for inputs, `bench_ctl`, --start/--stop and fault decoding), the `.bench_markers`
+ * section (decoded by markers.c), the loadable segments, and the SHA-256 of the file for the
+ * report's context. Nothing from the firmware is ever run on the host. */
+#ifndef HOST_FIRMWARE_ELF_H
+#define HOST_FIRMWARE_ELF_H
+
+#include <elf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "firmware/markers.h"
+
+struct elf_symbol {
+	char *name;
+	uint32_t addr; /* st_value; for functions with the Thumb bit cleared */
+	uint32_t size;
+	bool is_func;
+};
+
+struct elf_segment {
+	uint32_t paddr, vaddr; /* load (LMA) and run (VMA) addresses */
+	uint32_t filesz, memsz;
+	uint32_t flags; /* PF_X | PF_W | PF_R */
+};
+
+struct elf_file {
+	char path[1024];
+	char sha256[65]; /* lowercase hex */
+	uint32_t entry;
+	uint32_t flags;             /* e_flags: EF_ARM_ABI_FLOAT_HARD / _SOFT */
+	struct elf_symbol *symbols; /* sorted by addr */
+	size_t n_symbols;
+	struct marker_set markers; /* empty when the ELF has no .bench_markers section */
+	struct elf_segment *segments;
+	size_t n_segments;
+};
+
+/* Opens and reads everything above. Errors: BENCH_E_FILE (missing/unreadable), BENCH_E_ELF (not an
+ * ELF, or broken), BENCH_E_ARCH (not 32-bit little-endian EM_ARM), BENCH_E_NO_MARKERS (a marker
+ * section that does not decode). A firmware with no marker section opens fine (n == 0): the caller
+ * decides whether it needs markers. Returns 0 or a negated bench_err. */
+int elf_open(const char *path, struct elf_file *out, struct bench_error *err);
+void elf_close(struct elf_file *e);
+/* Lookup by exact name; NULL when absent. */
+const struct elf_symbol *elf_symbol(const struct elf_file *e, const char *name);
+/* The function or object containing addr, *offset set to addr - start; NULL when none. */
+const struct elf_symbol *elf_symbol_at(const struct elf_file *e, uint32_t addr, uint32_t *offset);
+/* "fut+0x12", "main", or "0x08000123" when no symbol covers addr. */
+void elf_describe_addr(const struct elf_file *e, uint32_t addr, char *out, size_t len);
+/* SHA-256 of a file as 64 lowercase hex digits + NUL. Returns 0 or a negated bench_err. */
+int elf_sha256_file(const char *path, char out[65], struct bench_error *err);
+/* SHA-256 of a buffer (FIPS 180-4), for tests and callers with bytes in memory. */
+void elf_sha256(const void *data, size_t len, uint8_t digest[32]);
+
+#endif /* HOST_FIRMWARE_ELF_H */

@@ -1,0 +1,133 @@
+/* The in-memory report: results keyed by (marker pair name, input values), samples appended in the
+ * order they were measured. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/results.h"
+
+void results_init(struct bench_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->schema_version = BENCH_SCHEMA_VERSION;
+	r->status = BENCH_STATUS_OK;
+	strcpy(r->status_detail, "ok");
+	strcpy(r->context.counter, "DWT_CYCCNT");
+}
+
+void results_free(struct bench_report *r)
+{
+	for (size_t i = 0; i < r->n_results; i++) {
+		free(r->results[i].samples);
+		free(r->results[i].sample_flags);
+	}
+	free(r->results);
+	free(r->regions);
+	r->results = NULL;
+	r->regions = NULL;
+	r->n_results = r->cap_results = 0;
+	r->n_regions = r->cap_regions = 0;
+}
+
+static bool same_args(const struct bench_result *res, const struct bench_arg *args, size_t n_args)
+{
+	if (res->n_args != n_args)
+		return false;
+	for (size_t i = 0; i < n_args; i++)
+		if (res->args[i].value != args[i].value || strcmp(res->args[i].name, args[i].name))
+			return false;
+	return true;
+}
+
+static void copy_name(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+struct bench_result *results_get(struct bench_report *r, const char *name, const struct bench_arg *args, size_t n_args)
+{
+	struct bench_result *res;
+
+	if (n_args > BENCH_MAX_ARGS)
+		return NULL;
+	for (size_t i = 0; i < r->n_results; i++) {
+		res = &r->results[i];
+		if (!strncmp(res->name, name, sizeof(res->name) - 1) && same_args(res, args, n_args))
+			return res;
+	}
+	if (r->n_results == r->cap_results) {
+		size_t cap = r->cap_results ? r->cap_results * 2 : 16;
+		struct bench_result *v = realloc(r->results, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		r->results = v;
+		r->cap_results = cap;
+	}
+	res = &r->results[r->n_results++];
+	memset(res, 0, sizeof(*res));
+	copy_name(res->name, sizeof(res->name), name);
+	for (size_t i = 0; i < n_args; i++) {
+		copy_name(res->args[i].name, sizeof(res->args[i].name), args[i].name);
+		res->args[i].value = args[i].value;
+	}
+	res->n_args = n_args;
+	strcpy(res->unit, "cycles");
+	return res;
+}
+
+int results_add_sample(struct bench_result *res, int64_t cycles, uint8_t flags)
+{
+	if (res->n_samples == res->cap_samples) {
+		size_t cap = res->cap_samples ? res->cap_samples * 2 : 16;
+		int64_t *s = realloc(res->samples, cap * sizeof(*s));
+		if (!s)
+			return -1;
+		res->samples = s;
+		uint8_t *f = realloc(res->sample_flags, cap * sizeof(*f));
+		if (!f)
+			return -1;
+		res->sample_flags = f;
+		res->cap_samples = cap;
+	}
+	res->samples[res->n_samples] = cycles;
+	res->sample_flags[res->n_samples] = flags;
+	res->n_samples++;
+	return 0;
+}
+
+struct bench_region_result *results_add_region(struct bench_report *r)
+{
+	if (r->n_regions == r->cap_regions) {
+		size_t cap = r->cap_regions ? r->cap_regions * 2 : 8;
+		struct bench_region_result *v = realloc(r->regions, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		r->regions = v;
+		r->cap_regions = cap;
+	}
+	struct bench_region_result *g = &r->regions[r->n_regions++];
+	memset(g, 0, sizeof(*g));
+	return g;
+}
+
+void results_finish(struct bench_report *r)
+{
+	for (size_t i = 0; i < r->n_results; i++)
+		stats_compute(r->results[i].samples, r->results[i].n_samples, &r->results[i].stats);
+}
+
+const char *results_status_name(enum bench_status s)
+{
+	switch (s) {
+	case BENCH_STATUS_OK:
+		return "ok";
+	case BENCH_STATUS_INCOMPLETE:
+		return "incomplete";
+	case BENCH_STATUS_ERROR:
+		return "error";
+	}
+	return "error";
+}

@@ -1,0 +1,73 @@
+/* One measurement run, backend-agnostic: load the firmware, reset, run from marker to marker,
+ * write inputs at SYNC, sample DWT_CYCCNT at BEGIN/END, subtract the calibrated overhead, collect
+ * samples per (marker pair, input) into a bench_report. A library function without globals, so
+ * a farm (issue 6) may call run_measure() for several boards at once, each with its own ports. */
+#ifndef HOST_RUN_H
+#define HOST_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/error.h"
+#include "results/results.h"
+
+#define RUN_MAX_SWEEPS         4
+#define RUN_MAX_SWEEP_VALUES   1000000u
+#define RUN_DEFAULT_TIMEOUT_MS 10000u
+
+/* One --arg NAME=SPEC: the values written to symbol NAME (else bench_arg_NAME) at SYNC halts. */
+struct run_sweep {
+	char name[BENCH_NAME_MAX];
+	int64_t *values;
+	size_t n;
+};
+
+struct run_opts {
+	const char *firmware;   /* the ELF */
+	const char *board;      /* NULL: the virtual board (bench-sim + OpenOCD) */
+	const char *boards_dir; /* NULL: board_root() */
+	const char *probe;      /* probe serial (OpenOCD `adapter serial`) */
+	const char *openocd;    /* "HOST:PORT" of a running OpenOCD's TCL port: attach, start nothing */
+	const char *gdb;        /* "HOST:PORT" of a gdbserver: use the RSP backend */
+	unsigned repeat;        /* measured iterations per input (default 10) */
+	unsigned warmup;        /* iterations run but not recorded, per input (default 1) */
+	struct run_sweep sweeps[RUN_MAX_SWEEPS]; /* inputs: the cartesian product, first sweep outermost */
+	size_t n_sweeps;
+	unsigned timeout_ms;   /* per marker-to-marker stretch (default RUN_DEFAULT_TIMEOUT_MS) */
+	const char *json;      /* --json FILE: written atomically, also on failure */
+	const char *start_sym; /* --start SYM --stop SYM: breakpoint mode on symbols, no markers needed */
+	const char *stop_sym;
+	bool bp_markers;            /* --bp-markers: plant hardware breakpoints at the marker sites */
+	unsigned poll_ms;           /* --poll MS: read the region table while running; 0: only at DONE */
+	bool no_regions;            /* --no-regions: skip the region table */
+	bool no_load;               /* --no-load: the target already holds this firmware; do not program it */
+	const char *work_dir;       /* logs and sockets; NULL: a fresh directory under $TMPDIR, removed after */
+	uint16_t tcl_port;          /* 0: a free port */
+	const char *openocd_bin;    /* NULL: $BENCH_OPENOCD or "openocd" */
+	const char *sim_bin;        /* NULL: found next to bench */
+	bool progress;              /* show a progress bar (cmd_run sets it on a TTY) */
+	bool quiet;                 /* no console table */
+	const char *format;         /* console reporter name; NULL: "console" */
+	const volatile int *cancel; /* optional: nonzero stops the run as if interrupted (farm threads) */
+};
+
+/* Defaults for every field (repeat 10, warmup 1, timeout 10 s). */
+void run_opts_init(struct run_opts *o);
+/* Frees the sweep values run_parse_args() allocated. */
+void run_opts_free(struct run_opts *o);
+/* Parses `bench run` arguments (argv[0] is "run"). --help prints usage and returns 1.
+ * Returns 0, 1 for --help, or a negated bench_err (BENCH_E_USAGE with what is wrong). */
+int run_parse_args(int argc, char **argv, struct run_opts *o, struct bench_error *err);
+/* Parses "NAME=START:STOP:STEP" (STOP inclusive when reached) or "NAME=V1,V2,...". */
+int run_parse_sweep(const char *spec, struct run_sweep *out, struct bench_error *err);
+void run_print_usage(FILE *out);
+
+/* Measures. rep must be results_init()ed; it is filled with the context and every sample taken,
+ * also on failure (then rep->status is incomplete/error and rep->error says why). Returns 0 or a
+ * negated bench_err; the exit code is bench_exit_code(err->kind). The JSON report is NOT written
+ * here (cmd_run does it), so a farm can merge reports. */
+int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench_error *err);
+
+#endif /* HOST_RUN_H */

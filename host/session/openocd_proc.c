@@ -1,0 +1,277 @@
+/* Starting OpenOCD (and bench-sim for the virtual board) on free 127.0.0.1 ports. OpenOCD 0.12
+ * takes its configuration from -c/-f in order and runs `init` after the last one, so the port and
+ * `bindto` settings below apply before any server opens (OpenOCD manual, "Configuration Stage"). */
+#include "session/openocd_proc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "firmware/board.h"
+#include "session/proc.h"
+#include "transport/openocd_tcl.h"
+
+#define OPENOCD_HINT  "install it with `apt-get install openocd` (Debian), or set BENCH_OPENOCD"
+#define SIM_HINT      "build it with `cmake --build build` (target bench-sim), or set BENCH_SIM"
+#define STOP_GRACE_MS 1000u
+
+static bool is_exec(const char *path)
+{
+	return access(path, X_OK) == 0;
+}
+
+int openocd_find_sim(char *out, size_t len, struct bench_error *err)
+{
+	const char *env = getenv("BENCH_SIM");
+	char self[PATH_MAX], cand[PATH_MAX + 32];
+	ssize_t n;
+
+	if (env && *env) {
+		if (!is_exec(env))
+			return bench_fail(err, BENCH_E_TOOL_MISSING, "BENCH_SIM=%s is not an executable: %s", env,
+			                  SIM_HINT);
+		snprintf(out, len, "%s", env);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			const char *rel[] = {"bench-sim", "sim/bench-sim", "../bench-sim"};
+			for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+				snprintf(cand, sizeof(cand), "%s/%s", self, rel[i]);
+				if (is_exec(cand)) {
+					snprintf(out, len, "%s", cand);
+					return 0;
+				}
+			}
+		}
+	}
+	const char *rel2[] = {BENCH_BUILD_DIR "/bench-sim", BENCH_BUILD_DIR "/sim/bench-sim"};
+	for (size_t i = 0; i < sizeof(rel2) / sizeof(rel2[0]); i++)
+		if (is_exec(rel2[i])) {
+			snprintf(out, len, "%s", rel2[i]);
+			return 0;
+		}
+	return bench_fail(err, BENCH_E_TOOL_MISSING, "bench-sim (the virtual board) not found next to bench: %s",
+	                  SIM_HINT);
+}
+
+/* bench-sim serves remote_bitbang on a Unix socket in the work folder when the path fits
+ * sockaddr_un (108 bytes; each of OpenOCD's many JTAG round trips per halt is cheaper there than on
+ * TCP), else on a free 127.0.0.1 port. It prints "jtag-socket PATH" / "jtag-port N" once listening. */
+static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *out, char *set_cmd, size_t set_len,
+                     struct bench_error *err)
+{
+	char bin[PATH_MAX], line[PATH_MAX], sock[PATH_MAX], q[PATH_MAX + 64];
+	const char *argv[10];
+	unsigned timeout = o->timeout_ms ? o->timeout_ms : 10000u;
+	unsigned long ctl;
+	char *ctl_end;
+	struct stat st;
+	bool use_sock;
+	size_t a = 0;
+	int rc;
+
+	if (o->sim_bin)
+		snprintf(bin, sizeof(bin), "%s", o->sim_bin);
+	else if ((rc = openocd_find_sim(bin, sizeof(bin), err)))
+		return rc;
+	snprintf(out->sim_log_path, sizeof(out->sim_log_path), "%s/bench-sim.log", o->work_dir);
+	snprintf(sock, sizeof(sock), "%s/jtag.sock", o->work_dir);
+	use_sock = strlen(sock) < 100 && tcl_quote(sock, q, sizeof(q)) > 0;
+	/* A socket file left by a bench-sim that was killed (SIGKILL skips its unlink) is removed, so
+	 * OpenOCD can only ever meet this run's server; anything else by that name is not ours to delete. */
+	if (use_sock && lstat(sock, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode))
+			return bench_fail(err, BENCH_E_TOOL_START,
+			                  "%s exists and is not a socket: move it away or pick another --work-dir",
+			                  sock);
+		if (unlink(sock) && errno != ENOENT)
+			return bench_fail(err, BENCH_E_TOOL_START, "cannot remove the stale socket %s: %s: remove it",
+			                  sock, strerror(errno));
+	}
+	argv[a++] = bin;
+	argv[a++] = use_sock ? "--jtag-socket" : "--jtag-port";
+	argv[a++] = use_sock ? sock : "0";
+	if (o->preload_elf) {
+		argv[a++] = "--elf";
+		argv[a++] = o->preload_elf;
+	}
+	/* The control interface gives bench a 64-bit cycle count (host/session/sim_clock.h). */
+	argv[a++] = "--ctl-port";
+	argv[a++] = "0";
+	argv[a] = NULL;
+	if ((rc = proc_start(argv, out->sim_log_path, o->work_dir, SIM_HINT, &out->sim, err)))
+		return rc;
+	/* bench-sim prints "ctl-port N" after its JTAG line (docs/sim.md); read it first, so that
+	 * `line` holds the JTAG line for the parsing below. */
+	rc = proc_wait_log_line(out->sim, "ctl-port ", line, sizeof(line), timeout, err);
+	if (rc)
+		return rc;
+	errno = 0;
+	ctl = strtoul(line, &ctl_end, 10);
+	if (errno || ctl_end == line || ctl == 0 || ctl > 65535)
+		return bench_fail(err, BENCH_E_TOOL_START, "bench-sim printed \"ctl-port %s\": rebuild bench-sim",
+		                  line);
+	out->sim_ctl_port = (uint16_t)ctl;
+	rc = proc_wait_log_line(out->sim, use_sock ? "jtag-socket " : "jtag-port ", line, sizeof(line), timeout, err);
+	if (rc)
+		return rc;
+	if (use_sock) {
+		snprintf(set_cmd, set_len, "set SIM_JTAG_SOCKET %s", q);
+		return 0;
+	}
+	char *end;
+	unsigned long port;
+	errno = 0;
+	port = strtoul(line, &end, 10);
+	if (errno || end == line || port == 0 || port > 65535)
+		return bench_fail(err, BENCH_E_TOOL_START, "bench-sim printed \"jtag-port %s\": rebuild bench-sim",
+		                  line);
+	snprintf(set_cmd, set_len, "set SIM_JTAG_PORT %lu", port);
+	return 0;
+}
+
+int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, struct bench_error *err)
+{
+	char bin[PATH_MAX], set_sim[PATH_MAX + 96], tcl_cmd[32], serial_q[256], serial_cmd[300];
+	const char *argv[24];
+	const char *env = getenv("BENCH_OPENOCD");
+	unsigned timeout = o->timeout_ms ? o->timeout_ms : 10000u;
+	size_t a = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->host, sizeof(out->host), "127.0.0.1");
+	if (!o->board || !o->board->openocd_cfg[0])
+		return bench_fail(err, BENCH_E_BOARD,
+		                  "board %s has no OpenOCD config: add openocd_cfg to its board.json",
+		                  o->board ? o->board->name : "(none)");
+	if (access(o->board->openocd_cfg, R_OK))
+		return bench_fail(err, BENCH_E_BOARD, "board %s: cannot read %s: %s: fix the board folder",
+		                  o->board->name, o->board->openocd_cfg, strerror(errno));
+	snprintf(bin, sizeof(bin), "%s", o->openocd_bin ? o->openocd_bin : env && *env ? env : "openocd");
+	if (o->board->virtual_board && (rc = start_sim(o, out, set_sim, sizeof(set_sim), err)))
+		goto fail;
+	out->sim_ready_ms = o->board->virtual_board ? proc_now_ms() : 0;
+	out->tcl_port = o->tcl_port;
+	if (!out->tcl_port && (rc = proc_free_port(&out->tcl_port, err)))
+		goto fail;
+	snprintf(out->log_path, sizeof(out->log_path), "%s/openocd.log", o->work_dir);
+	snprintf(tcl_cmd, sizeof(tcl_cmd), "tcl_port %u", out->tcl_port);
+	argv[a++] = bin;
+	if (o->board->virtual_board) {
+		argv[a++] = "-c";
+		argv[a++] = set_sim;
+	}
+	/* -f takes a file name as an argv word, not Tcl: it needs no quoting. */
+	argv[a++] = "-f";
+	argv[a++] = o->board->openocd_cfg;
+	if (o->probe_serial) {
+		if (tcl_quote(o->probe_serial, serial_q, sizeof(serial_q)) < 0) {
+			rc = bench_fail(err, BENCH_E_USAGE, "probe serial too long: check --probe");
+			goto fail;
+		}
+		snprintf(serial_cmd, sizeof(serial_cmd), "adapter serial %s", serial_q);
+		argv[a++] = "-c";
+		argv[a++] = serial_cmd;
+	}
+	argv[a++] = "-c";
+	argv[a++] = "bindto 127.0.0.1";
+	argv[a++] = "-c";
+	argv[a++] = "gdb_port disabled";
+	argv[a++] = "-c";
+	argv[a++] = "telnet_port disabled";
+	argv[a++] = "-c";
+	argv[a++] = tcl_cmd;
+	argv[a] = NULL;
+	if ((rc = proc_start(argv, out->log_path, o->work_dir, OPENOCD_HINT, &out->ocd, err)))
+		goto fail;
+	if ((rc = proc_wait_port(out->host, out->tcl_port, out->ocd, timeout, err))) {
+		/* Say it is OpenOCD that failed, and quote its log. */
+		if (err->kind == BENCH_E_TOOL_START) {
+			char tail[700];
+			/* Its "Error:" lines say why; the last lines may be a list it printed after them. */
+			openocd_log_errors(out, 3, tail, sizeof(tail));
+			if (!tail[0])
+				proc_log_tail(out->log_path, 4, tail, sizeof(tail));
+			bench_fail(err, BENCH_E_TOOL_START,
+			           "OpenOCD failed to start (log %s: %s): check the board, the "
+			           "probe and its USB permissions",
+			           out->log_path, tail[0] ? tail : "empty");
+		}
+		goto fail;
+	}
+	out->tcl_ready_ms = proc_now_ms();
+	return 0;
+fail:
+	openocd_stop(out);
+	return rc;
+}
+
+static double children_cpu_s(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_CHILDREN, &ru))
+		return 0.0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+void openocd_stop(struct openocd_proc *p)
+{
+	double t0, t1;
+
+	if (!p)
+		return;
+	t0 = children_cpu_s();
+	if (p->ocd) {
+		proc_stop(p->ocd, STOP_GRACE_MS);
+		p->ocd = NULL;
+		t1 = children_cpu_s();
+		p->ocd_cpu_s = t1 - t0;
+		t0 = t1;
+	}
+	if (p->sim) {
+		proc_stop(p->sim, STOP_GRACE_MS);
+		p->sim = NULL;
+		p->sim_cpu_s = children_cpu_s() - t0;
+	}
+}
+
+void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, size_t len)
+{
+	char line[512], ring[8][512];
+	unsigned n = 0;
+	size_t used = 0;
+	FILE *f;
+
+	if (len)
+		out[0] = '\0';
+	if (max > 8)
+		max = 8;
+	if (!p || !p->log_path[0] || !max || !(f = fopen(p->log_path, "r")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "Error: ", 7))
+			continue;
+		line[strcspn(line, "\r\n")] = '\0';
+		snprintf(ring[n % max], sizeof(ring[0]), "%s", line + 7);
+		n++;
+	}
+	fclose(f);
+	for (unsigned i = n > max ? n - max : 0; i < n && used + 1 < len; i++) {
+		int w = snprintf(out + used, len - used, "%s%s", used ? " | " : "", ring[i % max]);
+		if (w < 0)
+			break;
+		used += (size_t)w < len - used ? (size_t)w : len - used - 1;
+	}
+}

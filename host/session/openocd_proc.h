@@ -1,0 +1,55 @@
+/* Starting the debug server a run talks to: OpenOCD with a real board's config (and `adapter serial`
+ * for --probe), or, for the virtual board, bench-sim plus OpenOCD with boards/sim-stm32f4/openocd.cfg.
+ * Every server listens on 127.0.0.1 on a free port (gdb and telnet disabled). A failure to start
+ * quotes the last lines of OpenOCD's log. */
+#ifndef HOST_OPENOCD_PROC_H
+#define HOST_OPENOCD_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+
+struct board;
+struct proc;
+
+struct openocd_start_opts {
+	const struct board *board; /* its openocd_cfg; virtual_board: start bench-sim first */
+	const char *probe_serial;  /* NULL: any probe */
+	const char *work_dir;      /* where the logs and the simulator's socket go (must exist) */
+	const char *openocd_bin;   /* NULL: $BENCH_OPENOCD, else "openocd" from PATH */
+	const char *sim_bin; /* NULL: $BENCH_SIM, else bench-sim next to the bench binary, else in BENCH_BUILD_DIR */
+	uint16_t tcl_port;   /* 0: a free port */
+	const char *preload_elf; /* virtual board: start bench-sim with this image already in flash
+	                          * (`--elf`), so programming finds it verified; NULL: an empty chip */
+	unsigned timeout_ms;     /* how long OpenOCD may take to answer; 0: 10000 */
+};
+
+struct openocd_proc {
+	struct proc *sim; /* NULL for a real board */
+	struct proc *ocd;
+	char host[64]; /* "127.0.0.1" */
+	uint16_t tcl_port;
+	char log_path[1100]; /* OpenOCD's log */
+	char sim_log_path[1100];
+	uint16_t sim_ctl_port; /* bench-sim's control interface (docs/sim.md) on 127.0.0.1; 0: none */
+	/* CPU time (user + system, seconds) each used, known after openocd_stop(): from the growth of
+	 * RUSAGE_CHILDREN as each is reaped, so only exact when no other child exits meanwhile. */
+	double ocd_cpu_s, sim_cpu_s;
+	uint64_t sim_ready_ms, tcl_ready_ms; /* proc_now_ms() when each was listening (0: not started) */
+};
+
+/* Returns 0 with both running and the TCL port answering, or a negated bench_err
+ * (BENCH_E_TOOL_MISSING, BENCH_E_TOOL_START with the log's last lines, BENCH_E_INTERRUPTED);
+ * on failure nothing is left running. */
+int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, struct bench_error *err);
+/* Asks nothing of OpenOCD: stops it and the simulator (SIGTERM, then SIGKILL). Safe to call twice. */
+void openocd_stop(struct openocd_proc *p);
+/* The last `max` lines of OpenOCD's log that start with "Error:", joined with " | " ("" if none):
+ * OpenOCD logs why a command failed, while the command's Tcl result often does not say. */
+void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, size_t len);
+/* The bench-sim binary: $BENCH_SIM, next to /proc/self/exe, BENCH_BUILD_DIR/sim/ or BENCH_BUILD_DIR/. */
+int openocd_find_sim(char *out, size_t len, struct bench_error *err);
+
+#endif /* HOST_OPENOCD_PROC_H */

@@ -1,0 +1,34 @@
+/* QEMU as a debug peer: starts qemu-system-arm with its gdbstub on a free 127.0.0.1 port,
+ * halted at reset (-S), and stops it on every exit path. The gdb_rsp backend then connects to
+ * the returned HOST:PORT. */
+#ifndef HOST_QEMU_PROC_H
+#define HOST_QEMU_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/error.h"
+
+struct board;
+struct proc;
+
+struct qemu_opts {
+	const char *machine; /* -M, "mps2-an386" */
+	const char *elf;     /* -kernel */
+	bool icount;         /* -icount shift=0: one instruction per virtual ns (instruction counts, not cycles) */
+};
+
+/* Starts QEMU for board b (board.json "backend": "qemu"; the machine is the board name without
+ * its "qemu-" prefix) with kernel elf. Writes "127.0.0.1:PORT" to host_port_out; *out is the
+ * running process, stopped with qemu_stop(). Returns 0 or a negated bench_err
+ * (BENCH_E_TOOL_MISSING: qemu-system-arm not installed; BENCH_E_TOOL_START: it exited early,
+ * the message carries the last lines of its output). */
+int qemu_start(const struct board *b, const char *elf, char *host_port_out, size_t len, struct proc **out,
+               struct bench_error *err);
+/* The same with explicit options, for callers without a board. */
+int qemu_start_opts(const struct qemu_opts *o, char *host_port_out, size_t len, struct proc **out,
+                    struct bench_error *err);
+/* Stops a QEMU started above (SIGTERM, then SIGKILL after a deadline) and frees *p; NULL-safe. */
+void qemu_stop(struct proc *p);
+
+#endif /* HOST_QEMU_PROC_H */

@@ -1,0 +1,18 @@
+/* A second clock for the virtual board: bench-sim's 64-bit cycle count (`stats` on its control
+ * interface, docs/sim.md), read at BEGIN and END so a stretch of 2^32 cycles or more, which
+ * DWT_CYCCNT wraps through unseen, is flagged. The host's wall clock cannot do that here: the
+ * simulator skips sleep far faster than real time. */
+#ifndef HOST_SIM_CLOCK_H
+#define HOST_SIM_CLOCK_H
+
+#include <stdint.h>
+
+#include "base/error.h"
+
+/* Connects to 127.0.0.1:port. Returns the socket (>= 0) or a negated bench_err (BENCH_E_CONNECT). */
+int sim_clock_open(uint16_t port, struct bench_error *err);
+/* The simulator's cycle count since its start. 0, or a negated bench_err (connection, protocol). */
+int sim_clock_cycles(int fd, uint64_t *cycles, struct bench_error *err);
+void sim_clock_close(int fd);
+
+#endif /* HOST_SIM_CLOCK_H */

@@ -1,0 +1,72 @@
+/* The STM32F405/407 around the virtual board's Cortex-M4F: its memory map and the few peripherals
+ * firmware and OpenOCD touch (RM0090 rev 19). Everything is registered on the system bus (bus.h),
+ * so the core (through unicorn) and the debugger (through the AHB-AP) see one machine:
+ *
+ *   0x00000000  1 MiB  flash alias (BOOT0 = 0: the same bytes as 0x08000000)  RM0090 2.4
+ *   0x08000000  1 MiB  flash; writes go to the FLASH controller               RM0090 3.3
+ *   0x10000000  64 KiB CCM data RAM                                           RM0090 2.3.1
+ *   0x1FFF0000  64 KiB system memory: bootloader (erased), OTP 0x1FFF7800 (528 bytes, programmable
+ *               through the FLASH controller), unique ID 0x1FFF7A10, flash size 0x1FFF7A22 (1024 KiB),
+ *               option bytes 0x1FFFC000                                        RM0090 2.4, 3.8, 39
+ *   0x20000000  128 KiB SRAM1+SRAM2 (112 + 16 KiB, contiguous)                RM0090 2.3.1
+ *   0x40000000  512 KiB peripheral window, one bus region dispatching to:     RM0090 2.3, table 1
+ *     0x40004400  USART2                                                      RM0090 30.6
+ *     0x40007000  PWR                                                         RM0090 5.4
+ *     0x40020000  GPIOA..GPIOI (plain registers, no pins)                     RM0090 8.4
+ *     0x40023800  RCC                                                         RM0090 7.3
+ *     0x40023C00  FLASH interface registers                                   RM0090 3.9
+ *     anything else in the window is an AHB error (bus fault / MEM-AP sticky error)
+ *   0xE0042000  4 KiB DBGMCU (IDCODE 0x10076413: STM32F405/407, revision 1)  RM0090 38.6
+ *
+ * Every region is 4 KiB aligned in base and size, so a core can map each one into unicorn as is.
+ * The Cortex-M private peripheral bus (0xE0000000-0xE00FFFFF minus DBGMCU) is the core's. */
+#ifndef SIM_STM32F4_H
+#define SIM_STM32F4_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bus/bus.h"
+#include "core/core.h"
+
+#define STM32F4_FLASH_BASE    0x08000000u
+#define STM32F4_FLASH_ALIAS   0x00000000u
+#define STM32F4_FLASH_SIZE    (1024u * 1024u)
+#define STM32F4_SRAM_BASE     0x20000000u
+#define STM32F4_SRAM_SIZE     (128u * 1024u)
+#define STM32F4_CCM_BASE      0x10000000u
+#define STM32F4_CCM_SIZE      (64u * 1024u)
+#define STM32F4_DBGMCU_IDCODE 0x10076413u /* REV_ID 0x1007 (rev 1), DEV_ID 0x413 (F405/407/415/417) */
+
+struct stm32f4;
+
+/* Called after flash contents changed (program or erase) with the changed range, once for each
+ * address the bytes are visible at (0x08000000-based and the alias at 0): the core drops translated
+ * code and cycle-model blocks there (uc_ctl_remove_cache, cyc_invalidate). */
+typedef void (*stm32f4_code_write_fn)(void *ctx, uint32_t addr, uint32_t size);
+
+/* Adds the memory map above to `bus`. Flash reads erased (0xFF), RAM zero. Returns 0, or -1 with
+ * a message in err (out of memory, or a region overlaps one already on the bus). */
+int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct sim_config *cfg, char *err, size_t errlen);
+void stm32f4_free(struct stm32f4 *st);
+
+/* Registers the one code-write listener (NULL removes it). */
+void stm32f4_on_code_write(struct stm32f4 *st, stm32f4_code_write_fn fn, void *ctx);
+
+/* Peripheral reset values, as after power-on or NRST (AIRCR.SYSRESETREQ resets the whole chip,
+ * RM0090 6.1.2). Memories keep their contents. */
+void stm32f4_reset(struct stm32f4 *st);
+
+/* Factory programming through the back door (no flash controller): for core_load_elf. addr is in
+ * either flash window. Returns 0, or -1 when [addr, addr+len) is not inside flash. */
+int stm32f4_flash_load(struct stm32f4 *st, uint32_t addr, const void *data, size_t len);
+
+/* Where USART2 output goes when cfg->uart_echo is set: stdout by default. Each line is printed as
+ * "uart: <text>\n"; an unfinished line is flushed by stm32f4_free. */
+void stm32f4_set_uart_out(struct stm32f4 *st, FILE *out);
+
+/* FLASH_ACR.LATENCY as the firmware last set it (RM0090 3.5.1), for a cycle model that follows it. */
+unsigned stm32f4_flash_latency(const struct stm32f4 *st);
+
+#endif /* SIM_STM32F4_H */

@@ -1,0 +1,449 @@
+/* The virtual Cortex-M4F (core.h): unicorn for the instruction set, glued to the system bus, and
+ * the run loop that turns unicorn's stops (hooks, interrupts, errors) into what an Armv7-M core
+ * does: debug halts (Armv7-M ARM C1), exceptions and faults (B1.5), sleep (B1.5.18).
+ *
+ * Time: every cycle is charged per translated block from the cycle model (cycles.h), never per
+ * instruction; see core_internal.h for how the count inside a block is exact. */
+#include "core/core_internal.h"
+#include "chip/stm32f4.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct core_mmio {
+	struct sim_core *c;
+	const struct bus_region *r;
+	bool mapped;
+};
+
+static struct core_mmio *mmio_slot(struct sim_core *c, const struct bus_region *r);
+
+uint32_t core_reg(struct sim_core *c, int ucreg)
+{
+	uint32_t v = 0;
+	if (uc_reg_read(c->uc, ucreg, &v) != UC_ERR_OK)
+		return 0;
+	return v;
+}
+
+void core_set_reg(struct sim_core *c, int ucreg, uint32_t v)
+{
+	/* Register ids come from this file's tables: a failure is a programming error, not data. */
+	(void)uc_reg_write(c->uc, ucreg, &v);
+}
+
+uint32_t core_pc(struct sim_core *c)
+{
+	return core_reg(c, UC_ARM_REG_PC) & ~1u;
+}
+
+void core_set_pc(struct sim_core *c, uint32_t pc)
+{
+	/* Bit 0 set keeps unicorn in Thumb state (M-profile has no ARM state, EPSR.T). */
+	core_set_reg(c, UC_ARM_REG_PC, pc | 1u);
+}
+
+uint64_t core_now(struct sim_core *c, uint32_t access_addr)
+{
+	struct core_blk *b = c->cur;
+	if (!c->in_emu || !b)
+		return c->now;
+	int from = c->mmio_last + 1;
+	int i = blk_find_access(c, b, access_addr, from);
+	if (i < 0 && from > 0)
+		i = blk_find_access(c, b, access_addr, from - 1);
+	if (i < 0)
+		i = from < b->cb->n_insn ? from : b->cb->n_insn - 1;
+	if (i < 0)
+		i = 0;
+	c->mmio_last = i;
+	return c->now + b->cb->cost_before[i];
+}
+
+void core_request_stop(struct sim_core *c)
+{
+	/* Never uc_emu_stop() from inside an MMIO or memory callback: unicorn 2.0.1 then re-executes
+	 * the access forever. The next block hook stops instead. */
+	if (c->in_emu)
+		c->stop_at = 0;
+}
+
+/* ---- unicorn hooks ---------------------------------------------------------------------------- */
+
+/* Stops emulation before the block at addr runs. unicorn 2.0.1 does not always leave PC there
+ * (after a block that made an MMIO access it reported the previous block's start, which would run
+ * that block twice): the run loop sets PC to addr itself. */
+static void block_stop(struct sim_core *c, uint32_t addr)
+{
+	c->block_stop = true;
+	c->block_stop_pc = addr;
+	(void)uc_emu_stop(c->uc);
+}
+
+static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	struct core_blk *p = c->cur;
+	uint32_t addr = (uint32_t)address;
+	if (p) {
+		const struct cyc_block *cb = p->cb;
+		uint64_t t = cb->total;
+		if (addr != cb->fallthrough) {
+			t += cb->branch_taken_extra;
+		} else if (cb->n_insn && (cb->dyn[cb->n_insn - 1] & CYC_DYN_CONDITIONAL)) {
+			/* The block's last instruction failed its condition (cycles.h, CYC_DYN_CONDITIONAL). */
+			t -= cyc_skip_saving(cb, cb->n_insn - 1u);
+		}
+		c->now += t;
+		c->instructions += cb->n_insn;
+		dwt_count_block(c, cb, addr != cb->fallthrough ? cb->branch_taken_extra : 0);
+	}
+	c->cur = NULL;
+	c->mmio_last = -1;
+	if (c->step_hook && c->step_blocks++ > 0 && c->stop == STOP_NONE)
+		c->stop = STOP_STEP; /* a step's first instruction ended its block */
+	if (c->check_pending && c->stop == STOP_NONE && exc_pending_preempting(c))
+		c->stop = STOP_BUDGET; /* CPSIE or MSR unmasked it: take it before this block */
+	if (c->stop != STOP_NONE || c->now >= c->stop_at) {
+		if (c->stop == STOP_NONE)
+			c->stop = STOP_BUDGET;
+		block_stop(c, addr);
+		return;
+	}
+	struct core_blk *b = blk_get(c, addr, size);
+	if (!b) {
+		c->stop = STOP_OTHER;
+		block_stop(c, addr);
+		return;
+	}
+	if ((b->n_div && !b->hooked_div) || (b->n_fp && c->fp_trap_on && !b->fp_hooked)) {
+		/* This translation predates the block's code hooks: drop it and translate again. */
+		blk_install_hooks(c, b);
+		(void)uc_ctl_remove_cache(uc, addr, (uint64_t)addr + size);
+		c->stop = STOP_RETRANSLATE;
+		block_stop(c, addr);
+		return;
+	}
+	if (c->tick_at != UINT64_MAX && !c->split_hook && !c->step_hook && core_split_for_tick(c, b)) {
+		c->stop = STOP_RETRANSLATE;
+		block_stop(c, addr);
+		return;
+	}
+	c->cur = b;
+}
+
+static void hook_intr(uc_engine *uc, uint32_t intno, void *ud)
+{
+	struct sim_core *c = ud;
+	c->stop_pc = core_pc(c);
+	switch (intno) {
+	case 7: /* EXCP_BKPT: PC at the BKPT */
+		c->stop = STOP_BKPT;
+		break;
+	case 2: /* EXCP_SWI: PC after the SVC */
+		c->stop = STOP_SVC;
+		break;
+	case 8: /* EXCP_EXCEPTION_EXIT: a branch to an EXC_RETURN value in handler mode */
+		c->stop = STOP_EXC_RETURN;
+		break;
+	default:
+		c->stop = STOP_OTHER;
+		c->stop_addr = intno;
+		break;
+	}
+	(void)uc_emu_stop(uc);
+}
+
+static bool map_region(struct sim_core *c, const struct bus_region *r);
+
+static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *ud)
+{
+	struct sim_core *c = ud;
+	(void)size, (void)value;
+	/* A region added to the bus after core_new (the ROM table): map it now and retry. */
+	const struct bus_region *r = bus_find(c->bus, (uint32_t)address);
+	if (r) {
+		struct core_mmio *m = mmio_slot(c, r);
+		if (m && !m->mapped && map_region(c, r))
+			return true;
+	}
+	c->stop_addr = (uint32_t)address;
+	c->stop_write = type == UC_MEM_WRITE_UNMAPPED;
+	return false;
+}
+
+/* A core write into memory with a write handler (flash): the handler decides (the FLASH controller
+ * programs only with FLASH_CR.PG set, RM0090 3.6.4). Unicorn stores the value itself after this
+ * hook, so the bytes the handler left are put back when emulation stops. */
+static bool hook_write_prot(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *ud)
+{
+	struct sim_core *c = ud;
+	uint32_t addr = (uint32_t)address;
+	const struct bus_region *r = bus_find(c->bus, addr);
+	(void)type;
+	if (!r || !r->write || !r->mem || c->n_fixups >= sizeof(c->fixups) / sizeof(c->fixups[0]))
+		return false;
+	enum bus_result res = r->write(r->ctx, addr - r->base, (unsigned)size, BUS_CORE, (uint32_t)value);
+	struct core_fixup *f = &c->fixups[c->n_fixups++];
+	f->addr = addr;
+	f->host = r->mem + (addr - r->base);
+	f->size = (unsigned)size;
+	memcpy(f->bytes, f->host, (size_t)size);
+	if (res != BUS_OK) {
+		/* Writes are buffered on the Cortex-M4: an error response is an imprecise BusFault
+		 * (Armv7-M ARM B3.2.15, BFSR.IMPRECISERR). */
+		c->stop = STOP_BUSFAULT;
+		c->stop_addr = addr;
+		c->stop_write = true;
+	} else if (c->stop == STOP_NONE) {
+		c->stop = STOP_WRITE_FLASH;
+	}
+	core_request_stop(c);
+	return true;
+}
+
+static uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *ud)
+{
+	struct core_mmio *m = ud;
+	uint32_t v = 0;
+	(void)uc;
+	if (m->r->read(m->r->ctx, (uint32_t)offset, size, BUS_CORE, &v) != BUS_OK) {
+		struct sim_core *c = m->c;
+		if (c->stop == STOP_NONE || c->stop == STOP_BUDGET || c->stop == STOP_WRITE_FLASH) {
+			c->stop = STOP_BUSFAULT;
+			c->stop_addr = m->r->base + (uint32_t)offset;
+			c->stop_write = false;
+		}
+		core_request_stop(c);
+	}
+	return v;
+}
+
+static void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *ud)
+{
+	struct core_mmio *m = ud;
+	(void)uc;
+	if (!m->r->write || m->r->write(m->r->ctx, (uint32_t)offset, size, BUS_CORE, (uint32_t)value) != BUS_OK) {
+		struct sim_core *c = m->c;
+		if (c->stop == STOP_NONE || c->stop == STOP_BUDGET || c->stop == STOP_WRITE_FLASH) {
+			c->stop = STOP_BUSFAULT;
+			c->stop_addr = m->r->base + (uint32_t)offset;
+			c->stop_write = true;
+		}
+		core_request_stop(c);
+	}
+}
+
+static uint64_t mmio_read_none(uc_engine *uc, uint64_t offset, unsigned size, void *ud)
+{
+	(void)uc, (void)offset, (void)size, (void)ud;
+	return 0;
+}
+
+/* ---- the address map -------------------------------------------------------------------------- */
+
+static struct core_mmio *mmio_slot(struct sim_core *c, const struct bus_region *r)
+{
+	size_t i = (size_t)(r - c->bus->regions);
+	if (i >= BUS_MAX_REGIONS)
+		return NULL;
+	struct core_mmio *slots = (struct core_mmio *)(c + 1);
+	slots[i].c = c;
+	slots[i].r = r;
+	return &slots[i];
+}
+
+static bool map_region(struct sim_core *c, const struct bus_region *r)
+{
+	struct core_mmio *m = mmio_slot(c, r);
+	uc_err e;
+	if (!m)
+		return false;
+	if (r->mem) {
+		/* The very bytes the debugger sees through the bus. A write handler (flash) makes the
+		 * region read-only for unicorn; hook_write_prot passes writes to the handler. */
+		uint32_t perms = r->write ? (UC_PROT_READ | UC_PROT_EXEC) : UC_PROT_ALL;
+		e = uc_mem_map_ptr(c->uc, r->base, r->size, perms, r->mem);
+	} else if (r->read || r->write) {
+		e = uc_mmio_map(c->uc, r->base, r->size, r->read ? mmio_read : mmio_read_none, m, mmio_write, m);
+	} else {
+		return false;
+	}
+	if (e != UC_ERR_OK)
+		return false;
+	m->mapped = true;
+	return true;
+}
+
+static void on_code_write(void *ctx, uint32_t addr, uint32_t size)
+{
+	core_invalidate_code(ctx, addr, size);
+}
+
+void core_invalidate_code(struct sim_core *c, uint32_t addr, uint32_t size)
+{
+	if (c->in_emu) {
+		/* Never drop translations under unicorn's feet: after the stop (hook_write_prot stops). */
+		uint32_t hi = addr + size;
+		for (unsigned i = 0; i < c->n_inval; i++) {
+			if (addr <= c->inval[i].hi && hi >= c->inval[i].lo) {
+				c->inval[i].lo = addr < c->inval[i].lo ? addr : c->inval[i].lo;
+				c->inval[i].hi = hi > c->inval[i].hi ? hi : c->inval[i].hi;
+				return;
+			}
+		}
+		if (c->n_inval == sizeof(c->inval) / sizeof(c->inval[0])) {
+			/* Rare (more scattered writes than slots): widen the last range. */
+			unsigned l = c->n_inval - 1;
+			c->inval[l].lo = addr < c->inval[l].lo ? addr : c->inval[l].lo;
+			c->inval[l].hi = hi > c->inval[l].hi ? hi : c->inval[l].hi;
+			return;
+		}
+		c->inval[c->n_inval].lo = addr;
+		c->inval[c->n_inval].hi = hi;
+		c->n_inval++;
+		return;
+	}
+	blk_drop_range(c, addr, size);
+}
+
+void core_invalidate_all_code(struct sim_core *c)
+{
+	blk_drop_all(c);
+}
+
+static const struct {
+	const char *name;
+	uint32_t base;
+	bus_read_fn read;
+	bus_write_fn write;
+} ppb_pages[] = {
+    {"ITM", 0xE0000000u, itm_read, itm_write},
+    {"DWT", 0xE0001000u, dwt_read, dwt_write},
+    {"FPB", 0xE0002000u, fpb_read, fpb_write},
+    {"SCS", 0xE000E000u, scs_read, scs_write},
+};
+
+static int add_ppb(struct sim_core *c, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof(ppb_pages) / sizeof(ppb_pages[0]); i++) {
+		struct bus_region r = {
+		    .name = ppb_pages[i].name,
+		    .base = ppb_pages[i].base,
+		    .size = 0x1000,
+		    .read = ppb_pages[i].read,
+		    .write = ppb_pages[i].write,
+		    .ctx = c,
+		};
+		if (bus_add_region(c->bus, &r) != 0) {
+			snprintf(err, errlen, "core: cannot add the %s page at 0x%08x to the bus (taken or map full)",
+			         r.name, r.base);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, char *err, size_t errlen)
+{
+	struct sim_core *c = calloc(1, sizeof(*c) + BUS_MAX_REGIONS * sizeof(struct core_mmio));
+	if (!c) {
+		snprintf(err, errlen, "core: out of memory");
+		return NULL;
+	}
+	c->bus = bus;
+	c->cfg = *cfg;
+	if (stm32f4_init(bus, &c->soc, cfg, err, errlen) != 0)
+		goto fail;
+	stm32f4_on_code_write(c->soc, on_code_write, c);
+	if (add_ppb(c, err, errlen) != 0)
+		goto fail;
+	c->cyc = cyc_new(cfg->flash_wait_states);
+	if (!c->cyc) {
+		snprintf(err, errlen, "core: cannot create the cycle model (capstone)");
+		goto fail;
+	}
+	uc_err e = uc_open(UC_ARCH_ARM, UC_MODE_THUMB | UC_MODE_MCLASS, &c->uc);
+	if (e == UC_ERR_OK)
+		e = uc_ctl_set_cpu_model(c->uc, UC_CPU_ARM_CORTEX_M4);
+	if (e != UC_ERR_OK) {
+		snprintf(err, errlen, "core: unicorn Cortex-M4: %s", uc_strerror(e));
+		goto fail;
+	}
+	for (size_t i = 0; i < bus->n_regions; i++) {
+		if (!map_region(c, &bus->regions[i])) {
+			snprintf(err, errlen, "core: cannot map bus region %s at 0x%08x into unicorn",
+			         bus->regions[i].name ? bus->regions[i].name : "?", bus->regions[i].base);
+			goto fail;
+		}
+	}
+	uc_hook h;
+	if (uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)hook_block, c, 1, 0) != UC_ERR_OK ||
+	    uc_hook_add(c->uc, &h, UC_HOOK_INTR, (void *)hook_intr, c, 1, 0) != UC_ERR_OK ||
+	    uc_hook_add(c->uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hook_unmapped, c, 1, 0) != UC_ERR_OK ||
+	    uc_hook_add(c->uc, &h, UC_HOOK_MEM_WRITE_PROT, (void *)hook_write_prot, c, 1, 0) != UC_ERR_OK) {
+		snprintf(err, errlen, "core: cannot add unicorn hooks");
+		goto fail;
+	}
+	core_power_on_reset(c);
+	if (cfg->trace)
+		core_set_trace(c, true);
+	return c;
+fail:
+	core_free(c);
+	return NULL;
+}
+
+void core_free(struct sim_core *c)
+{
+	if (!c)
+		return;
+	itm_flush(c); /* an unfinished ITM line */
+	if (c->uc) {
+		blk_free_all(c);
+		(void)uc_close(c->uc);
+	}
+	cyc_free(c->cyc);
+	stm32f4_free(c->soc);
+	free(c->div_hooked);
+	free(c);
+}
+
+void core_set_wait_states(struct sim_core *c, unsigned flash_wait_states)
+{
+	if (c->cfg.flash_wait_states == flash_wait_states)
+		return;
+	c->cfg.flash_wait_states = flash_wait_states;
+	blk_drop_all(c); /* every cached cost came from the old wait states */
+	cyc_set_wait_states(c->cyc, flash_wait_states);
+}
+
+static void hook_trace(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	uint8_t code[4] = {0};
+	if (size > sizeof(code) || uc_mem_read(uc, address, code, size) != UC_ERR_OK)
+		return;
+	if (size == 4)
+		fprintf(stderr, "trace: %08x: %02x%02x %02x%02x\n", (uint32_t)address, code[1], code[0], code[3],
+		        code[2]);
+	else
+		fprintf(stderr, "trace: %08x: %02x%02x\n", (uint32_t)address, code[1], code[0]);
+	(void)c;
+}
+
+void core_set_trace(struct sim_core *c, bool trace)
+{
+	if (trace == (c->trace_hook != 0))
+		return;
+	if (trace) {
+		if (uc_hook_add(c->uc, &c->trace_hook, UC_HOOK_CODE, (void *)hook_trace, c, 1, 0) != UC_ERR_OK)
+			c->trace_hook = 0;
+	} else {
+		(void)uc_hook_del(c->uc, c->trace_hook);
+		c->trace_hook = 0;
+	}
+	c->cfg.trace = trace;
+	blk_retranslate_all(c); /* translations carry their code hooks: translate again */
+}

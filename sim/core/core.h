@@ -1,0 +1,74 @@
+/* The virtual board's Cortex-M4F: unicorn for the instruction set, plus everything unicorn does not
+ * do for M-profile (NVIC, SysTick, exceptions, faults, the debug registers DHCSR/DCRSR/DCRDR/DEMCR/
+ * DFSR, FPB, DWT) and the STM32F4 around it. The debug port (dap.c) reaches all of it through the
+ * bus only; main.c drives it with core_run() between servicing the JTAG socket. Single-threaded. */
+#ifndef SIM_CORE_H
+#define SIM_CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bus/bus.h"
+
+struct sim_config {
+	unsigned flash_wait_states; /* FLASH_ACR.LATENCY the cycle model charges; 0 by default */
+	bool trace;                 /* print every executed instruction to stderr */
+	bool uart_echo;             /* copy USART/ITM output of the firmware to stdout */
+	/* Take SysTick at the instruction where it expires, not at the end of its block (Armv7-M ARM
+	 * B1.5.6; docs/core.md). Off by default: tests/regions' expectations were made with the block
+	 * boundary timing (regions.sim_example's victim is 24 cycles shorter with it on). */
+	bool exact_ticks;
+};
+
+enum core_state {
+	CORE_RUNNING = 0,
+	CORE_HALTED,   /* debug state: DHCSR.S_HALT */
+	CORE_SLEEPING, /* WFI/WFE with nothing pending and no timer event ahead: DHCSR.S_SLEEP */
+	CORE_LOCKUP,   /* DHCSR.S_LOCKUP */
+};
+
+struct core_stats {
+	uint64_t instructions;
+	uint64_t cycles;
+	uint64_t halts;
+	uint64_t exceptions;
+	uint64_t blocks_translated;
+};
+
+struct sim_core;
+
+/* Creates the core and the STM32F4 memory map on `bus` (flash, SRAM, CCM, PPB, peripherals).
+ * Returns NULL with a message in err on failure. The core starts as after power-on reset, running. */
+struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, char *err, size_t errlen);
+void core_free(struct sim_core *core);
+
+/* Power-on reset: everything, debug registers included. */
+void core_power_on_reset(struct sim_core *core);
+
+/* Runs at most max_cycles modelled cycles. Returns early when the core halts (BKPT, breakpoint,
+ * watchpoint, C_HALT, step, vector catch), sleeps with nothing ahead, or locks up. */
+uint64_t core_run(struct sim_core *core, uint64_t max_cycles);
+
+enum core_state core_state(const struct sim_core *core);
+/* True when core_run() would make progress now. */
+bool core_runnable(const struct sim_core *core);
+
+void core_get_stats(const struct sim_core *core, struct core_stats *stats);
+
+/* The control interface (main.c: `wait-states N`, `trace on|off`) changes at run time what
+ * sim_config set at core_new(). */
+void core_set_wait_states(struct sim_core *core, unsigned flash_wait_states);
+void core_set_trace(struct sim_core *core, bool trace);
+
+/* Load an ELF's PT_LOAD segments by their physical addresses through the back door (no flash
+ * controller), as a factory-programmed board. For stand-alone runs and tests. On success the core
+ * is reset (as by AIRCR.VECTRESET: debug registers kept) so it starts from the new vector table. */
+int core_load_elf(struct sim_core *core, const char *path, char *err, size_t errlen);
+
+/* Stand-alone mode (no OpenOCD): a built-in debugger sets C_DEBUGEN, and at each halt prints
+ *   halt pc=0x%08x imm=%u cyccnt=%u reason=<bkpt|dwt|vcatch|halted|lockup>
+ * to `out`, then resumes past the BKPT. It returns at BKPT #4 (the "done" marker, docs/markers.md)
+ * with 0, or with -1 on lockup or when max_cycles elapse. */
+int core_run_standalone(struct sim_core *core, uint64_t max_cycles, void *out /* FILE * */);
+
+#endif /* SIM_CORE_H */

@@ -1,0 +1,477 @@
+/* The core's per-block cache: for each block unicorn translates, the cycle model's static costs
+ * (cycles.h) plus what the core itself needs to know about the block, found once when the block is
+ * first seen and never per execution:
+ *  - its memory-accessing instructions, to tell which one made an MMIO access (unicorn 2.0.1 does
+ *    not update PC before a load/store, so the PC seen in an MMIO callback is stale);
+ *  - its divides (UDIV/SDIV cost by operand values, Cortex-M4 TRM 3.3.1): a code hook on exactly
+ *    those addresses;
+ *  - its FP instructions (coprocessors 10/11): unicorn executes them even with CPACR denying access,
+ *    so while CP10/CP11 are off, or a lazy FP context is pending (FPCCR.LSPACT, Armv7-M ARM B1.5.7),
+ *    code hooks on exactly those addresses trap them.
+ * The bytes analysed are kept: a block whose bytes changed behind unicorn's back (the debugger
+ * wrote RAM or flash) is dropped with its translation. */
+#include "core/core_internal.h"
+
+#include <capstone/capstone.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t blk_hash(uint32_t addr)
+{
+	uint32_t h = addr >> 1;
+	h ^= h >> 13;
+	h *= 0x85ebca6bu;
+	h ^= h >> 16;
+	return h & (CORE_BLK_HASH - 1);
+}
+
+static void blk_free(struct sim_core *c, struct core_blk *b)
+{
+	if (b->fp_hooks) {
+		for (unsigned i = 0; i < b->n_fp; i++)
+			if (b->fp_hooks[i])
+				(void)uc_hook_del(c->uc, b->fp_hooks[i]);
+	}
+	free(b->fp_hooks);
+	free(b->copy);
+	free(b->memops);
+	free(b->fp_addr);
+	free(b->div_addr);
+	free(b);
+}
+
+/* An FP instruction: Thumb-2 coprocessor space (hw1 = 111x 11xx xxxx xxxx) with coprocessor 10 or
+ * 11 in hw2[11:8] (Armv7-M ARM A6.3 / A7.9: the FP extension uses CP10 and CP11 only). */
+static bool is_fp(uint16_t hw1, uint16_t hw2)
+{
+	return (hw1 & 0xEC00u) == 0xEC00u && ((hw2 >> 8) & 0xEu) == 0xAu;
+}
+
+/* UDIV/SDIV (A7.7.125, A7.7.178): FB9x/FBBx, F0F0 pattern in hw2. */
+static bool is_div(uint16_t hw1, uint16_t hw2)
+{
+	return ((hw1 & 0xFFF0u) == 0xFB90u || (hw1 & 0xFFF0u) == 0xFBB0u) && (hw2 & 0xF0F0u) == 0xF0F0u;
+}
+
+static uint8_t regbyte(unsigned capreg)
+{
+	return capreg > 255 ? 0 : (uint8_t)capreg;
+}
+
+/* The memory operand of a load/store, from capstone's detail (capstone 4, arm.h). */
+static void add_memop(struct core_blk *b, unsigned idx, const cs_insn *in)
+{
+	const cs_arm *a = &in->detail->arm;
+	struct core_memop m = {.idx = (uint16_t)idx, .scale = 1};
+	bool found = false;
+	unsigned nregs = 0;
+	for (unsigned k = 0; k < a->op_count; k++) {
+		const cs_arm_op *op = &a->operands[k];
+		if (op->type == ARM_OP_MEM && !found) {
+			m.base = regbyte(op->mem.base);
+			m.index = regbyte(op->mem.index);
+			m.scale = (int8_t)(op->mem.scale < 0 ? -1 : 1);
+			m.lshift = (uint8_t)op->mem.lshift;
+			m.disp = op->mem.disp;
+			found = true;
+		} else if (op->type == ARM_OP_REG) {
+			nregs++;
+		}
+	}
+	switch (in->id) {
+	case ARM_INS_PUSH:
+	case ARM_INS_VPUSH:
+		m.base = ARM_REG_SP;
+		m.down = true;
+		m.span = (uint16_t)(4 * nregs * (in->id == ARM_INS_VPUSH ? 2 : 1));
+		found = true;
+		break;
+	case ARM_INS_POP:
+	case ARM_INS_VPOP:
+		m.base = ARM_REG_SP;
+		m.span = (uint16_t)(4 * nregs * (in->id == ARM_INS_VPOP ? 2 : 1));
+		found = true;
+		break;
+	case ARM_INS_LDM:
+	case ARM_INS_STM:
+	case ARM_INS_LDMDB:
+	case ARM_INS_STMDB:
+		if (a->op_count > 0 && a->operands[0].type == ARM_OP_REG) {
+			m.base = regbyte(a->operands[0].reg);
+			m.span = (uint16_t)(4 * (a->op_count - 1));
+			m.down = in->id == ARM_INS_LDMDB || in->id == ARM_INS_STMDB;
+			found = true;
+		}
+		break;
+	default:
+		break;
+	}
+	if (!found)
+		return;
+	if (m.span == 0)
+		m.span = 8; /* LDRD/STRD and VLDR.64 touch 8 bytes; a wider window is harmless */
+	b->memops[b->n_memops++] = m;
+}
+
+static bool is_memory_insn(const cs_insn *in)
+{
+	const cs_arm *a = &in->detail->arm;
+	for (unsigned k = 0; k < a->op_count; k++)
+		if (a->operands[k].type == ARM_OP_MEM)
+			return true;
+	switch (in->id) {
+	case ARM_INS_PUSH:
+	case ARM_INS_POP:
+	case ARM_INS_VPUSH:
+	case ARM_INS_VPOP:
+	case ARM_INS_LDM:
+	case ARM_INS_STM:
+	case ARM_INS_LDMDB:
+	case ARM_INS_STMDB:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
+{
+	csh cs;
+	if (cs_open(CS_ARCH_ARM, CS_MODE_THUMB | CS_MODE_MCLASS, &cs) != CS_ERR_OK)
+		return -1;
+	if (cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK) {
+		cs_close(&cs);
+		return -1;
+	}
+	cs_insn *in = cs_malloc(cs);
+	if (!in) {
+		cs_close(&cs);
+		return -1;
+	}
+	unsigned n = b->cb->n_insn ? b->cb->n_insn : 1;
+	b->memops = calloc(n, sizeof(*b->memops));
+	b->fp_addr = calloc(n, sizeof(*b->fp_addr));
+	b->div_addr = calloc(n, sizeof(*b->div_addr));
+	int rc = (b->memops && b->fp_addr && b->div_addr) ? 0 : -1;
+	for (unsigned i = 0; rc == 0 && i < b->cb->n_insn; i++) {
+		uint32_t off = b->cb->insn_offset[i];
+		uint16_t hw1 = (uint16_t)(code[off] | code[off + 1] << 8);
+		uint16_t hw2 = off + 3 < b->size ? (uint16_t)(code[off + 2] | code[off + 3] << 8) : 0;
+		if (is_fp(hw1, hw2))
+			b->fp_addr[b->n_fp++] = b->addr + off;
+		if (is_div(hw1, hw2))
+			b->div_addr[b->n_div++] = b->addr + off;
+		const uint8_t *p = code + off;
+		size_t len = b->size - off;
+		uint64_t a = b->addr + off;
+		if (cs_disasm_iter(cs, &p, &len, &a, in) && is_memory_insn(in))
+			add_memop(b, i, in);
+	}
+	cs_free(in, 1);
+	cs_close(&cs);
+	(void)c;
+	return rc;
+}
+
+/* Host pointer to the bytes of [addr, addr+size) when they are plain memory on the bus. */
+static uint8_t *host_ptr(struct sim_core *c, uint32_t addr, uint32_t size)
+{
+	const struct bus_region *r = bus_find(c->bus, addr);
+	if (!r || !r->mem || addr - r->base + (uint64_t)size > r->size)
+		return NULL;
+	return r->mem + (addr - r->base);
+}
+
+struct core_blk *blk_get(struct sim_core *c, uint32_t addr, uint32_t size)
+{
+	uint32_t h = blk_hash(addr);
+	for (struct core_blk *b = c->blk_hash[h]; b; b = b->next)
+		if (b->addr == addr && b->size == size)
+			return b;
+	uint8_t *code = host_ptr(c, addr, size);
+	uint8_t *copy = malloc(size ? size : 1);
+	struct core_blk *b = calloc(1, sizeof(*b));
+	if (!copy || !b)
+		goto fail;
+	if (code) {
+		memcpy(copy, code, size);
+	} else if (uc_mem_read(c->uc, addr, copy, size) != UC_ERR_OK) {
+		goto fail;
+	}
+	b->addr = addr;
+	b->size = size;
+	b->copy = copy;
+	b->cb = cyc_lookup(c->cyc, addr, copy, size);
+	if (!b->cb || analyse(c, b, copy) != 0) {
+		b->copy = NULL;
+		blk_free(c, b);
+		free(copy);
+		return NULL;
+	}
+	b->next = c->blk_hash[h];
+	c->blk_hash[h] = b;
+	c->blocks_translated++;
+	return b;
+fail:
+	free(copy);
+	free(b);
+	return NULL;
+}
+
+static bool rewritten(struct sim_core *c, const struct core_blk *b, uint32_t lo, uint32_t size);
+
+static void drop_if(struct sim_core *c, bool (*pred)(struct sim_core *, const struct core_blk *, uint32_t, uint32_t),
+                    uint32_t lo, uint32_t size, unsigned *count)
+{
+	for (unsigned h = 0; h < CORE_BLK_HASH; h++) {
+		struct core_blk **pp = &c->blk_hash[h];
+		while (*pp) {
+			struct core_blk *b = *pp;
+			if (pred(c, b, lo, size)) {
+				*pp = b->next;
+				/* cycles.c frees its blocks in a range the caller invalidates: ours go with
+				 * them, never keeping a pointer into a freed cyc_block. */
+				if (pred == rewritten)
+					cyc_invalidate(c->cyc, b->addr, b->size);
+				(void)uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
+				if (c->cur == b)
+					c->cur = NULL;
+				blk_free(c, b);
+				if (count)
+					(*count)++;
+			} else {
+				pp = &b->next;
+			}
+		}
+	}
+}
+
+static bool overlaps(struct sim_core *c, const struct core_blk *b, uint32_t lo, uint32_t size)
+{
+	(void)c;
+	return (uint64_t)b->addr < (uint64_t)lo + size && (uint64_t)b->addr + b->size > lo;
+}
+
+static bool always(struct sim_core *c, const struct core_blk *b, uint32_t lo, uint32_t size)
+{
+	(void)c, (void)b, (void)lo, (void)size;
+	return true;
+}
+
+static bool rewritten(struct sim_core *c, const struct core_blk *b, uint32_t lo, uint32_t size)
+{
+	(void)lo, (void)size;
+	const uint8_t *now = host_ptr(c, b->addr, b->size);
+	return now && memcmp(now, b->copy, b->size) != 0;
+}
+
+void blk_drop_range(struct sim_core *c, uint32_t addr, uint32_t size)
+{
+	drop_if(c, overlaps, addr, size, NULL);
+	/* Blocks never seen by the hook (translated but not run) still sit in unicorn's cache. */
+	cyc_invalidate(c->cyc, addr, size);
+	(void)uc_ctl_remove_cache(c->uc, addr, (uint64_t)addr + size);
+}
+
+void blk_drop_all(struct sim_core *c)
+{
+	/* Each block's translation goes with it (drop_if). Never uc_ctl_flush_tlb (UC_CTL_TB_FLUSH):
+	 * unicorn 2.0.1 then clears its whole code buffer, seconds on this machine. */
+	drop_if(c, always, 0, 0, NULL);
+	cyc_invalidate(c->cyc, 0, 0xFFFFFFFFu);
+}
+
+void blk_retranslate_all(struct sim_core *c)
+{
+	for (unsigned h = 0; h < CORE_BLK_HASH; h++)
+		for (struct core_blk *b = c->blk_hash[h]; b; b = b->next)
+			(void)uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
+}
+
+unsigned blk_check_rewritten(struct sim_core *c)
+{
+	unsigned n = 0;
+	drop_if(c, rewritten, 0, 0, &n);
+	return n;
+}
+
+void blk_free_all(struct sim_core *c)
+{
+	for (unsigned h = 0; h < CORE_BLK_HASH; h++) {
+		struct core_blk *b = c->blk_hash[h];
+		while (b) {
+			struct core_blk *next = b->next;
+			blk_free(c, b);
+			b = next;
+		}
+		c->blk_hash[h] = NULL;
+	}
+	c->cur = NULL;
+}
+
+int blk_index_of(const struct core_blk *b, uint32_t pc)
+{
+	const struct cyc_block *cb = b->cb;
+	if (pc < b->addr || pc >= b->addr + b->size)
+		return cb->n_insn;
+	uint32_t off = pc - b->addr;
+	for (unsigned i = 0; i < cb->n_insn; i++)
+		if (cb->insn_offset[i] >= off)
+			return (int)i;
+	return cb->n_insn;
+}
+
+static uint32_t capreg_value(struct sim_core *c, const struct core_blk *b, unsigned idx, unsigned capreg)
+{
+	if (capreg == ARM_REG_PC) /* literal: Align(PC, 4) with PC reading as the address + 4 */
+		return (b->addr + b->cb->insn_offset[idx] + 4) & ~3u;
+	int ucreg;
+	switch (capreg) {
+	case ARM_REG_SP:
+		ucreg = UC_ARM_REG_SP;
+		break;
+	case ARM_REG_LR:
+		ucreg = UC_ARM_REG_LR;
+		break;
+	default:
+		if (capreg >= ARM_REG_R0 && capreg <= ARM_REG_R12)
+			ucreg = UC_ARM_REG_R0 + (int)(capreg - ARM_REG_R0);
+		else
+			return 0;
+	}
+	return core_reg(c, ucreg);
+}
+
+/* Which instruction of b, at index >= from, accessed `addr`: the first whose effective address,
+ * computed from the current registers, covers it. -1 when none does. */
+int blk_find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, int from)
+{
+	for (unsigned k = 0; k < b->n_memops; k++) {
+		const struct core_memop *m = &b->memops[k];
+		if ((int)m->idx < from || !m->base)
+			continue;
+		uint32_t ea = capreg_value(c, b, m->idx, m->base) + (uint32_t)m->disp;
+		if (m->index) {
+			uint32_t iv = capreg_value(c, b, m->idx, m->index) << m->lshift;
+			ea += m->scale < 0 ? (uint32_t)-iv : iv;
+		}
+		if (m->down)
+			ea -= m->span;
+		if (addr - ea < m->span)
+			return m->idx;
+	}
+	return -1;
+}
+
+static void hook_fp(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	(void)size;
+	if (!c->fp_trap_on)
+		return;
+	c->stop = fp_access_allowed(c) ? STOP_LAZYFP : STOP_NOCP;
+	c->stop_pc = (uint32_t)address;
+	(void)uc_emu_stop(uc);
+}
+
+static void hook_div(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	struct core_blk *b = c->cur;
+	(void)size;
+	if (!b)
+		return;
+	int i = blk_index_of(b, (uint32_t)address);
+	if (i >= b->cb->n_insn || !(b->cb->dyn[i] & CYC_DYN_DIVIDE))
+		return;
+	uint8_t regs = b->cb->aux[i];
+	uint32_t n = core_reg(c, UC_ARM_REG_R0 + (regs >> 4));
+	uint32_t d = core_reg(c, UC_ARM_REG_R0 + (regs & 0xF));
+	uint16_t hw1;
+	if (uc_mem_read(uc, address, &hw1, 2) != UC_ERR_OK)
+		return;
+	bool is_signed = (hw1 & 0xFFF0u) == 0xFB90u;
+	if (d == 0 && (c->ccr & (1u << 4))) { /* CCR.DIV_0_TRP: UsageFault DIVBYZERO (B3.2.8) */
+		c->stop = STOP_OTHER;
+		c->stop_pc = (uint32_t)address;
+		c->stop_addr = CFSR_DIVBYZERO;
+		(void)uc_emu_stop(uc);
+		return;
+	}
+	uint32_t extra = cyc_divide_extra(n, d, is_signed);
+	c->now += extra;
+	dwt_count_cpi(c, extra);
+}
+
+static int add_code_hook(struct sim_core *c, uc_hook *h, void *cb, uint32_t addr)
+{
+	return uc_hook_add(c->uc, h, UC_HOOK_CODE, cb, c, addr, addr) == UC_ERR_OK ? 0 : -1;
+}
+
+static bool div_hooked(const struct sim_core *c, uint32_t addr)
+{
+	for (size_t i = 0; i < c->n_div_hooked; i++)
+		if (c->div_hooked[i] == addr)
+			return true;
+	return false;
+}
+
+/* Adds the divide hooks, and the FP hooks when FP instructions trap; the caller drops the block's
+ * translation so the hooks take effect. */
+void blk_install_hooks(struct sim_core *c, struct core_blk *b)
+{
+	if (b->n_div && !b->hooked_div) {
+		for (unsigned i = 0; i < b->n_div; i++) {
+			if (div_hooked(c, b->div_addr[i]))
+				continue;
+			if (c->n_div_hooked == c->cap_div_hooked) {
+				size_t cap = c->cap_div_hooked ? 2 * c->cap_div_hooked : 16;
+				uint32_t *p = realloc(c->div_hooked, cap * sizeof(*p));
+				if (!p)
+					continue; /* out of memory: this divide costs its static cycles only */
+				c->div_hooked = p;
+				c->cap_div_hooked = cap;
+			}
+			uc_hook h;
+			if (add_code_hook(c, &h, (void *)hook_div, b->div_addr[i]) == 0)
+				c->div_hooked[c->n_div_hooked++] = b->div_addr[i];
+		}
+		b->hooked_div = true;
+	}
+	if (b->n_fp && c->fp_trap_on && !b->fp_hooked) {
+		if (!b->fp_hooks)
+			b->fp_hooks = calloc(b->n_fp, sizeof(*b->fp_hooks));
+		if (b->fp_hooks) {
+			for (unsigned i = 0; i < b->n_fp; i++)
+				if (add_code_hook(c, &b->fp_hooks[i], (void *)hook_fp, b->fp_addr[i]) != 0)
+					b->fp_hooks[i] = 0;
+			b->fp_hooked = true;
+		}
+	}
+}
+
+/* FP trapping turns on (CPACR cleared, lazy context pending) or off: hook or unhook every known
+ * block with FP instructions and drop its translation. */
+void blk_set_fp_trap(struct sim_core *c, bool on)
+{
+	if (c->fp_trap_on == on)
+		return;
+	c->fp_trap_on = on;
+	for (unsigned h = 0; h < CORE_BLK_HASH; h++) {
+		for (struct core_blk *b = c->blk_hash[h]; b; b = b->next) {
+			if (!b->n_fp)
+				continue;
+			if (on) {
+				blk_install_hooks(c, b);
+			} else if (b->fp_hooked) {
+				for (unsigned i = 0; i < b->n_fp; i++) {
+					if (b->fp_hooks[i])
+						(void)uc_hook_del(c->uc, b->fp_hooks[i]);
+					b->fp_hooks[i] = 0;
+				}
+				b->fp_hooked = false;
+			}
+			(void)uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
+		}
+	}
+}

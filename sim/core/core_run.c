@@ -1,0 +1,458 @@
+/* The core's run loop and resets (core.h): runs unicorn in slices bounded by the cycle budget and
+ * the next timer event, then turns the reason unicorn stopped into what an Armv7-M core does:
+ * a debug halt (Armv7-M ARM C1.5), an exception or fault (B1.5), sleep (B1.5.18), lockup (B1.5.15). */
+#include "core/core_internal.h"
+#include "chip/stm32f4.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- resets (B1.5.5 "Reset behavior", C1.4 for what debug keeps) ----------------------------- */
+
+void core_local_reset(struct sim_core *c, bool system)
+{
+	if (system)
+		stm32f4_reset(c->soc);
+	for (int r = UC_ARM_REG_R0; r <= UC_ARM_REG_R12; r++)
+		core_set_reg(c, r, 0);
+	/* Thread mode, privileged, MSP, no FP context: set IPSR 0 before CONTROL so the SP swap of
+	 * CONTROL.SPSEL happens in thread mode. */
+	core_set_reg(c, UC_ARM_REG_IPSR, 0);
+	core_set_reg(c, UC_ARM_REG_CONTROL, 0);
+	core_set_reg(c, UC_ARM_REG_PRIMASK, 0);
+	core_set_reg(c, UC_ARM_REG_FAULTMASK, 0);
+	core_set_reg(c, UC_ARM_REG_BASEPRI, 0);
+	exc_reset(c);
+	systick_reset(c);
+	blk_set_fp_trap(c, false);
+	exc_update_fp_trap(c);
+	uint32_t sp = 0, pc = 0;
+	if (bus_read(c->bus, c->vtor, 4, BUS_CORE, &sp) != BUS_OK ||
+	    bus_read(c->bus, c->vtor + 4, 4, BUS_CORE, &pc) != BUS_OK) {
+		/* No vector table: the reset exception's vector fetch fails, the core locks up. */
+		c->locked = true;
+		c->state = CORE_LOCKUP;
+		core_set_pc(c, CORE_LOCKUP_PC);
+		return;
+	}
+	core_set_reg(c, UC_ARM_REG_MSP, sp & ~3u);
+	core_set_reg(c, UC_ARM_REG_PSP, 0);
+	core_set_reg(c, UC_ARM_REG_LR, 0xFFFFFFFFu);
+	core_set_reg(c, UC_ARM_REG_XPSR, 0x01000000u); /* EPSR.T */
+	core_set_pc(c, pc);
+	c->locked = false;
+	c->state = CORE_RUNNING;
+	c->cur = NULL;
+	c->dhcsr_sticky |= DHCSR_S_RESET_ST;
+	/* C1.6.5 DEMCR.VC_CORERESET: halt on the reset vector's first instruction. */
+	if (debug_enabled(c) && (c->demcr & DEMCR_VC_CORERESET))
+		debug_halt(c, DFSR_VCATCH);
+	else if (debug_enabled(c) && (c->dhcsr_ctrl & DHCSR_C_HALT))
+		debug_halt(c, DFSR_HALTED);
+}
+
+void core_power_on_reset(struct sim_core *c)
+{
+	debug_power_on(c);
+	dwt_power_on(c);
+	fpb_power_on(c);
+	c->now = 0;
+	c->vtor = 0;
+	core_local_reset(c, true);
+}
+
+/* ---- settling the cycles of a block left part-way ------------------------------------------- */
+
+/* The first instruction not executed is at `pc`: charge the current block up to it. */
+static void settle(struct sim_core *c, uint32_t pc)
+{
+	struct core_blk *b = c->cur;
+	c->cur = NULL;
+	if (!b)
+		return;
+	const struct cyc_block *cb = b->cb;
+	int i = blk_index_of(b, pc);
+	if (i < cb->n_insn) {
+		c->now += cb->cost_before[i];
+		c->instructions += (unsigned)i;
+		return;
+	}
+	c->now += cb->total + (pc != cb->fallthrough ? cb->branch_taken_extra : 0);
+	c->instructions += cb->n_insn;
+	dwt_count_block(c, cb, pc != cb->fallthrough ? cb->branch_taken_extra : 0);
+}
+
+static void settle_at_index(struct sim_core *c, int idx)
+{
+	struct core_blk *b = c->cur;
+	if (!b)
+		return;
+	if (idx < 0 || idx > b->cb->n_insn)
+		idx = 0;
+	uint32_t pc = idx < b->cb->n_insn ? b->addr + b->cb->insn_offset[idx] : b->addr + b->size;
+	settle(c, pc);
+	core_set_pc(c, pc);
+}
+
+static void apply_fixups(struct sim_core *c)
+{
+	for (unsigned i = 0; i < c->n_fixups; i++)
+		memcpy(c->fixups[i].host, c->fixups[i].bytes, c->fixups[i].size);
+	c->n_fixups = 0;
+	for (unsigned i = 0; i < c->n_inval; i++)
+		blk_drop_range(c, c->inval[i].lo, c->inval[i].hi - c->inval[i].lo);
+	c->n_inval = 0;
+}
+
+static uint16_t halfword_at(struct sim_core *c, uint32_t addr)
+{
+	uint32_t v = 0;
+	if (bus_read(c->bus, addr, 2, BUS_CORE, &v) != BUS_OK)
+		return 0;
+	return (uint16_t)v;
+}
+
+/* ---- sleep (B1.5.18 WFI, B1.5.19 WFE) ---------------------------------------------------------- */
+
+static bool wake_pending(struct sim_core *c)
+{
+	/* WFI wakes for an exception that would preempt were PRIMASK clear (B1.5.19). */
+	return exc_pending_preempting(c) != 0 || (exc_any_pending(c) && core_reg(c, UC_ARM_REG_PRIMASK));
+}
+
+static void enter_sleep(struct sim_core *c)
+{
+	if (wake_pending(c))
+		return;
+	c->state = CORE_SLEEPING;
+}
+
+/* Sleeping: time skips to the next SysTick event (or the end of the slice). Returns false when
+ * nothing can wake the core in this slice. */
+static bool sleep_until(struct sim_core *c, uint64_t end)
+{
+	if (wake_pending(c)) {
+		c->state = CORE_RUNNING;
+		return true;
+	}
+	uint64_t next = systick_next_event(c);
+	if (next == UINT64_MAX)
+		return false;
+	uint64_t t = c->now + next;
+	if (t > end)
+		t = end;
+	dwt_count_sleep(c, t - c->now);
+	c->now = t;
+	systick_advance(c, c->now);
+	if (wake_pending(c))
+		c->state = CORE_RUNNING;
+	return c->now < end || c->state == CORE_RUNNING;
+}
+
+/* ---- one slice of emulation ------------------------------------------------------------------ */
+
+static void halt_or_hardfault_on_debug_event(struct sim_core *c, uint32_t pc, uint32_t dfsr_bit)
+{
+	core_set_pc(c, pc);
+	if (debug_enabled(c)) {
+		debug_halt(c, dfsr_bit);
+		return;
+	}
+	/* C1.7: a BKPT with halting debug and DebugMonitor disabled escalates to HardFault with
+	 * HFSR.DEBUGEVT. */
+	exc_fault(c, EXC_HARDFAULT, 0, HFSR_DEBUGEVT, pc);
+}
+
+static void handle_error(struct sim_core *c, uc_err err, uint32_t npc)
+{
+	switch (err) {
+	case UC_ERR_READ_UNMAPPED:
+	case UC_ERR_WRITE_UNMAPPED:
+	case UC_ERR_READ_PROT:
+	case UC_ERR_WRITE_PROT: {
+		/* unicorn left PC stale: find the load/store by its address (core_blocks.c). */
+		int idx = c->cur ? blk_find_access(c, c->cur, c->stop_addr, 0) : -1;
+		settle_at_index(c, idx < 0 ? 0 : idx);
+		c->bfar = c->stop_addr;
+		exc_fault(c, EXC_BUSFAULT, CFSR_PRECISERR | CFSR_BFARVALID, 0, core_pc(c));
+		return;
+	}
+	case UC_ERR_FETCH_UNMAPPED:
+	case UC_ERR_FETCH_PROT:
+		settle(c, c->stop_addr);
+		exc_fault(c, EXC_BUSFAULT, CFSR_IBUSERR, 0, c->stop_addr & ~1u);
+		return;
+	case UC_ERR_INSN_INVALID:
+		/* unicorn stops both on UDF/undefined encodings (PC at them) and on WFE/YIELD
+		 * (EXCP_YIELD, PC after them). */
+		if (npc >= 2 && (halfword_at(c, npc - 2) == 0xBF20u || halfword_at(c, npc - 2) == 0xBF10u)) {
+			settle(c, npc);
+			core_set_pc(c, npc);
+			if (halfword_at(c, npc - 2) == 0xBF20u) {
+				if (c->event_reg)
+					c->event_reg = false;
+				else
+					enter_sleep(c);
+			}
+			return;
+		}
+		settle(c, npc);
+		exc_fault(c, EXC_USAGEFAULT, CFSR_UNDEFINSTR, 0, npc);
+		return;
+	default:
+		settle(c, npc);
+		exc_fault(c, EXC_USAGEFAULT, CFSR_INVSTATE, 0, npc);
+		return;
+	}
+}
+
+static void handle_stop(struct sim_core *c, uint32_t npc)
+{
+	switch (c->stop) {
+	case STOP_BKPT:
+		settle(c, c->stop_pc);
+		halt_or_hardfault_on_debug_event(c, c->stop_pc, DFSR_BKPT);
+		return;
+	case STOP_FPB:
+	case STOP_DWT:
+		settle(c, c->stop_pc);
+		core_set_pc(c, c->stop_pc);
+		if (debug_enabled(c))
+			debug_halt(c, c->stop == STOP_FPB ? DFSR_BKPT : DFSR_DWTTRAP);
+		return;
+	case STOP_STEP:
+		settle(c, npc);
+		core_set_pc(c, npc);
+		return;
+	case STOP_TICK_SPLIT:
+		settle(c, c->stop_pc);
+		core_set_pc(c, c->stop_pc);
+		return;
+	case STOP_SVC:
+		settle(c, c->stop_pc);
+		exc_take_sync(c, EXC_SVCALL, c->stop_pc);
+		return;
+	case STOP_EXC_RETURN: {
+		settle(c, c->cur ? c->cur->cb->fallthrough
+		                 : 0); /* the whole block ran; the return's refill is in cyc_exception_return */
+		exc_return(c, c->stop_pc | 1u);
+		return;
+	}
+	case STOP_NOCP:
+		settle(c, c->stop_pc);
+		exc_fault(c, EXC_USAGEFAULT, CFSR_NOCP, 0, c->stop_pc);
+		return;
+	case STOP_LAZYFP:
+		settle(c, c->stop_pc);
+		core_set_pc(c, c->stop_pc);
+		exc_preserve_lazy_fp(c);
+		return;
+	case STOP_OTHER:
+		settle(c, c->stop_pc);
+		if (c->stop_addr == CFSR_DIVBYZERO)
+			exc_fault(c, EXC_USAGEFAULT, CFSR_DIVBYZERO, 0, c->stop_pc);
+		else if (c->stop_addr == 4 || c->stop_addr == 3)
+			exc_fault(c, EXC_BUSFAULT, c->stop_addr == 3 ? CFSR_IBUSERR : CFSR_PRECISERR, 0, c->stop_pc);
+		else
+			exc_fault(c, EXC_USAGEFAULT, CFSR_INVSTATE, 0, c->stop_pc);
+		return;
+	case STOP_BUSFAULT:
+		settle(c, npc);
+		core_set_pc(c, npc);
+		if (c->stop_write) {
+			c->cfsr |= CFSR_IMPRECISERR;
+			exc_set_pending(c, EXC_BUSFAULT);
+		} else {
+			c->bfar = c->stop_addr;
+			exc_fault(c, EXC_BUSFAULT, CFSR_PRECISERR | CFSR_BFARVALID, 0, npc);
+		}
+		return;
+	default:
+		settle(c, npc);
+		core_set_pc(c, npc);
+		if (c->stop == STOP_NONE && npc >= 2 && halfword_at(c, npc - 2) == 0xBF30u)
+			enter_sleep(c); /* WFI: unicorn ends emulation with PC after it */
+		return;
+	}
+}
+
+static void hook_split(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	(void)size;
+	if ((uint32_t)address != c->split_pc || c->stop != STOP_NONE)
+		return;
+	c->stop = STOP_TICK_SPLIT;
+	c->stop_pc = (uint32_t)address;
+	(void)uc_emu_stop(uc);
+}
+
+/* Interrupts are otherwise taken at block boundaries: a block that SysTick's expiry falls inside
+ * would run to its end first, and the cycles of a measured stretch would depend on where unicorn
+ * ends its blocks. Armv7-M ARM B1.5.6: the exception is taken at the instruction boundary where it
+ * becomes pending. Instruction i of b starts at now + cost_before[i] (cycles.h); hook the first one
+ * at or after the expiry, as core_step does for its second instruction (a code hook, present for
+ * one slice, and the block translated again to carry it). */
+bool core_split_for_tick(struct sim_core *c, const struct core_blk *b)
+{
+	const struct cyc_block *cb = b->cb;
+	if (c->tick_at <= c->now || c->tick_at >= c->now + cb->total)
+		return false;
+	int i = 1;
+	while (i < cb->n_insn && c->now + cb->cost_before[i] < c->tick_at)
+		i++;
+	if (i >= cb->n_insn)
+		return false;
+	c->split_pc = b->addr + cb->insn_offset[i];
+	c->split_lo = b->addr;
+	c->split_hi = b->addr + b->size;
+	if (uc_hook_add(c->uc, &c->split_hook, UC_HOOK_CODE, (void *)hook_split, c, c->split_pc, c->split_pc) !=
+	    UC_ERR_OK) {
+		c->split_hook = 0;
+		return false;
+	}
+	(void)uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
+	return true;
+}
+
+static void run_slice(struct sim_core *c, uint64_t end)
+{
+	uint64_t stop_at = end;
+	uint64_t st = systick_next_event(c);
+	if (st != UINT64_MAX && c->now + st < stop_at)
+		stop_at = c->now + (st ? st : 1);
+	c->tick_at = c->cfg.exact_ticks && st != UINT64_MAX && systick_tickint(c) ? c->now + (st ? st : 1) : UINT64_MAX;
+	uc_hook split = c->split_hook; /* armed by the previous slice: this one runs with it */
+	c->stop_at = c->step_hook ? UINT64_MAX : stop_at;
+	c->stop = STOP_NONE;
+	c->cur = NULL;
+	c->mmio_last = -1;
+	c->stop_write = false;
+	c->check_pending = exc_any_pending(c);
+	c->block_stop = false;
+	uint64_t before = c->instructions;
+	uint32_t pc = core_pc(c);
+	c->in_emu = true;
+	uc_err err = uc_emu_start(c->uc, pc | 1u, 0xFFFFFFFFu, 0, 0);
+	c->in_emu = false;
+	if (split) {
+		/* One slice only; drop the translation that carries the hook. */
+		(void)uc_hook_del(c->uc, split);
+		c->split_hook = 0;
+		(void)uc_ctl_remove_cache(c->uc, c->split_lo, c->split_hi);
+	}
+	if (c->block_stop && err == UC_ERR_OK)
+		core_set_pc(c, c->block_stop_pc);
+	uint32_t npc = core_pc(c);
+	apply_fixups(c);
+	if (c->fpb_dirty)
+		fpb_update(c);
+	if (err != UC_ERR_OK && c->stop != STOP_BKPT && c->stop != STOP_SVC && c->stop != STOP_EXC_RETURN)
+		handle_error(c, err, npc);
+	else
+		handle_stop(c, npc);
+	if (c->dwt.wp_hit) {
+		c->dwt.wp_hit = false;
+		if (debug_enabled(c) && c->state != CORE_HALTED && c->state != CORE_LOCKUP)
+			debug_halt(c, DFSR_DWTTRAP);
+	}
+	if (c->instructions != before)
+		c->dhcsr_sticky |= DHCSR_S_RETIRE_ST;
+	systick_advance(c, c->now);
+	if (c->locked && c->state != CORE_HALTED)
+		c->state = CORE_LOCKUP;
+}
+
+/* Takes the highest pending exception that preempts; true when one was taken. */
+static bool take_pending(struct sim_core *c)
+{
+	int exc = exc_pending_preempting(c);
+	if (!exc)
+		return false;
+	exc_take(c, exc, core_pc(c));
+	return true;
+}
+
+uint64_t core_run(struct sim_core *c, uint64_t max_cycles)
+{
+	uint64_t start = c->now, end = start + (max_cycles ? max_cycles : 1);
+	while (c->now < end) {
+		if (c->state == CORE_HALTED || c->state == CORE_LOCKUP)
+			break;
+		if (c->state == CORE_SLEEPING) {
+			if (!sleep_until(c, end))
+				break;
+			continue;
+		}
+		if (take_pending(c))
+			continue;
+		run_slice(c, end);
+	}
+	return c->now - start;
+}
+
+static void hook_step(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	(void)size;
+	if (c->step_insns++ == 0)
+		return;
+	c->stop = STOP_STEP;
+	c->stop_pc = (uint32_t)address;
+	(void)uc_emu_stop(uc);
+}
+
+/* C_STEP (C1.6.3): one instruction, or the entry to a pending exception, then halt.
+ * Not with uc_emu_start's instruction count: unicorn 2.0.1 flushes every translation (seconds,
+ * tb_flush over its whole code buffer) on the next run without a count. Instead a code hook on
+ * every address, present only now, stops before the second instruction, and the block hook stops
+ * before a second block; only the translations made meanwhile carry the hook and are dropped. */
+void core_step(struct sim_core *c)
+{
+	if (c->state == CORE_LOCKUP || c->locked) {
+		debug_halt(c, DFSR_HALTED);
+		return;
+	}
+	c->state = CORE_RUNNING;
+	if (!take_pending(c)) {
+		uint32_t pc = core_pc(c);
+		c->step_insns = 0;
+		c->step_blocks = 0;
+		if (uc_hook_add(c->uc, &c->step_hook, UC_HOOK_CODE, (void *)hook_step, c, 1, 0) != UC_ERR_OK)
+			c->step_hook = 0;
+		(void)uc_ctl_remove_cache(c->uc, pc, (uint64_t)pc + 2);
+		run_slice(c, UINT64_MAX);
+		if (c->step_hook)
+			(void)uc_hook_del(c->uc, c->step_hook);
+		c->step_hook = 0;
+		uint32_t npc = core_pc(c);
+		(void)uc_ctl_remove_cache(c->uc, pc, (uint64_t)pc + 2);
+		(void)uc_ctl_remove_cache(c->uc, npc, (uint64_t)npc + 2);
+	}
+	if (c->state != CORE_HALTED)
+		debug_halt(c, DFSR_HALTED);
+}
+
+enum core_state core_state(const struct sim_core *c)
+{
+	return c->state;
+}
+
+bool core_runnable(const struct sim_core *c)
+{
+	if (c->state == CORE_RUNNING)
+		return true;
+	if (c->state != CORE_SLEEPING)
+		return false;
+	struct sim_core *m = (struct sim_core *)c; /* the queries only read */
+	return wake_pending(m) || systick_next_event(m) != UINT64_MAX;
+}
+
+void core_get_stats(const struct sim_core *c, struct core_stats *s)
+{
+	s->instructions = c->instructions;
+	s->cycles = c->now;
+	s->halts = c->halts;
+	s->exceptions = c->exceptions;
+	s->blocks_translated = c->blocks_translated;
+}

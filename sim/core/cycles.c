@@ -1,0 +1,333 @@
+/* Cortex-M4 cycle model: block decoding with capstone and the block cache (cycles.h).
+ * The per-instruction rules live in cycles_rules.c; this file only decodes, sums and caches. */
+#include "core/cycles.h"
+#include "core/cycles_rules.h"
+
+#include <capstone/capstone.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One cache slot: the key inline so the hot lookup touches one cache line. */
+struct cyc_slot {
+	uint32_t addr;
+	uint32_t size;
+	struct cyc_block *block;
+};
+
+struct cyc_model {
+	csh cs;
+	unsigned wait_states;
+	struct cyc_slot *slots;
+	uint32_t mask; /* number of slots - 1 (power of two) */
+	uint32_t used;
+	/* Blocks dropped by a wait-state change: the core may still hold them (cycles.h). */
+	struct cyc_block **retired;
+	size_t n_retired;
+};
+
+#define CYC_INITIAL_SLOTS 1024u
+
+/* The block of a slot whose block was invalidated (see cyc_invalidate). */
+static struct cyc_block tombstone;
+
+static uint32_t slot_hash(uint32_t addr, uint32_t size)
+{
+	/* Thumb code is halfword aligned; the murmur3 finaliser spreads neighbouring blocks over
+	 * the low bits the table uses. */
+	uint32_t h = (addr >> 1) ^ (size << 22);
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	return h;
+}
+
+struct cyc_model *cyc_new(unsigned flash_wait_states)
+{
+	struct cyc_model *m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	if (cs_open(CS_ARCH_ARM, CS_MODE_THUMB | CS_MODE_MCLASS, &m->cs) != CS_ERR_OK) {
+		free(m);
+		return NULL;
+	}
+	if (cs_option(m->cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK)
+		goto fail;
+	m->slots = calloc(CYC_INITIAL_SLOTS, sizeof(*m->slots));
+	if (!m->slots)
+		goto fail;
+	m->mask = CYC_INITIAL_SLOTS - 1;
+	m->wait_states = flash_wait_states;
+	return m;
+fail:
+	cs_close(&m->cs);
+	free(m);
+	return NULL;
+}
+
+static void drop_all(struct cyc_model *m)
+{
+	for (uint32_t i = 0; i <= m->mask; i++) {
+		if (m->slots[i].block != &tombstone)
+			free(m->slots[i].block);
+		m->slots[i].block = NULL;
+	}
+	m->used = 0;
+}
+
+void cyc_free(struct cyc_model *m)
+{
+	if (!m)
+		return;
+	drop_all(m);
+	for (size_t i = 0; i < m->n_retired; i++)
+		free(m->retired[i]);
+	free(m->retired);
+	free(m->slots);
+	cs_close(&m->cs);
+	free(m);
+}
+
+void cyc_set_wait_states(struct cyc_model *m, unsigned flash_wait_states)
+{
+	if (m->wait_states == flash_wait_states)
+		return;
+	/* Costs of blocks in flash depend on the wait states: empty the table so every block is
+	 * decoded again, but keep the old blocks alive, as cycles.h promises. */
+	if (m->used > 0) {
+		struct cyc_block **r = realloc(m->retired, (m->n_retired + m->used) * sizeof(struct cyc_block *));
+		if (!r)
+			return; /* out of memory: keep the old costs rather than free blocks in use */
+		m->retired = r;
+	}
+	for (uint32_t i = 0; i <= m->mask; i++) {
+		if (m->slots[i].block && m->slots[i].block != &tombstone)
+			m->retired[m->n_retired++] = m->slots[i].block;
+		m->slots[i].block = NULL;
+	}
+	m->used = 0;
+	m->wait_states = flash_wait_states;
+}
+
+unsigned cyc_wait_states(const struct cyc_model *m)
+{
+	return m->wait_states;
+}
+
+static void add_insn(struct cyc_block *b, uint32_t n, uint32_t offset, const struct cyc_cost *c)
+{
+	b->insn_offset[n] = (uint16_t)offset;
+	b->cost_before[n] = b->total;
+	b->dyn[n] = c->dyn;
+	b->cond[n] = c->cond;
+	b->aux[n] = c->aux;
+	b->total += c->cycles;
+	b->cpi_extra += c->cpi_extra;
+	b->lsu_extra += c->lsu_extra;
+	b->fold_count += c->folded;
+	if (c->dyn & CYC_DYN_BRANCH)
+		b->branch_taken_extra = c->taken_extra;
+}
+
+/* Decodes and costs one block. Returns NULL when out of memory. */
+static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const uint8_t *code, uint32_t size)
+{
+	uint32_t max = size / 2u + 1u;
+	if (max > CYC_MAX_BLOCK_INSN)
+		max = CYC_MAX_BLOCK_INSN;
+	/* One allocation: the block, then cost_before[max+1], insn_offset[max], dyn, cond, aux[max]. */
+	size_t bytes = sizeof(struct cyc_block) + (max + 1u) * sizeof(uint32_t) + max * sizeof(uint16_t) + 3u * max;
+	struct cyc_block *b = calloc(1, bytes);
+	if (!b)
+		return NULL;
+	b->cost_before = (uint32_t *)(b + 1);
+	b->insn_offset = (uint16_t *)(b->cost_before + max + 1u);
+	b->dyn = (uint8_t *)(b->insn_offset + max);
+	b->cond = b->dyn + max;
+	b->aux = b->cond + max;
+	b->addr = addr;
+	b->size = size;
+
+	struct cyc_rules_state st;
+	cyc_rules_begin(&st, addr, m->wait_states);
+	const uint8_t *p = code;
+	size_t left = size;
+	uint64_t pc = addr;
+	uint32_t n = 0;
+	while (left > 0 && n < max) {
+		/* cs_disasm, not cs_disasm_iter: it starts outside any IT block, where the iterator
+		 * would carry the IT state of the block decoded before into this one (capstone 4). */
+		cs_insn *insn = NULL;
+		size_t k = cs_disasm(m->cs, p, left, pc, max - n, &insn);
+		for (size_t j = 0; j < k; j++) {
+			struct cyc_cost c;
+			cyc_rules_cost(&st, &insn[j], &c);
+			add_insn(b, n++, (uint32_t)(insn[j].address - addr), &c);
+			p += insn[j].size;
+			left -= insn[j].size;
+			pc += insn[j].size;
+		}
+		if (k > 0)
+			cs_free(insn, k);
+		if (left > 0 && n < max) {
+			/* Undecodable (UDF space, data): 1 cycle; it faults at run time. Skip one halfword,
+			 * or two when the halfword announces a 32-bit encoding (Armv7-M ARM A5.1). */
+			struct cyc_cost c;
+			uint16_t hw = (uint16_t)(p[0] | (left > 1 ? p[1] << 8 : 0));
+			uint32_t len =
+			    ((hw & 0xf800u) >= 0xe800u && left >= 4) ? 4u : (left >= 2 ? 2u : (uint32_t)left);
+			cyc_rules_unknown(&st, &c);
+			add_insn(b, n++, (uint32_t)(pc - addr), &c);
+			p += len;
+			left -= len;
+			pc += len;
+		}
+	}
+	b->n_insn = (uint16_t)n;
+	b->cost_before[n] = b->total;
+	b->fallthrough = (uint32_t)pc;
+	return b;
+}
+
+/* Rehashes into a table of `n` slots (a power of two), dropping tombstones. */
+static int rehash(struct cyc_model *m, uint32_t n)
+{
+	struct cyc_slot *old = m->slots;
+	uint32_t old_n = m->mask + 1u;
+	if (n == 0)
+		return -1; /* 2^32 slots: out of address space anyway */
+	struct cyc_slot *s = calloc(n, sizeof(*s));
+	if (!s)
+		return -1;
+	m->slots = s;
+	m->mask = n - 1u;
+	m->used = 0;
+	for (uint32_t i = 0; i < old_n; i++) {
+		if (!old[i].block || old[i].block == &tombstone)
+			continue;
+		uint32_t h = slot_hash(old[i].addr, old[i].size) & m->mask;
+		while (s[h].block)
+			h = (h + 1u) & m->mask;
+		s[h] = old[i];
+		m->used++;
+	}
+	free(old);
+	return 0;
+}
+
+const struct cyc_block *cyc_lookup(struct cyc_model *m, uint32_t addr, const uint8_t *code, uint32_t size)
+{
+	addr &= ~1u;
+	uint32_t h = slot_hash(addr, size) & m->mask;
+	for (;;) {
+		struct cyc_slot *s = &m->slots[h];
+		if (!s->block)
+			break;
+		if (s->addr == addr && s->size == size)
+			return s->block;
+		h = (h + 1u) & m->mask;
+	}
+	/* Miss: decode once. Keep the load factor (live blocks and tombstones) under 1/2 so probes
+	 * stay short; grow only when live blocks fill a quarter, else just sweep the tombstones. */
+	if ((m->used + 1u) * 2u > m->mask + 1u) {
+		uint32_t n = m->mask + 1u;
+		uint32_t live = 0;
+		for (uint32_t i = 0; i < n; i++)
+			live += m->slots[i].block && m->slots[i].block != &tombstone;
+		if (rehash(m, (live + 1u) * 4u > n ? n * 2u : n) != 0)
+			return NULL;
+		h = slot_hash(addr, size) & m->mask;
+		while (m->slots[h].block)
+			h = (h + 1u) & m->mask;
+	}
+	if (!code && size > 0)
+		return NULL;
+	struct cyc_block *b = decode_block(m, addr, code, size);
+	if (!b)
+		return NULL;
+	m->slots[h].addr = addr;
+	m->slots[h].size = size;
+	m->slots[h].block = b;
+	m->used++;
+	return b;
+}
+
+void cyc_invalidate(struct cyc_model *m, uint32_t addr, uint32_t size)
+{
+	/* Rare (flash programmed, code in RAM rewritten): free the overlapping blocks and leave a
+	 * tombstone in their slots, so probe chains through them stay intact. A tombstone's key has the
+	 * Thumb bit set, which no lookup asks for, so the hot path needs no test for it. */
+	uint64_t lo = addr, hi = (uint64_t)addr + size;
+	for (uint32_t i = 0; i <= m->mask; i++) {
+		struct cyc_block *b = m->slots[i].block;
+		if (!b || b == &tombstone)
+			continue;
+		if ((uint64_t)b->addr < hi && (uint64_t)b->addr + b->size > lo) {
+			free(b);
+			m->slots[i].block = &tombstone;
+			m->slots[i].addr = 1u;
+			m->slots[i].size = 0u;
+		}
+	}
+}
+
+uint32_t cyc_skip_saving(const struct cyc_block *b, unsigned i)
+{
+	uint32_t cost = b->cost_before[i + 1u] - b->cost_before[i];
+	return cost > 1u ? cost - 1u : 0u;
+}
+
+bool cyc_cond_passed(uint8_t cond, uint32_t apsr)
+{
+	/* Armv7-M ARM A7.3.1 table A7-1 "Condition codes". */
+	bool n = (apsr >> 31) & 1u, z = (apsr >> 30) & 1u, c = (apsr >> 29) & 1u, v = (apsr >> 28) & 1u;
+	bool r;
+	switch (cond >> 1) {
+	case 0:
+		r = z;
+		break; /* EQ / NE */
+	case 1:
+		r = c;
+		break; /* CS / CC */
+	case 2:
+		r = n;
+		break; /* MI / PL */
+	case 3:
+		r = v;
+		break; /* VS / VC */
+	case 4:
+		r = c && !z;
+		break; /* HI / LS */
+	case 5:
+		r = n == v;
+		break; /* GE / LT */
+	case 6:
+		r = n == v && !z;
+		break; /* GT / LE */
+	default:
+		return true; /* AL (14) and 15 */
+	}
+	return (cond & 1u) ? !r : r;
+}
+
+/* Exception timing (Cortex-M4 TRM r0p1 3.3 and 2.3.x "Exception handling": "Interrupt latency
+ * of 12 cycles ... 10 cycles on return ... tail-chaining 6 cycles", zero-wait-state memory).
+ * With the FP context (Armv7-M ARM B1.5.7, CONTROL.FPCA set, lazy stacking off or triggered) the
+ * frame grows by 18 words, S0-S15, FPSCR and a reserved word: we charge 17 more cycles each way
+ * (29 entry, 27 return), one per word beyond the bus's first. The handler and the return address
+ * are refetched: with flash wait states that refill costs WS more (see refill() in cycles_rules.c). */
+#define CYC_FP_FRAME_EXTRA 17u
+
+uint32_t cyc_exception_entry(const struct cyc_model *m, bool fp_stacked)
+{
+	return 12u + (fp_stacked ? CYC_FP_FRAME_EXTRA : 0u) + m->wait_states;
+}
+
+uint32_t cyc_exception_return(const struct cyc_model *m, bool fp_unstacked)
+{
+	return 10u + (fp_unstacked ? CYC_FP_FRAME_EXTRA : 0u) + m->wait_states;
+}
+
+uint32_t cyc_tail_chain(const struct cyc_model *m)
+{
+	return 6u + m->wait_states;
+}

@@ -1,0 +1,420 @@
+/* Cortex-M4 instruction costs. Every number cites its row in the Cortex-M4 TRM r0p1 (ARM DDI 0439B):
+ * section 3.3.1 table 3-1 "Cortex-M4 instruction set summary" (integer), 3.3.2 "Load/store timings",
+ * and section 7.2.3 table 7-1 "FPU instruction set" (floating point). docs/cycle-model.md lists every
+ * rule with what is approximated. Symbols as in the TRM: P = pipeline refill, N = registers moved,
+ * B = barrier, W = wait for event. */
+#include "core/cycles_rules.h"
+#include "core/cycles.h"
+
+#include <string.h>
+
+/* Instruction classes: the table below maps capstone's instruction id to one. Every id not listed
+ * is a 1-cycle data-processing instruction (table 3-1 rows Move, Add, Subtract, Multiply, Saturate,
+ * Compare, Logical, Shift, Rotate, Count, Extend, Bit field, Reverse, Hint NOP/SEV/YIELD, and the
+ * DSP rows of the Cortex-M4: all single cycle, MLA/MLS/SMULL/UMULL/SMLAL/UMLAL/UMAAL included). */
+enum cyc_class {
+	K_DP = 0,
+	K_DIV,     /* SDIV/UDIV: 2-12, note a (early termination) */
+	K_LOAD,    /* LDR/LDRH/LDRB/LDRSH/LDRSB/LDRT/LDREX*: 2, note b (pipelining) */
+	K_STORE,   /* STR/STRH/STRB/STRT/STREX*: 1 with the store buffer (3.3.2) */
+	K_LOADD,   /* LDRD: 1 + N, N = 2 */
+	K_STORED,  /* STRD: 1 + N, N = 2 */
+	K_LDM,     /* LDM/LDMDB/POP: 1 + N, + P with PC in the list */
+	K_STM,     /* STM/STMDB/PUSH: 1 + N */
+	K_B,       /* B, B<cc>, BL: 1 + P taken, 1 not taken (note c) */
+	K_BX,      /* BX/BLX Rm: 1 + P */
+	K_CB,      /* CBZ/CBNZ: 1 + P taken, 1 not taken (note c) */
+	K_TB,      /* TBB/TBH: 2 + P */
+	K_IT,      /* IT: 1, 0 when folded onto a preceding 16-bit instruction (note d) */
+	K_ISB,     /* ISB: 1 + B, B = a pipeline refill */
+	K_BARRIER, /* DMB/DSB: 1 + B, B = 0 with the store buffer empty */
+	K_MSR,     /* MSR: 1 or 2 */
+	K_CPS,     /* CPSID/CPSIE: 1 or 2 */
+	K_EXC,     /* BKPT/SVC/UDF: "-": the exception entry is charged by the core */
+	K_WAIT,    /* WFI/WFE: 1 + W, W charged by the core as sleep */
+	K_FP1,     /* table 7-1: VADD/VSUB/VMUL/VNMUL/VABS/VNEG/VCMP/VCVT/VMRS/VMSR: 1 */
+	K_FP3,     /* table 7-1: VMLA/VMLS/VNMLA/VNMLS/VFMA/VFMS/VFNMA/VFNMS: 3 */
+	K_FP14,    /* table 7-1: VDIV/VSQRT: 14 */
+	K_VMOV,    /* table 7-1: VMOV: 1, 2 when two core registers move */
+	K_VLDR,    /* table 7-1: VLDR.32 2, VLDR.64 3 */
+	K_VSTR,    /* table 7-1: VSTR.32 2, VSTR.64 3 */
+	K_VLDM,    /* table 7-1: VLDM/VPOP .32 1 + N, .64 1 + 2N */
+	K_VSTM,    /* table 7-1: VSTM/VPUSH .32 1 + N, .64 1 + 2N */
+};
+
+static const uint8_t insn_class[ARM_INS_ENDING] = {
+    [ARM_INS_SDIV] = K_DIV,    [ARM_INS_UDIV] = K_DIV,     [ARM_INS_LDR] = K_LOAD,     [ARM_INS_LDRB] = K_LOAD,
+    [ARM_INS_LDRH] = K_LOAD,   [ARM_INS_LDRSB] = K_LOAD,   [ARM_INS_LDRSH] = K_LOAD,   [ARM_INS_LDRT] = K_LOAD,
+    [ARM_INS_LDRBT] = K_LOAD,  [ARM_INS_LDRHT] = K_LOAD,   [ARM_INS_LDRSBT] = K_LOAD,  [ARM_INS_LDRSHT] = K_LOAD,
+    [ARM_INS_LDREX] = K_LOAD, /* "LDREX and STREX can be pipelined exactly as LDR" (3.3.2) */
+    [ARM_INS_LDREXB] = K_LOAD, [ARM_INS_LDREXH] = K_LOAD,  [ARM_INS_STR] = K_STORE,    [ARM_INS_STRB] = K_STORE,
+    [ARM_INS_STRH] = K_STORE,  [ARM_INS_STRT] = K_STORE,   [ARM_INS_STRBT] = K_STORE,  [ARM_INS_STRHT] = K_STORE,
+    [ARM_INS_STREX] = K_STORE, [ARM_INS_STREXB] = K_STORE, [ARM_INS_STREXH] = K_STORE, [ARM_INS_LDRD] = K_LOADD,
+    [ARM_INS_STRD] = K_STORED, [ARM_INS_LDM] = K_LDM,      [ARM_INS_LDMDB] = K_LDM,    [ARM_INS_POP] = K_LDM,
+    [ARM_INS_STM] = K_STM,     [ARM_INS_STMDB] = K_STM,    [ARM_INS_PUSH] = K_STM,     [ARM_INS_B] = K_B,
+    [ARM_INS_BL] = K_B,        [ARM_INS_BX] = K_BX,        [ARM_INS_BLX] = K_BX,       [ARM_INS_CBZ] = K_CB,
+    [ARM_INS_CBNZ] = K_CB,     [ARM_INS_TBB] = K_TB,       [ARM_INS_TBH] = K_TB,       [ARM_INS_IT] = K_IT,
+    [ARM_INS_ISB] = K_ISB,     [ARM_INS_DMB] = K_BARRIER,  [ARM_INS_DSB] = K_BARRIER,  [ARM_INS_MSR] = K_MSR,
+    [ARM_INS_CPS] = K_CPS,     [ARM_INS_BKPT] = K_EXC,     [ARM_INS_SVC] = K_EXC,      [ARM_INS_UDF] = K_EXC,
+    [ARM_INS_WFI] = K_WAIT,    [ARM_INS_WFE] = K_WAIT,     [ARM_INS_VADD] = K_FP1,     [ARM_INS_VSUB] = K_FP1,
+    [ARM_INS_VMUL] = K_FP1,    [ARM_INS_VNMUL] = K_FP1,    [ARM_INS_VABS] = K_FP1,     [ARM_INS_VNEG] = K_FP1,
+    [ARM_INS_VCMP] = K_FP1,    [ARM_INS_VCMPE] = K_FP1,    [ARM_INS_VCVT] = K_FP1,     [ARM_INS_VCVTB] = K_FP1,
+    [ARM_INS_VCVTT] = K_FP1,   [ARM_INS_VCVTR] = K_FP1,    [ARM_INS_VMRS] = K_FP1,     [ARM_INS_VMSR] = K_FP1,
+    [ARM_INS_VMLA] = K_FP3,    [ARM_INS_VMLS] = K_FP3,     [ARM_INS_VNMLA] = K_FP3,    [ARM_INS_VNMLS] = K_FP3,
+    [ARM_INS_VFMA] = K_FP3,    [ARM_INS_VFMS] = K_FP3,     [ARM_INS_VFNMA] = K_FP3,    [ARM_INS_VFNMS] = K_FP3,
+    [ARM_INS_VDIV] = K_FP14,   [ARM_INS_VSQRT] = K_FP14,   [ARM_INS_VMOV] = K_VMOV,    [ARM_INS_VLDR] = K_VLDR,
+    [ARM_INS_VSTR] = K_VSTR,   [ARM_INS_VLDMIA] = K_VLDM,  [ARM_INS_VLDMDB] = K_VLDM,  [ARM_INS_VPOP] = K_VLDM,
+    [ARM_INS_VSTMIA] = K_VSTM, [ARM_INS_VSTMDB] = K_VSTM,  [ARM_INS_VPUSH] = K_VSTM,
+};
+
+/* P, the pipeline refill after a taken branch. The TRM gives 1-3 "depending on the alignment and
+ * width of the target instruction, and whether the processor manages to speculate the address
+ * early". We charge 3, the refill of the three-stage pipeline: it matches the 4-cycle BL and BX
+ * measured on an STM32F4 in /work/shared/seeds/001 (fut() = 15 cycles). */
+#define CYC_REFILL 3u
+
+/* Flash wait states: sequential fetches are hidden by the 128-bit prefetch buffer (STM32F4 RM0090
+ * 3.4.2 "Instruction prefetch"), so only a refill into flash pays them: P + WS. Code is in flash
+ * when it runs from the flash (0x08000000) or its boot alias at 0 (RM0090 2.4 "Boot configuration"). */
+static bool in_flash(uint32_t addr)
+{
+	return addr < 0x00100000u || (addr >= 0x08000000u && addr < 0x08100000u);
+}
+
+static uint32_t refill(const struct cyc_rules_state *st)
+{
+	return CYC_REFILL + (in_flash(st->block_addr) ? st->wait_states : 0u);
+}
+
+/* Core register number 0-15 of a capstone register, or -1 for anything else. */
+static int core_reg(int reg)
+{
+	if (reg >= ARM_REG_R0 && reg <= ARM_REG_R12)
+		return reg - ARM_REG_R0;
+	if (reg == ARM_REG_SP)
+		return 13;
+	if (reg == ARM_REG_LR)
+		return 14;
+	if (reg == ARM_REG_PC)
+		return 15;
+	return -1;
+}
+
+static uint32_t reg_bit(int reg)
+{
+	int r = core_reg(reg);
+	return r < 0 ? 0u : 1u << r;
+}
+
+/* Registers a single load or store uses to form its address (base and index). */
+static uint32_t address_regs(const cs_arm *a)
+{
+	uint32_t mask = 0;
+	for (unsigned i = 0; i < a->op_count; i++)
+		if (a->operands[i].type == ARM_OP_MEM)
+			mask |= reg_bit(a->operands[i].mem.base) | reg_bit(a->operands[i].mem.index);
+	return mask;
+}
+
+/* Registers an instruction writes as plain register operands (load destinations). */
+static uint32_t written_regs(const cs_arm *a)
+{
+	uint32_t mask = 0;
+	for (unsigned i = 0; i < a->op_count; i++)
+		if (a->operands[i].type == ARM_OP_REG && (a->operands[i].access & CS_AC_WRITE))
+			mask |= reg_bit(a->operands[i].reg);
+	return mask;
+}
+
+static bool writes_pc(const cs_arm *a)
+{
+	return (written_regs(a) & (1u << 15)) != 0;
+}
+
+/* Number of registers in an LDM/STM/PUSH/POP list (the register operands, without the base of
+ * LDM/STM, which capstone lists first with write-back or as a read). */
+static unsigned list_regs(const cs_insn *insn)
+{
+	const cs_arm *a = &insn->detail->arm;
+	unsigned n = 0;
+	bool has_base = insn->id != ARM_INS_PUSH && insn->id != ARM_INS_POP && insn->id != ARM_INS_VPUSH &&
+	                insn->id != ARM_INS_VPOP;
+	for (unsigned i = has_base ? 1u : 0u; i < a->op_count; i++)
+		if (a->operands[i].type == ARM_OP_REG)
+			n++;
+	return n;
+}
+
+static bool is_double_reg(int reg)
+{
+	return reg >= ARM_REG_D0 && reg <= ARM_REG_D31;
+}
+
+/* Does the FP load/store or load/store multiple move doubleword registers? */
+static bool moves_doubles(const cs_arm *a)
+{
+	for (unsigned i = 0; i < a->op_count; i++)
+		if (a->operands[i].type == ARM_OP_REG && is_double_reg(a->operands[i].reg))
+			return true;
+	return false;
+}
+
+void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr, unsigned wait_states)
+{
+	memset(st, 0, sizeof(*st));
+	st->block_addr = block_addr;
+	st->wait_states = wait_states;
+}
+
+/* A single load (K_LOAD, VLDR.32) pipelines with a preceding single load: "if the next instruction
+ * is an LDR or STR, and the destination of the first LDR is not used to compute the address for
+ * the next instruction, then one cycle is removed from the cost of the next instruction" (3.3.2).
+ * Nothing pipelines after a store (3.3.2: "nothing can be pipelined after the store"). The base
+ * write-back of the previous load is not a dependency: it is formed in the address phase. */
+static uint32_t single_load_cycles(const struct cyc_rules_state *st, const cs_arm *a, uint32_t base_cycles)
+{
+	if (st->prev_single_load && (address_regs(a) & st->prev_load_dest) == 0)
+		return base_cycles - 1u;
+	return base_cycles;
+}
+
+static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigned klass, struct cyc_cost *c,
+                        bool *single_load)
+{
+	const cs_arm *a = &insn->detail->arm;
+	unsigned n;
+	switch (klass) {
+	case K_LOAD:
+		if (writes_pc(a)) {
+			/* Table 3-1 "Load PC LDR PC,[Rn,<op2>]": 2 + P; "always a blocking operation" (3.3.2). */
+			c->cycles = 2;
+			c->taken_extra = refill(st);
+			c->dyn |= CYC_DYN_BRANCH;
+		} else {
+			/* Table 3-1 "Load word/halfword/byte": 2, note b: neighbouring loads pipeline. */
+			c->cycles = single_load_cycles(st, a, 2);
+			*single_load = true;
+		}
+		c->lsu_extra = c->cycles - 1u;
+		break;
+	case K_STORE:
+		/* 3.3.2: "STR Rx,[Ry,#imm] is always one cycle": the store buffer takes the data phase. */
+		c->cycles = 1;
+		break;
+	case K_LOADD:
+	case K_STORED:
+		/* Table 3-1 "Load/Store double LDRD/STRD": 1 + N with N = 2; not pipelined (3.3.2). */
+		c->cycles = 3;
+		c->lsu_extra = 2;
+		break;
+	case K_LDM:
+	case K_STM:
+		/* Table 3-1 "Load/Store multiple, Push, Pop": 1 + N; "including PC": 1 + N + P. */
+		n = list_regs(insn);
+		c->cycles = 1u + n;
+		c->lsu_extra = n;
+		if (klass == K_LDM && writes_pc(a)) {
+			c->taken_extra = refill(st);
+			c->dyn |= CYC_DYN_BRANCH;
+		}
+		break;
+	case K_VLDR:
+		/* Table 7-1 "VLDR.F32" 2 (pipelined with a preceding load as LDR), "VLDR.F64" 3. */
+		if (moves_doubles(a)) {
+			c->cycles = 3;
+		} else {
+			c->cycles = single_load_cycles(st, a, 2);
+			*single_load = true;
+		}
+		c->lsu_extra = c->cycles - 1u;
+		break;
+	case K_VSTR:
+		/* Table 7-1 "VSTR.F32" 2, "VSTR.F64" 3. */
+		c->cycles = moves_doubles(a) ? 3u : 2u;
+		c->lsu_extra = c->cycles - 1u;
+		break;
+	case K_VLDM:
+	case K_VSTM:
+		/* Table 7-1 "VLDM/VSTM/VPUSH/VPOP .32": 1 + N, ".64": 1 + 2N (N registers). */
+		n = list_regs(insn) * (moves_doubles(a) ? 2u : 1u);
+		c->cycles = 1u + n;
+		c->lsu_extra = n;
+		break;
+	default:
+		break;
+	}
+}
+
+static void cost_branch(struct cyc_rules_state *st, const cs_insn *insn, unsigned klass, struct cyc_cost *c)
+{
+	switch (klass) {
+	case K_B:
+	case K_BX:
+	case K_CB:
+		/* Table 3-1 "Branch B/BL/BX/BLX": 1 + P; "Conditional B<cc>", "CBZ/CBNZ": 1 not taken
+		 * (note c), 1 + P taken. The block's static cost is the not-taken cost. */
+		c->cycles = 1;
+		c->taken_extra = refill(st);
+		c->dyn |= CYC_DYN_BRANCH;
+		break;
+	case K_TB:
+		/* Table 3-1 "Table branch TBB/TBH": 2 + P (a load, then the refill). */
+		c->cycles = 2;
+		c->lsu_extra = 1;
+		c->taken_extra = refill(st);
+		c->dyn |= CYC_DYN_BRANCH;
+		break;
+	default:
+		break;
+	}
+	(void)insn;
+}
+
+static void cost_fp_misc(struct cyc_rules_state *st, const cs_insn *insn, unsigned klass, struct cyc_cost *c)
+{
+	const cs_arm *a = &insn->detail->arm;
+	switch (klass) {
+	case K_FP3:
+		c->cycles = 3; /* table 7-1: multiply-accumulate, chained or fused */
+		break;
+	case K_FP14:
+		c->cycles = 14; /* table 7-1: VDIV.F32, VSQRT.F32 */
+		break;
+	case K_VMOV: {
+		/* Table 7-1: "VMOV Rt, Rt2, Dm" / "VMOV Sm, Sm1, Rt, Rt2" 2; every other form 1. */
+		unsigned core = 0;
+		for (unsigned i = 0; i < a->op_count; i++)
+			if (a->operands[i].type == ARM_OP_REG && core_reg(a->operands[i].reg) >= 0)
+				core++;
+		c->cycles = core >= 2 ? 2u : 1u;
+		break;
+	}
+	case K_ISB:
+		/* Table 3-1 "ISB": 1 + B, B "equivalent to the number required for a pipeline refill". */
+		c->cycles = 1u + refill(st);
+		break;
+	case K_MSR:
+	case K_CPS:
+		/* Table 3-1 "MSR", "CPSID/CPSIE": 1 or 2. We charge 2: a write to the execution
+		 * priority or a special register must take effect before the next instruction. */
+		c->cycles = 2;
+		break;
+	case K_EXC:
+		/* Table 3-1 "SVC", "BKPT": "-". 1 issue cycle; the exception entry (12) is the core's. */
+		c->cycles = 1;
+		c->dyn |= CYC_DYN_EXCEPTION;
+		break;
+	default:
+		/* K_FP1, K_WAIT, K_BARRIER (B = 0), K_DP: 1. */
+		c->cycles = 1;
+		break;
+	}
+	c->cpi_extra = c->cycles - 1u;
+}
+
+void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_cost *c)
+{
+	const cs_arm *a = &insn->detail->arm;
+	unsigned klass = insn->id < ARM_INS_ENDING ? insn_class[insn->id] : K_DP;
+	bool single_load = false;
+
+	memset(c, 0, sizeof(*c));
+	/* capstone's arm_cc is the Armv7-M condition (A7.3) plus one; AL and INVALID: always. */
+	c->cond = (a->cc >= ARM_CC_EQ && a->cc <= ARM_CC_LE) ? (uint8_t)(a->cc - ARM_CC_EQ) : 14u;
+	if (c->cond != 14u && insn->id != ARM_INS_IT)
+		c->dyn |= CYC_DYN_CONDITIONAL;
+
+	switch (klass) {
+	case K_LOAD:
+	case K_STORE:
+	case K_LOADD:
+	case K_STORED:
+	case K_LDM:
+	case K_STM:
+	case K_VLDR:
+	case K_VSTR:
+	case K_VLDM:
+	case K_VSTM:
+		cost_memory(st, insn, klass, c, &single_load);
+		break;
+	case K_B:
+	case K_BX:
+	case K_CB:
+	case K_TB:
+		cost_branch(st, insn, klass, c);
+		break;
+	case K_DIV:
+		/* Table 3-1 "Divide SDIV/UDIV": 2-12, note a. Statically the minimum 2; the core adds
+		 * cyc_divide_extra() from the operands (CYC_DYN_DIVIDE; aux names the registers). */
+		c->cycles = 2;
+		c->cpi_extra = 1;
+		c->dyn |= CYC_DYN_DIVIDE;
+		if (a->op_count == 3) {
+			int rn = core_reg(a->operands[1].reg), rm = core_reg(a->operands[2].reg);
+			c->aux = (uint8_t)(((unsigned)rn & 15u) << 4 | ((unsigned)rm & 15u));
+		}
+		break;
+	case K_IT:
+		/* Table 3-1 "If-then IT": 1; note d: "can be folded onto a preceding 16-bit Thumb
+		 * instruction, enabling execution in zero cycles". The predecessor must be in this block. */
+		if (st->prev_size == 2) {
+			c->cycles = 0;
+			c->folded = 1;
+		} else {
+			c->cycles = 1;
+		}
+		break;
+	case K_DP:
+		/* Table 3-1 "MOV PC,Rm", "ADD PC,PC,Rm": 1 + P. Any other data processing: 1. */
+		c->cycles = 1;
+		if (writes_pc(a)) {
+			c->taken_extra = refill(st);
+			c->dyn |= CYC_DYN_BRANCH;
+		}
+		break;
+	default:
+		cost_fp_misc(st, insn, klass, c);
+		break;
+	}
+
+	st->prev_size = insn->size;
+	st->prev_single_load = single_load;
+	st->prev_load_dest = single_load ? written_regs(a) : 0u;
+}
+
+void cyc_rules_unknown(struct cyc_rules_state *st, struct cyc_cost *c)
+{
+	/* Bytes capstone cannot decode (UDF space, data in the code stream): they fault when run, so
+	 * charge the issue cycle and let the core charge the exception. */
+	memset(c, 0, sizeof(*c));
+	c->cycles = 1;
+	c->cond = 14;
+	c->dyn = CYC_DYN_EXCEPTION;
+	st->prev_size = 0;
+	st->prev_single_load = false;
+	st->prev_load_dest = 0;
+}
+
+/* Early-termination divider (table 3-1 note a: "Division operations use early termination to
+ * minimize the number of cycles required based on the number of leading ones and zeroes in the
+ * input operands"). The TRM gives only the range 2-12. We charge 2 + ceil(q / 3), at most 12, where
+ * q = clz(divisor) - clz(dividend) + 1 is the number of quotient bits (of the magnitudes for SDIV)
+ * and q <= 0 (quotient 0, or divide by zero) costs the minimum 2: a radix-8 divider that skips
+ * the leading zero quotient digits. It spans exactly 2..12 and grows with the quotient's width. */
+uint32_t cyc_divide_extra(uint32_t dividend, uint32_t divisor, bool is_signed)
+{
+	uint32_t n = dividend, d = divisor;
+	if (is_signed) {
+		if ((int32_t)n < 0)
+			n = 0u - n;
+		if ((int32_t)d < 0)
+			d = 0u - d;
+	}
+	if (d == 0 || n < d)
+		return 0;
+	int q = __builtin_clz(d) - __builtin_clz(n) + 1;
+	uint32_t cycles = 2u + (uint32_t)(q + 2) / 3u;
+	if (cycles > 12u)
+		cycles = 12u;
+	return cycles - 2u;
+}

@@ -1,0 +1,214 @@
+/* Halting debug (Armv7-M ARM C1.5, C1.6): DHCSR, DCRSR, DCRDR, DEMCR (DFSR lives in nvic.c with
+ * the other SCB fault registers). What stock OpenOCD 0.12 relies on (src/target/cortex_m.c):
+ *  - C_HALT reads 1 whenever the core is halted: cortex_m_write_debug_halt_mask() read-modify-writes
+ *    its cached DHCSR, so a 0 there would resume the core with its next write;
+ *  - S_RETIRE_ST and S_RESET_ST are sticky and clear on read (cortex_m_read_dhcsr_atomic_sticky);
+ *  - a step (C_STEP with C_HALT clear) has finished by the next DHCSR read: cortex_m_step() writes
+ *    C_STEP and then C_HALT back to back, so the step runs inside the DHCSR write;
+ *  - register transfers complete at once (S_REGRDY reads 1), 53 registers per halt with the FPU. */
+#include "core/core_internal.h"
+
+#include <string.h>
+
+void debug_power_on(struct sim_core *c)
+{
+	c->dhcsr_ctrl = 0;
+	c->dhcsr_sticky = 0;
+	c->dcrdr = 0;
+	c->demcr = 0;
+	c->dfsr = 0;
+}
+
+bool debug_enabled(const struct sim_core *c)
+{
+	return (c->dhcsr_ctrl & DHCSR_C_DEBUGEN) != 0;
+}
+
+void debug_halt(struct sim_core *c, uint32_t dfsr_bits)
+{
+	c->dfsr |= dfsr_bits;
+	c->dhcsr_ctrl |= DHCSR_C_HALT;
+	if (c->state == CORE_HALTED)
+		return;
+	c->state = CORE_HALTED;
+	c->halts++;
+}
+
+static void resume(struct sim_core *c)
+{
+	/* The debugger may have rewritten code (a flash loader into RAM, a patched instruction):
+	 * drop every translation whose bytes changed. */
+	(void)blk_check_rewritten(c);
+	c->state = c->locked ? CORE_LOCKUP : CORE_RUNNING;
+}
+
+uint32_t debug_read_core_reg(struct sim_core *c, unsigned sel, bool *ok)
+{
+	*ok = true;
+	if (sel <= 12)
+		return core_reg(c, UC_ARM_REG_R0 + (int)sel);
+	if (sel >= 0x40 && sel <= 0x5F)
+		return core_read_s(c, sel - 0x40);
+	switch (sel) {
+	case 13:
+		return core_reg(c, UC_ARM_REG_SP);
+	case 14:
+		return core_reg(c, UC_ARM_REG_LR);
+	case 15:
+		return core_pc(c);
+	case 16: /* unicorn reads EPSR.T as 0 while stopped; M-profile code is always Thumb */
+		return core_reg(c, UC_ARM_REG_XPSR) | 0x01000000u;
+	case 17:
+		return core_reg(c, UC_ARM_REG_MSP);
+	case 18:
+		return core_reg(c, UC_ARM_REG_PSP);
+	case 20:
+		return (core_reg(c, UC_ARM_REG_CONTROL) & 0xFFu) << 24 |
+		       (core_reg(c, UC_ARM_REG_FAULTMASK) & 1u) << 16 | (core_reg(c, UC_ARM_REG_BASEPRI) & 0xFFu) << 8 |
+		       (core_reg(c, UC_ARM_REG_PRIMASK) & 1u);
+	case 0x21:
+		return core_reg(c, UC_ARM_REG_FPSCR);
+	default:
+		*ok = false;
+		return 0;
+	}
+}
+
+bool debug_write_core_reg(struct sim_core *c, unsigned sel, uint32_t v)
+{
+	if (sel <= 12) {
+		core_set_reg(c, UC_ARM_REG_R0 + (int)sel, v);
+		return true;
+	}
+	if (sel >= 0x40 && sel <= 0x5F) {
+		core_write_s(c, sel - 0x40, v);
+		return true;
+	}
+	switch (sel) {
+	case 13:
+		core_set_reg(c, UC_ARM_REG_SP, v & ~3u);
+		return true;
+	case 14:
+		core_set_reg(c, UC_ARM_REG_LR, v);
+		return true;
+	case 15:
+		core_set_pc(c, v & ~1u);
+		return true;
+	case 16:
+		core_set_reg(c, UC_ARM_REG_XPSR, v | 0x01000000u);
+		return true;
+	case 17:
+		core_set_reg(c, UC_ARM_REG_MSP, v & ~3u);
+		return true;
+	case 18:
+		core_set_reg(c, UC_ARM_REG_PSP, v & ~3u);
+		return true;
+	case 20:
+		core_set_reg(c, UC_ARM_REG_PRIMASK, v & 1u);
+		core_set_reg(c, UC_ARM_REG_BASEPRI, (v >> 8) & 0xFFu);
+		core_set_reg(c, UC_ARM_REG_FAULTMASK, (v >> 16) & 1u);
+		core_set_reg(c, UC_ARM_REG_CONTROL, (v >> 24) & 0x7u);
+		return true;
+	case 0x21:
+		core_set_reg(c, UC_ARM_REG_FPSCR, v);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static uint32_t dhcsr_read(struct sim_core *c)
+{
+	uint32_t v = c->dhcsr_ctrl | c->dhcsr_sticky | DHCSR_S_REGRDY;
+	if (c->state == CORE_HALTED)
+		v |= DHCSR_S_HALT | DHCSR_C_HALT;
+	if (c->state == CORE_SLEEPING)
+		v |= DHCSR_S_SLEEP;
+	if (c->locked)
+		v |= DHCSR_S_LOCKUP;
+	c->dhcsr_sticky = 0; /* S_RETIRE_ST, S_RESET_ST: cleared on read (C1.6.3) */
+	return v;
+}
+
+static void dhcsr_write(struct sim_core *c, uint32_t v)
+{
+	if ((v & 0xFFFF0000u) != DHCSR_DBGKEY)
+		return; /* C1.6.3: writes without DBGKEY are ignored */
+	uint32_t ctrl = v & (DHCSR_C_DEBUGEN | DHCSR_C_HALT | DHCSR_C_STEP | DHCSR_C_MASKINTS | DHCSR_C_SNAPSTALL);
+	bool was_enabled = debug_enabled(c);
+	bool halted = c->state == CORE_HALTED;
+	if (!(ctrl & DHCSR_C_DEBUGEN)) {
+		c->dhcsr_ctrl = 0;
+		if (was_enabled)
+			fpb_update(c);
+		if (halted)
+			resume(c);
+		return;
+	}
+	c->dhcsr_ctrl = ctrl;
+	if (!was_enabled)
+		fpb_update(c);
+	if (halted) {
+		if (ctrl & DHCSR_C_HALT)
+			return;
+		if (ctrl & DHCSR_C_STEP) {
+			resume(c);
+			core_step(c);
+		} else {
+			resume(c);
+		}
+		return;
+	}
+	if (ctrl & DHCSR_C_HALT)
+		debug_halt(c, DFSR_HALTED);
+}
+
+enum bus_result debug_read(struct sim_core *c, uint32_t off, enum bus_initiator who, uint32_t *v)
+{
+	(void)who;
+	switch (off) {
+	case 0xDF0:
+		*v = dhcsr_read(c);
+		return BUS_OK;
+	case 0xDF8:
+		*v = c->dcrdr;
+		return BUS_OK;
+	case 0xDFC:
+		*v = c->demcr;
+		return BUS_OK;
+	default:
+		*v = 0; /* DCRSR is write-only */
+		return BUS_OK;
+	}
+}
+
+enum bus_result debug_write(struct sim_core *c, uint32_t off, enum bus_initiator who, uint32_t v)
+{
+	switch (off) {
+	case 0xDF0:
+		/* The processor cannot write DHCSR (C1.6.3). */
+		if (who == BUS_DEBUG)
+			dhcsr_write(c, v);
+		return BUS_OK;
+	case 0xDF4:
+		/* DCRSR (C1.6.4): only in debug state; REGWnR is bit 16. */
+		if (who != BUS_DEBUG || c->state != CORE_HALTED)
+			return BUS_OK;
+		if (v & (1u << 16)) {
+			(void)debug_write_core_reg(c, v & 0x7Fu, c->dcrdr);
+		} else {
+			bool ok;
+			c->dcrdr = debug_read_core_reg(c, v & 0x7Fu, &ok);
+		}
+		return BUS_OK;
+	case 0xDF8:
+		c->dcrdr = v;
+		return BUS_OK;
+	case 0xDFC:
+		dwt_sync(c, core_now(c, 0xE000EDFCu));
+		c->demcr = v & DEMCR_WRITABLE;
+		return BUS_OK;
+	default:
+		return BUS_OK;
+	}
+}

@@ -1,0 +1,144 @@
+/* Loading an ELF through the back door (core_load_elf) and the stand-alone built-in debugger
+ * (core_run_standalone), both declared in core.h. */
+#include "core/core_internal.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Copies bytes into plain memory regions of the bus, bypassing any write handler (factory
+ * programming of flash). Returns 0, or -1 when a byte falls outside plain memory. */
+static int backdoor_write(struct sim_core *c, uint32_t addr, const uint8_t *p, size_t len)
+{
+	while (len) {
+		const struct bus_region *r = bus_find(c->bus, addr);
+		if (!r || !r->mem)
+			return -1;
+		size_t room = r->size - (addr - r->base);
+		size_t n = len < room ? len : room;
+		memcpy(r->mem + (addr - r->base), p, n);
+		core_invalidate_code(c, addr, (uint32_t)n);
+		addr += (uint32_t)n;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int load_segments(struct sim_core *c, Elf *elf, const char *path, char *err, size_t errlen)
+{
+	size_t n;
+	if (elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &n) != 0) {
+		snprintf(err, errlen, "%s: not an ELF file", path);
+		return -1;
+	}
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_ARM) {
+		snprintf(err, errlen, "%s: not an ARM ELF file", path);
+		return -1;
+	}
+	size_t filesize;
+	const char *image = elf_rawfile(elf, &filesize);
+	if (!image) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, elf_errmsg(-1));
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph)) {
+			snprintf(err, errlen, "%s: bad program header %zu", path, i);
+			return -1;
+		}
+		if (ph.p_type != PT_LOAD || ph.p_filesz == 0)
+			continue;
+		if (ph.p_offset + ph.p_filesz > filesize || ph.p_paddr + ph.p_filesz > 0x100000000ull) {
+			snprintf(err, errlen, "%s: segment %zu lies outside the file or the address space", path, i);
+			return -1;
+		}
+		if (backdoor_write(c, (uint32_t)ph.p_paddr, (const uint8_t *)image + ph.p_offset, ph.p_filesz) != 0) {
+			snprintf(err, errlen, "%s: segment %zu at 0x%08llx (%llu bytes) is not in flash or RAM", path,
+			         i, (unsigned long long)ph.p_paddr, (unsigned long long)ph.p_filesz);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int core_load_elf(struct sim_core *c, const char *path, char *err, size_t errlen)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
+		return -1;
+	}
+	int fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot open", path);
+		return -1;
+	}
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	int rc = -1;
+	if (!elf)
+		snprintf(err, errlen, "%s: %s", path, elf_errmsg(-1));
+	else
+		rc = load_segments(c, elf, path, err, errlen);
+	if (elf)
+		(void)elf_end(elf);
+	(void)close(fd);
+	if (rc == 0) /* as after programming a board: the core starts from the new vector table */
+		core_local_reset(c, false);
+	return rc;
+}
+
+static const char *halt_reason(uint32_t dfsr)
+{
+	if (dfsr & DFSR_BKPT)
+		return "bkpt";
+	if (dfsr & DFSR_DWTTRAP)
+		return "dwt";
+	if (dfsr & DFSR_VCATCH)
+		return "vcatch";
+	return "halted";
+}
+
+int core_run_standalone(struct sim_core *c, uint64_t max_cycles, void *out)
+{
+	FILE *f = out;
+	/* Attach as a debugger does: halting debug on, and the cycle counter running (DEMCR.TRCENA,
+	 * DWT_CTRL.CYCCNTENA) so cyccnt= is meaningful even before the firmware enables it. */
+	if (debug_write(c, 0xDF0, BUS_DEBUG, DHCSR_DBGKEY | DHCSR_C_DEBUGEN) != BUS_OK ||
+	    debug_write(c, 0xDFC, BUS_DEBUG, c->demcr | DEMCR_TRCENA) != BUS_OK ||
+	    dwt_write(c, 0x000, 4, BUS_DEBUG, c->dwt.ctrl | 1u) != BUS_OK)
+		return -1;
+	uint64_t used = 0;
+	while (used < max_cycles) {
+		used += core_run(c, max_cycles - used);
+		if (c->state == CORE_LOCKUP) {
+			fprintf(f, "halt pc=0x%08x imm=0 cyccnt=%u reason=lockup\n", core_pc(c), dwt_cyccnt(c, c->now));
+			(void)fflush(f);
+			return -1;
+		}
+		if (c->state == CORE_SLEEPING && !core_runnable(c))
+			return -1;
+		if (c->state != CORE_HALTED)
+			continue;
+		uint32_t pc = core_pc(c);
+		uint32_t hw = 0;
+		bool is_bkpt = bus_read(c->bus, pc, 2, BUS_DEBUG, &hw) == BUS_OK && (hw & 0xFF00u) == 0xBE00u &&
+		               (c->dfsr & DFSR_BKPT);
+		unsigned imm = is_bkpt ? hw & 0xFFu : 0;
+		fprintf(f, "halt pc=0x%08x imm=%u cyccnt=%u reason=%s\n", pc, imm, dwt_cyccnt(c, c->now),
+		        halt_reason(c->dfsr));
+		(void)fflush(f);
+		if (is_bkpt && imm == 4)
+			return 0;
+		c->dfsr = 0;
+		if (is_bkpt)
+			core_set_pc(c, pc + 2); /* what OpenOCD's armv7m_maybe_skip_bkpt_inst does */
+		if (debug_write(c, 0xDF0, BUS_DEBUG, DHCSR_DBGKEY | DHCSR_C_DEBUGEN) != BUS_OK)
+			return -1;
+	}
+	return -1;
+}
