@@ -4,7 +4,6 @@
  * (a custom measure Bencher creates on first upload) and, when the core clock is known, Bencher's
  * built-in "latency" in nanoseconds. value is the mean, the bounds are min and max. */
 #include "report/cjson_out.h"
-#include "report/markup.h"
 #include "report/reporter.h"
 
 static int add_measure(cJSON *bench, const char *measure, double value, double lo, double hi)
@@ -28,12 +27,12 @@ static int bmf_begin(FILE *out, const struct bench_report *rep, struct bench_err
 
 		if (!s->n)
 			continue; /* BMF has no way to say "not measured"; the JSON report keeps the error. */
-		markup_label(res, label, sizeof(label));
+		results_label(res, label, sizeof(label));
 		bench = cJSON_AddObjectToObject(root, label);
 		if (!bench || add_measure(bench, res->unit, s->mean, s->min, s->max) ||
 		    (rep->context.core_clock_hz &&
-		     add_measure(bench, "latency", markup_cycles_to_ns(rep, s->mean), markup_cycles_to_ns(rep, s->min),
-		                 markup_cycles_to_ns(rep, s->max)))) {
+		     add_measure(bench, "latency", results_cycles_to_ns(rep, s->mean), results_cycles_to_ns(rep, s->min),
+		                 results_cycles_to_ns(rep, s->max)))) {
 			cJSON_Delete(root);
 			root = NULL;
 		}

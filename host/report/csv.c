@@ -3,7 +3,6 @@
  * the JSON report, not here, to keep one table per file. */
 #include <string.h>
 
-#include "report/markup.h"
 #include "report/reporter.h"
 
 /* RFC 4180 section 2, rules 6-7: quote a field holding a comma, quote or line break, and double
@@ -35,10 +34,10 @@ static int csv_result(FILE *out, const struct bench_report *rep, const struct be
 {
 	const struct bench_stats *s = &res->stats;
 	char args[512], num[160];
-	double tmin = markup_cycles_to_ns(rep, s->min), tmean = markup_cycles_to_ns(rep, s->mean);
+	double tmin = results_cycles_to_ns(rep, s->min), tmean = results_cycles_to_ns(rep, s->mean);
 	int bad = 0;
 
-	markup_args(res, args, sizeof(args));
+	results_args(res, args, sizeof(args));
 	bad |= csv_field(out, res->name) || putc(',', out) == EOF;
 	bad |= csv_field(out, args) || putc(',', out) == EOF;
 	bad |= csv_field(out, res->unit) || putc(',', out) == EOF;

@@ -3,7 +3,6 @@
  * of {"name", "unit", "value", "range", "extra"}; range and extra are free text shown in the
  * chart's tooltip. value is the mean, range the sample standard deviation. */
 #include "report/cjson_out.h"
-#include "report/markup.h"
 #include "report/reporter.h"
 
 static int add_entry(cJSON *root, const struct bench_report *rep, const struct bench_result *res)
@@ -14,7 +13,7 @@ static int add_entry(cJSON *root, const struct bench_report *rep, const struct b
 
 	if (!e || !cJSON_AddItemToArray(root, e))
 		return -1;
-	markup_label(res, label, sizeof(label));
+	results_label(res, label, sizeof(label));
 	if (!cJSON_AddStringToObject(e, "name", label) || !cJSON_AddStringToObject(e, "unit", res->unit) ||
 	    cjson_out_num(e, "value", s->mean))
 		return -1;
@@ -22,7 +21,7 @@ static int add_entry(cJSON *root, const struct bench_report *rep, const struct b
 	if (!cJSON_AddStringToObject(e, "range", text))
 		return -1;
 	snprintf(text, sizeof(text), "n=%zu min=%.0f max=%.0f median=%.3f\nfirmware=%s board=%s%s", s->n, s->min,
-	         s->max, s->median, markup_basename(rep->context.firmware), rep->context.board,
+	         s->max, s->median, results_basename(rep->context.firmware), rep->context.board,
 	         rep->context.cycles_modelled ? " (cycles modelled)" : "");
 	return cJSON_AddStringToObject(e, "extra", text) ? 0 : -1;
 }

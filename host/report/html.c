@@ -86,8 +86,8 @@ static void result_rows(FILE *out, const struct bench_report *const *reps, size_
 			const struct bench_stats *s = &res->stats;
 			fputs("<tr>", out);
 			if (n > 1)
-				cell(out, "td", markup_basename(reps[r]->context.firmware));
-			markup_label(res, label, sizeof(label));
+				cell(out, "td", results_basename(reps[r]->context.firmware));
+			results_label(res, label, sizeof(label));
 			cell(out, "td", label);
 			snprintf(v, sizeof(v), "%zu", s->n);
 			cell(out, "td", v);
@@ -112,7 +112,7 @@ int html_write(FILE *out, const struct bench_report *const *reps, size_t n, stru
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>bench report: ", out);
 	for (size_t r = 0; r < n; r++) {
 		fputs(r ? ", " : "", out);
-		markup_xml_puts(out, markup_basename(reps[r]->context.firmware));
+		markup_xml_puts(out, results_basename(reps[r]->context.firmware));
 	}
 	fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:24px;color:#222}\n"
 	      "table{border-collapse:collapse;margin:8px 0 24px}\n"
@@ -140,7 +140,7 @@ int html_write(FILE *out, const struct bench_report *const *reps, size_t n, stru
 		if (!reps[r]->n_regions)
 			continue;
 		fputs("<h2>Regions: ", out);
-		markup_xml_puts(out, markup_basename(reps[r]->context.firmware));
+		markup_xml_puts(out, results_basename(reps[r]->context.firmware));
 		fputs("</h2>\n", out);
 		rc = svg_region_bars(out, reps[r], err);
 		if (rc < 0)

@@ -122,7 +122,7 @@ static int prop(FILE *out, const char *name, const char *value)
 
 static int junit_begin(FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
-	const char *fw = markup_basename(rep->context.firmware);
+	const char *fw = results_basename(rep->context.firmware);
 	size_t errors = run_failed(rep), failures = junit_limit_failures(active_limits, rep);
 	size_t tests = rep->n_results + errors;
 	char clock[32];
@@ -155,13 +155,13 @@ static int junit_result(FILE *out, const struct bench_report *rep, const struct 
 {
 	const struct bench_stats *s = &res->stats;
 	char label[600];
-	double ns = markup_cycles_to_ns(rep, s->mean);
+	double ns = results_cycles_to_ns(rep, s->mean);
 	int64_t limit = 0;
 	int bad = 0;
 
-	markup_label(res, label, sizeof(label));
+	results_label(res, label, sizeof(label));
 	bad |= fputs("    <testcase classname=\"", out) == EOF;
-	bad |= markup_xml_puts(out, markup_basename(rep->context.firmware)) < 0 || fputs("\" name=\"", out) == EOF;
+	bad |= markup_xml_puts(out, results_basename(rep->context.firmware)) < 0 || fputs("\" name=\"", out) == EOF;
 	bad |= markup_xml_puts(out, label) < 0;
 	/* JUnit's time is seconds; one execution of the code under test (the mean), when the clock is known. */
 	bad |= fprintf(out, "\" time=\"%.9f\">\n", ns >= 0 && s->n ? ns / 1e9 : 0.0) < 0;

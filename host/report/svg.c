@@ -102,7 +102,7 @@ static size_t collect_series(const struct bench_report *const *reps, size_t n_re
 			s[n].name = res->name;
 			if (n_reps > 1)
 				snprintf(s[n].label, sizeof(s[n].label), "%s: %s",
-				         markup_basename(reps[r]->context.firmware), res->name);
+				         results_basename(reps[r]->context.firmware), res->name);
 			else
 				snprintf(s[n].label, sizeof(s[n].label), "%s", res->name);
 			n++;
@@ -296,10 +296,10 @@ int svg_result_bars(FILE *out, const struct bench_report *const *reps, size_t n_
 			char label[600];
 			if (!reps[r]->results[i].stats.n)
 				continue;
-			markup_label(&reps[r]->results[i], label, sizeof(label));
+			results_label(&reps[r]->results[i], label, sizeof(label));
 			/* A label cut short still names the result well enough beside its bar. */
 			if (snprintf(b[k].label, sizeof(b[k].label), "%s%s%s",
-			             n_reps > 1 ? markup_basename(reps[r]->context.firmware) : "",
+			             n_reps > 1 ? results_basename(reps[r]->context.firmware) : "",
 			             n_reps > 1 ? ": " : "", label) < 0)
 				b[k].label[0] = '\0';
 			b[k++].value = reps[r]->results[i].stats.median;

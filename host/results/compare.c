@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/markup.h"
 
 /* scipy.stats.mannwhitneyu, method="auto": exact when one sample has at most 8 values and there are
  * no ties. Beyond 64 values in the other sample the exact table grows large and the normal
@@ -43,7 +42,7 @@ int compare_parse_threshold(const char *s, double *out, struct bench_error *err)
 int compare_check(const struct bench_report *base, const char *base_name, const struct bench_report *cur,
                   const char *cur_name, const struct compare_opts *o, struct bench_error *err)
 {
-	const char *bf = markup_basename(base->context.firmware), *cf = markup_basename(cur->context.firmware);
+	const char *bf = results_basename(base->context.firmware), *cf = results_basename(cur->context.firmware);
 
 	if (base->schema_version != cur->schema_version)
 		return bench_fail(err, BENCH_E_REPORT,
@@ -269,7 +268,7 @@ static void row_cells(const struct compare_row *row, char cells[COLS][160])
 	const struct bench_result *any = row->base ? row->base : row->cur;
 	bool both = row->verdict == CMP_SAME || row->verdict == CMP_IMPROVED || row->verdict == CMP_REGRESSED;
 
-	markup_label(any, cells[0], 160);
+	results_label(any, cells[0], 160);
 	snprintf(cells[1], 160, "%s", row->base && row->base->stats.n ? "" : "-");
 	snprintf(cells[2], 160, "%s", row->cur && row->cur->stats.n ? "" : "-");
 	if (row->base && row->base->stats.n)

@@ -104,4 +104,14 @@ void results_finish(struct bench_report *r);
 void stats_compute(const int64_t *samples, size_t n, struct bench_stats *out);
 const char *results_status_name(enum bench_status s);
 
+/* Naming (naming.c), shared by every reporter and `bench compare`. */
+/* "fut[input=7]" or "fut[input=7,n=3]"; just "fut" without args. Always NUL-terminates. */
+void results_label(const struct bench_result *res, char *buf, size_t cap);
+/* "input=7;n=3" ("" without args), for a CSV column. */
+void results_args(const struct bench_result *res, char *buf, size_t cap);
+/* The base name of a path ("fut-hardfp.elf"), pointing into PATH. */
+const char *results_basename(const char *path);
+/* Cycles to nanoseconds with the report's core clock; a negative value when the clock is unknown. */
+double results_cycles_to_ns(const struct bench_report *rep, double cycles);
+
 #endif /* HOST_RESULTS_H */
