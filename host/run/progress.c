@@ -1,6 +1,7 @@
 /* A one-line progress bar on a TTY (\r redraws, ANSI "erase line" at the end). Nothing at all when
  * the stream is not a terminal, so pipes and CI logs stay clean. */
 #include "run/progress.h"
+#include "base/clock.h"
 
 #include <unistd.h>
 
@@ -15,7 +16,7 @@ void progress_begin(struct progress *p, FILE *out, bool want, size_t total)
 	p->out = out;
 	p->enabled = want && out && isatty(fileno(out));
 	p->shown = false;
-	p->start_ms = p->last_ms = proc_now_ms();
+	p->start_ms = p->last_ms = clock_now_ms();
 	p->total = total;
 }
 
@@ -26,7 +27,7 @@ void progress_update(struct progress *p, size_t done)
 
 	if (!p->enabled || !p->total)
 		return;
-	now = proc_now_ms();
+	now = clock_now_ms();
 	if (now - p->start_ms < PROGRESS_DELAY_MS || (p->shown && now - p->last_ms < PROGRESS_EVERY_MS))
 		return;
 	if (done > p->total)

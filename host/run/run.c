@@ -4,6 +4,7 @@
  * trip. Backend-agnostic: it asks capabilities, never which backend it has. No globals: a farm runs
  * several at once. */
 #include "run/run.h"
+#include "base/clock.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -251,8 +252,8 @@ static int connect_backend(struct run_ctx *c)
 		int st = 0;
 		bool dead = false;
 		/* A lost connection may be OpenOCD exiting: give it half a second to be reaped. */
-		for (uint64_t end = proc_now_ms() + 500; c->ocd_started && c->err->kind == BENCH_E_CONNECT;) {
-			if ((dead = !proc_alive(c->ocd.ocd, &st)) || proc_now_ms() >= end)
+		for (uint64_t end = clock_now_ms() + 500; c->ocd_started && c->err->kind == BENCH_E_CONNECT;) {
+			if ((dead = !proc_alive(c->ocd.ocd, &st)) || clock_now_ms() >= end)
 				break;
 			usleep(10000);
 		}
@@ -350,7 +351,7 @@ static bool sim_gone(struct run_ctx *c, int *st)
 		return true;
 	if (c->sim_clock_fd < 0 || sim_clock_cycles(c->sim_clock_fd, &cycles, &e) == 0)
 		return false;
-	for (uint64_t end = proc_now_ms() + 500; proc_now_ms() < end;) {
+	for (uint64_t end = clock_now_ms() + 500; clock_now_ms() < end;) {
 		usleep(10000);
 		if (!proc_alive(c->ocd.sim, st))
 			return true;
@@ -401,7 +402,7 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	c->rep = rep;
 	c->err = err;
 	c->sim_clock_fd = -1;
-	c->t0_ms = proc_now_ms();
+	c->t0_ms = clock_now_ms();
 	fill_context(c);
 	rc = prepare_firmware(c);
 	if (!rc)

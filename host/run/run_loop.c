@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "session/proc.h"
+#include "base/clock.h"
 #include "firmware/regions.h"
 #include "run/run_fault.h"
 #include "run/run_priv.h"
@@ -70,7 +71,7 @@ static int diagnose(struct run_ctx *c, bool timed_out, uint32_t pc)
 
 static int poll_regions(struct run_ctx *c)
 {
-	uint64_t now = proc_now_ms();
+	uint64_t now = clock_now_ms();
 	int rc;
 
 	if (!c->o->poll_ms || c->o->no_regions || now - c->last_poll_ms < c->o->poll_ms)
@@ -105,7 +106,7 @@ static int next_halt(struct run_ctx *c, uint32_t *pc, uint32_t *cnt)
 {
 	struct backend_halt_info h;
 	unsigned timeout = c->o->timeout_ms, slice = 250;
-	uint64_t start = proc_now_ms();
+	uint64_t start = clock_now_ms();
 	int rc;
 
 	if (c->o->poll_ms && c->o->poll_ms < slice)
@@ -125,7 +126,7 @@ static int next_halt(struct run_ctx *c, uint32_t *pc, uint32_t *cnt)
 			return run_interrupted(c);
 		if ((rc = run_check_children(c)))
 			return rc;
-		if (proc_now_ms() - start >= timeout)
+		if (clock_now_ms() - start >= timeout)
 			return diagnose(c, true, 0);
 		if ((rc = poll_regions(c)))
 			return rc;
@@ -165,7 +166,7 @@ static int add_sample(struct run_ctx *c, const char *name, uint32_t begin, uint3
 {
 	uint32_t delta = end - begin;
 	int64_t cycles = (int64_t)delta - c->overhead;
-	uint64_t elapsed_ms = proc_now_ms() - begin_ms;
+	uint64_t elapsed_ms = clock_now_ms() - begin_ms;
 	struct bench_result *res;
 
 	if (c->rep->context.core_clock_hz &&
@@ -319,7 +320,7 @@ static int on_marker(struct run_ctx *c, const struct marker *m, uint32_t cnt, bo
 			                  RUN_MAX_PENDING);
 		p->valid = true;
 		p->cyccnt = cnt;
-		p->host_ms = proc_now_ms();
+		p->host_ms = clock_now_ms();
 		if (c->sim_clock_fd >= 0 && (rc = sim_clock_cycles(c->sim_clock_fd, &p->sim_cycles, c->err)))
 			return rc;
 		break;
@@ -419,7 +420,7 @@ static int run_symbols_once(struct run_ctx *c)
 		return rc;
 	if (pc != c->sym_start)
 		return diagnose(c, false, pc);
-	t0 = proc_now_ms();
+	t0 = clock_now_ms();
 	if (c->sim_clock_fd >= 0 && (rc = sim_clock_cycles(c->sim_clock_fd, &sim0, c->err)))
 		return rc;
 	if ((rc = next_halt(c, &pc, &cnt1)))

@@ -6,6 +6,7 @@
 #include <limits.h>
 
 #include "firmware/board.h"
+#include "base/clock.h"
 #include "firmware/elf.h"
 #include "session/openocd_proc.h"
 #include "session/proc.h"
@@ -103,7 +104,7 @@ struct run_ctx {
 static inline void run_phase_done(struct run_ctx *c, enum run_phase ph)
 {
 	if (!c->phase_ms[ph])
-		c->phase_ms[ph] = proc_now_ms() - c->t0_ms;
+		c->phase_ms[ph] = clock_now_ms() - c->t0_ms;
 }
 
 /* Program, reset and measure until done; 0 or a negated bench_err (c->err filled). */

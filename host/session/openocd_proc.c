@@ -2,6 +2,7 @@
  * takes its configuration from -c/-f in order and runs `init` after the last one, so the port and
  * `bindto` settings below apply before any server opens (OpenOCD manual, "Configuration Stage"). */
 #include "session/openocd_proc.h"
+#include "base/clock.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -161,7 +162,7 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	snprintf(bin, sizeof(bin), "%s", o->openocd_bin ? o->openocd_bin : env && *env ? env : "openocd");
 	if (o->board->virtual_board && (rc = start_sim(o, out, set_sim, sizeof(set_sim), err)))
 		goto fail;
-	out->sim_ready_ms = o->board->virtual_board ? proc_now_ms() : 0;
+	out->sim_ready_ms = o->board->virtual_board ? clock_now_ms() : 0;
 	out->tcl_port = o->tcl_port;
 	if (!out->tcl_port && (rc = proc_free_port(&out->tcl_port, err)))
 		goto fail;
@@ -210,7 +211,7 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 		}
 		goto fail;
 	}
-	out->tcl_ready_ms = proc_now_ms();
+	out->tcl_ready_ms = clock_now_ms();
 	return 0;
 fail:
 	openocd_stop(out);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/clock.h"
 
 struct board;
 struct proc;
@@ -37,7 +38,7 @@ struct openocd_proc {
 	/* CPU time (user + system, seconds) each used, known after openocd_stop(): from the growth of
 	 * RUSAGE_CHILDREN as each is reaped, so only exact when no other child exits meanwhile. */
 	double ocd_cpu_s, sim_cpu_s;
-	uint64_t sim_ready_ms, tcl_ready_ms; /* proc_now_ms() when each was listening (0: not started) */
+	uint64_t sim_ready_ms, tcl_ready_ms; /* clock_now_ms() when each was listening (0: not started) */
 };
 
 /* Returns 0 with both running and the TCL port answering, or a negated bench_err

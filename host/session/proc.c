@@ -4,6 +4,7 @@
  * async-signal-safe, POSIX.1-2017 2.4.3). */
 #define _GNU_SOURCE /* pipe2 */
 #include "session/proc.h"
+#include "base/clock.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,13 +37,6 @@ static volatile sig_atomic_t live[PROC_SLOTS]; /* pgids of running children, 0 =
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile sig_atomic_t interrupted;
 static pthread_once_t handlers_once = PTHREAD_ONCE_INIT;
-
-uint64_t proc_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 static void sleep_ms(unsigned ms)
 {
@@ -247,8 +241,8 @@ void proc_stop(struct proc *p, unsigned grace_ms)
 		return;
 	if (proc_alive(p, NULL)) {
 		kill(-p->pid, SIGTERM);
-		deadline = proc_now_ms() + grace_ms;
-		while (proc_alive(p, NULL) && proc_now_ms() < deadline)
+		deadline = clock_now_ms() + grace_ms;
+		while (proc_alive(p, NULL) && clock_now_ms() < deadline)
 			sleep_ms(5);
 		if (!p->reaped) {
 			kill(-p->pid, SIGKILL);
@@ -346,7 +340,7 @@ static int died(struct proc *p, int status, struct bench_error *err)
 
 int proc_wait_port(const char *host, uint16_t port, struct proc *p, unsigned timeout_ms, struct bench_error *err)
 {
-	uint64_t deadline = proc_now_ms() + timeout_ms;
+	uint64_t deadline = clock_now_ms() + timeout_ms;
 	int status;
 
 	for (;;) {
@@ -356,7 +350,7 @@ int proc_wait_port(const char *host, uint16_t port, struct proc *p, unsigned tim
 			return died(p, status, err);
 		if (interrupted)
 			return bench_fail(err, BENCH_E_INTERRUPTED, "interrupted while waiting for %s:%u", host, port);
-		if (proc_now_ms() >= deadline) {
+		if (clock_now_ms() >= deadline) {
 			char tail[600] = "";
 			if (p)
 				proc_log_tail(p->log_path, 5, tail, sizeof(tail));
@@ -371,7 +365,7 @@ int proc_wait_port(const char *host, uint16_t port, struct proc *p, unsigned tim
 int proc_wait_log_line(struct proc *p, const char *prefix, char *out, size_t len, unsigned timeout_ms,
                        struct bench_error *err)
 {
-	uint64_t deadline = proc_now_ms() + timeout_ms;
+	uint64_t deadline = clock_now_ms() + timeout_ms;
 	size_t plen = strlen(prefix);
 	char line[512];
 	int status;
@@ -393,7 +387,7 @@ int proc_wait_log_line(struct proc *p, const char *prefix, char *out, size_t len
 			return died(p, status, err);
 		if (interrupted)
 			return bench_fail(err, BENCH_E_INTERRUPTED, "interrupted while starting %s", p->name);
-		if (proc_now_ms() >= deadline)
+		if (clock_now_ms() >= deadline)
 			return bench_fail(err, BENCH_E_TOOL_START,
 			                  "%s did not print \"%s\" within %u ms: check its log %s", p->name, prefix,
 			                  timeout_ms, p->log_path);

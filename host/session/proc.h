@@ -48,7 +48,5 @@ void proc_install_signal_handlers(void);
 bool proc_interrupted(void);
 /* Clears the flag (tests). */
 void proc_clear_interrupted(void);
-/* Monotonic milliseconds. */
-uint64_t proc_now_ms(void);
 
 #endif /* HOST_PROC_H */

@@ -142,3 +142,8 @@ void backend_close(struct backend *bk)
 		bk->caps = 0;
 	}
 }
+
+void backend_set_cancel(struct backend *bk, struct bench_cancel cancel)
+{
+	bk->cancel = cancel;
+}

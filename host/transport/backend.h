@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/cancel.h"
 #include "base/error.h"
 
 enum backend_cap {
@@ -69,6 +70,8 @@ struct backend {
 	const struct backend_ops *ops;
 	uint32_t caps;
 	void *priv;
+	/* Asked while a command waits on the server (base/cancel.h); set with backend_set_cancel(). */
+	struct bench_cancel cancel;
 };
 
 /* Checked wrappers: each returns BENCH_E_UNSUPPORTED (negated) with a clear message for a NULL op. */
@@ -90,6 +93,9 @@ int backend_version(struct backend *bk, char *out, size_t outlen, struct bench_e
 /* resume + wait_halt(timeout_ms) + read PC + read_u32(sample_addr); uses ops->resume_sample when set. */
 int backend_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr,
 			  struct backend_halt_info *out, uint32_t *sample, struct bench_error *err);
+/* Who decides that a long command stops early (Ctrl-C, a farm's flag): a command in progress then
+ * fails with BENCH_E_INTERRUPTED within BENCH_CANCEL_SLICE_MS. Call after the backend is open. */
+void backend_set_cancel(struct backend *bk, struct bench_cancel cancel);
 /* Has every capability in caps. */
 bool backend_has(const struct backend *bk, uint32_t caps);
 void backend_close(struct backend *bk);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "transport/gdb_rsp_priv.h"
+#include "base/clock.h"
 
 /* Signals in stop replies (GDB's target signal numbers, include/gdb/signals.def). */
 enum { SIG_INT = 2, SIG_ILL = 4, SIG_TRAP = 5, SIG_EMT = 7, SIG_BUS = 10, SIG_SEGV = 11 };
@@ -41,7 +42,7 @@ static int exchange(struct rsp_priv *s, const void *payload, size_t len, bool ke
 	do {
 		if (rc < 0)
 			break;
-		rc = rsp_link_recv(&s->link, rsp_io_now_ms() + timeout_ms, err);
+		rc = rsp_link_recv(&s->link, clock_now_ms() + timeout_ms, err);
 	} while (rc == 0 && !keep_console && rsp_is_console(s));
 	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
 		return bench_fail(err, BENCH_E_PROTOCOL, "gdbserver %s did not answer \"%.*s\" within %u ms",
@@ -427,7 +428,7 @@ static int op_wait_halt(struct backend *bk, unsigned timeout_ms, struct backend_
 	}
 	if (s->mon_run)
 		return rsp_mon_wait(s, timeout_ms, out, err);
-	rc = wait_stop(s, rsp_io_now_ms() + timeout_ms, out, err);
+	rc = wait_stop(s, clock_now_ms() + timeout_ms, out, err);
 	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
 		return bench_fail(err, BENCH_E_TIMEOUT, "target did not halt within %u ms (gdbserver %s)", timeout_ms,
 		                  s->link.io.peer);
@@ -448,7 +449,7 @@ int rsp_op_halt(struct backend *bk, struct bench_error *err)
 	rc = rsp_link_send_byte(&s->link, 0x03, err);
 	if (rc < 0)
 		return rc;
-	rc = wait_stop(s, rsp_io_now_ms() + s->link.timeout_ms, &info, err);
+	rc = wait_stop(s, clock_now_ms() + s->link.timeout_ms, &info, err);
 	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
 		return bench_fail(err, BENCH_E_TARGET,
 		                  "target did not stop on an interrupt within %u ms (gdbserver %s)", s->link.timeout_ms,
@@ -471,7 +472,7 @@ static int step_one(struct rsp_priv *s, struct bench_error *err)
 	if (rc < 0)
 		return rc;
 	s->running = true;
-	return wait_stop(s, rsp_io_now_ms() + s->link.timeout_ms, &info, err);
+	return wait_stop(s, clock_now_ms() + s->link.timeout_ms, &info, err);
 }
 
 /* Gets the halted target ready to run from its PC: a planted breakpoint there is lifted over one
@@ -639,7 +640,7 @@ static void op_close(struct backend *bk)
 		while (s->n_breaks > 0 && op_clear_break(bk, s->breaks[0].addr, &ignored) == 0)
 			;
 		if (rsp_link_send(&s->link, "D", 1, &ignored) == 0 &&
-		    rsp_link_recv(&s->link, rsp_io_now_ms() + 500, &ignored) < 0)
+		    rsp_link_recv(&s->link, clock_now_ms() + 500, &ignored) < 0)
 			s->n_breaks = 0; /* no "OK" to the detach: nothing left to do but close */
 	}
 	rsp_link_free(&s->link);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "transport/gdb_rsp_priv.h"
+#include "base/clock.h"
 
 static bool all_hex(const char *p, size_t n)
 {
@@ -58,7 +59,7 @@ static int monitor_timeout(struct rsp_priv *s, const char *cmd, char *out, size_
 				out[o] = '\0';
 			if (!console)
 				return 0;
-			rc = rsp_link_recv(&s->link, rsp_io_now_ms() + timeout_ms, err);
+			rc = rsp_link_recv(&s->link, clock_now_ms() + timeout_ms, err);
 			continue;
 		}
 		return 0; /* "OK" */

@@ -182,6 +182,7 @@ int rsp_backend_open_timeout(struct backend *bk, const char *host_port, unsigned
 	bk->priv = s;
 	rc = rsp_io_connect(&s->link.io, host_port,
 	                    timeout_ms < RSP_CONNECT_TIMEOUT_MS ? timeout_ms : RSP_CONNECT_TIMEOUT_MS, err);
+	s->link.io.cancel = &bk->cancel; /* bk outlives the link; backend_set_cancel() fills it */
 	if (rc == 0)
 		rc = negotiate(s, err);
 	if (rc == 0)

@@ -4,6 +4,7 @@
  * 0.12: halt, resume, wait_halt, reg, read_memory, write_memory, reset, flash write_image,
  * verify_image, bp/rbp, version. */
 #include "transport/openocd_tcl.h"
+#include "base/clock.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -16,7 +17,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "session/proc.h"
 
 #define TCL_EOM     0x1a
 #define TCL_SLOW_MS 60000u /* program, verify and reset on a real board with a big image */
@@ -134,7 +134,7 @@ static int lost(struct backend *bk, const char *what, struct bench_error *err)
 static int read_reply(struct backend *bk, unsigned timeout_ms, char **reply, struct bench_error *err)
 {
 	struct tcl_priv *t = P(bk);
-	uint64_t deadline = proc_now_ms() + timeout_ms;
+	uint64_t deadline = clock_now_ms() + timeout_ms;
 
 	for (;;) {
 		char *eom = t->rx_len ? memchr(t->rx, TCL_EOM, t->rx_len) : NULL;
@@ -149,11 +149,11 @@ static int read_reply(struct backend *bk, unsigned timeout_ms, char **reply, str
 			t->rx_len -= n + 1;
 			return 0;
 		}
-		if (proc_interrupted()) {
+		if (bench_cancelled(&bk->cancel)) {
 			t->pending++;
 			return bench_fail(err, BENCH_E_INTERRUPTED, "interrupted");
 		}
-		uint64_t now = proc_now_ms();
+		uint64_t now = clock_now_ms();
 		if (now >= deadline) {
 			/* Its reply may still come: the next exchange drops it first. */
 			t->pending++;

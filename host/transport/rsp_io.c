@@ -1,6 +1,7 @@
 /* TCP byte I/O with deadlines for the GDB remote protocol (see rsp_io.h). Non-blocking socket +
  * poll(): a server that accepts and then says nothing costs at most the caller's deadline. */
 #include "transport/rsp_io.h"
+#include "base/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,22 +16,19 @@
 #include <time.h>
 #include <unistd.h>
 
-uint64_t rsp_io_now_ms(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
-		return 0; /* cannot fail for CLOCK_MONOTONIC on Linux; 0 makes every deadline expire */
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 static int remaining_ms(uint64_t deadline_ms)
 {
-	uint64_t now = rsp_io_now_ms();
+	uint64_t now = clock_now_ms();
 
 	if (now >= deadline_ms)
 		return 0;
-	return deadline_ms - now > 60000u ? 60000 : (int)(deadline_ms - now);
+	return deadline_ms - now > BENCH_CANCEL_SLICE_MS ? (int)BENCH_CANCEL_SLICE_MS : (int)(deadline_ms - now);
+}
+
+/* A poll that returned 0 before the deadline only ended its slice. */
+static bool slice_ended(uint64_t deadline_ms)
+{
+	return clock_now_ms() < deadline_ms;
 }
 
 /* Splits "HOST:PORT"; the last colon separates the port so "[::1]:3333" style is not needed. */
@@ -97,7 +95,7 @@ int rsp_io_connect(struct rsp_io *io, const char *host_port, unsigned timeout_ms
 	char host[256], port[8];
 	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
 	struct addrinfo *res = NULL;
-	uint64_t deadline = rsp_io_now_ms() + timeout_ms;
+	uint64_t deadline = clock_now_ms() + timeout_ms;
 	int rc, fd = -ECONNREFUSED, one = 1;
 
 	memset(io, 0, sizeof(*io));
@@ -171,6 +169,10 @@ int rsp_io_write(struct rsp_io *io, const void *data, size_t len, uint64_t deadl
 			struct pollfd pfd = {.fd = io->fd, .events = POLLOUT};
 			int r = poll(&pfd, 1, remaining_ms(deadline_ms));
 
+			if (bench_cancelled(io->cancel))
+				return bench_fail(err, BENCH_E_INTERRUPTED, "interrupted");
+			if (r == 0 && slice_ended(deadline_ms))
+				continue;
 			if (r == 0)
 				return bench_fail(err, BENCH_E_TIMEOUT, "gdbserver %s stopped reading our packets",
 				                  io->peer);
@@ -196,7 +198,11 @@ int rsp_io_getc(struct rsp_io *io, uint64_t deadline_ms, struct bench_error *err
 		int r = poll(&pfd, 1, remaining_ms(deadline_ms));
 		ssize_t n;
 
+		if (bench_cancelled(io->cancel))
+			return bench_fail(err, BENCH_E_INTERRUPTED, "interrupted");
 		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0 && slice_ended(deadline_ms))
 			continue;
 		if (r < 0)
 			return bench_fail(err, BENCH_E_CONNECT, "poll on %s: %s", io->peer, strerror(errno));

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/cancel.h"
 #include "base/error.h"
 
 struct rsp_io {
@@ -14,10 +15,9 @@ struct rsp_io {
 	uint8_t buf[4096]; /* bytes received but not yet consumed */
 	size_t pos, len;
 	char peer[96]; /* "127.0.0.1:3333", for messages */
+	/* NULL or who decides that a wait stops early (BENCH_E_INTERRUPTED), asked between poll slices. */
+	const struct bench_cancel *cancel;
 };
-
-/* Milliseconds on CLOCK_MONOTONIC. */
-uint64_t rsp_io_now_ms(void);
 
 /* Connects to "HOST:PORT" (":PORT" or "PORT" alone mean 127.0.0.1) within timeout_ms.
  * BENCH_E_CONNECT when nothing listens or the host is unknown, BENCH_E_USAGE for a bad string. */

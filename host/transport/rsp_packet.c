@@ -1,5 +1,6 @@
 /* GDB remote protocol framing and acknowledgements (see rsp_packet.h; GDB manual E.1). */
 #include "transport/rsp_packet.h"
+#include "base/clock.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -261,7 +262,7 @@ static int not_gdb(struct rsp_link *l, struct bench_error *err)
 
 int rsp_link_send_byte(struct rsp_link *l, uint8_t byte, struct bench_error *err)
 {
-	return rsp_io_write(&l->io, &byte, 1, rsp_io_now_ms() + l->timeout_ms, err);
+	return rsp_io_write(&l->io, &byte, 1, clock_now_ms() + l->timeout_ms, err);
 }
 
 /* Waits for '+' (or '-': returns 1 to resend). Packets arriving meanwhile are protocol errors
@@ -295,7 +296,7 @@ int rsp_link_send(struct rsp_link *l, const void *payload, size_t len, struct be
 	if (n == 0)
 		return bench_fail(err, BENCH_E_INTERNAL, "GDB packet of %zu bytes exceeds the buffer", len);
 	for (int attempt = 0;; attempt++) {
-		uint64_t deadline = rsp_io_now_ms() + l->timeout_ms;
+		uint64_t deadline = clock_now_ms() + l->timeout_ms;
 		int rc = rsp_io_write(&l->io, l->out, n, deadline, err);
 
 		if (rc < 0 || l->noack)
@@ -337,7 +338,7 @@ int rsp_link_recv(struct rsp_link *l, uint64_t deadline_ms, struct bench_error *
 		f = rsp_parser_feed(&l->parser, (uint8_t)c);
 		switch (f) {
 		case RSP_FRAME_PACKET:
-			return l->noack ? 0 : rsp_io_write(&l->io, "+", 1, rsp_io_now_ms() + l->timeout_ms, err);
+			return l->noack ? 0 : rsp_io_write(&l->io, "+", 1, clock_now_ms() + l->timeout_ms, err);
 		case RSP_FRAME_NOTIFY:
 			l->notifications++;
 			break;
@@ -345,7 +346,7 @@ int rsp_link_recv(struct rsp_link *l, uint64_t deadline_ms, struct bench_error *
 			if (l->noack || ++bad >= RSP_RETRIES)
 				return bench_fail(err, BENCH_E_PROTOCOL, "bad packet from %s: %s", l->io.peer,
 				                  l->parser.msg);
-			rc = rsp_io_write(&l->io, "-", 1, rsp_io_now_ms() + l->timeout_ms, err);
+			rc = rsp_io_write(&l->io, "-", 1, clock_now_ms() + l->timeout_ms, err);
 			if (rc < 0)
 				return rc;
 			break;

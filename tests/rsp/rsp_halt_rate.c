@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "transport/gdb_rsp.h"
+#include "base/clock.h"
 #include "transport/openocd_tcl.h"
 #include "transport/rsp_io.h"
 
@@ -42,10 +43,10 @@ int main(int argc, char **argv)
 	/* one warm-up halt: caches (the RSP backend's BKPT look-ups, OpenOCD's) fill here */
 	for (long i = 0; rc == 0 && i < 4; i++)
 		rc = backend_resume_sample(&bk, 5000, 0xE0001004u, &h, &cyc, &err);
-	t0 = rsp_io_now_ms();
+	t0 = clock_now_ms();
 	for (long i = 0; rc == 0 && i < n; i++)
 		rc = backend_resume_sample(&bk, 5000, 0xE0001004u, &h, &cyc, &err);
-	t1 = rsp_io_now_ms();
+	t1 = clock_now_ms();
 	if (rc < 0) {
 		fprintf(stderr, "rsp_halt_rate: %s\n", err.msg);
 		if (bk.ops)

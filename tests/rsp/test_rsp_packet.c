@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "transport/rsp_packet.h"
+#include "base/clock.h"
 
 struct frame_log {
 	enum rsp_frame kind[16];
@@ -241,22 +242,22 @@ static void test_link_retransmit(void **state)
 	assert_memory_equal(buf, "$g#67$g#67", 10);
 	/* a reply with a bad checksum, then the good one: we NAK the first and ACK the second */
 	assert_int_equal(write(sv[1], "$OK#00$OK#9a", 12), 12);
-	assert_int_equal(rsp_link_recv(&l, rsp_io_now_ms() + 500, &err), 0);
+	assert_int_equal(rsp_link_recv(&l, clock_now_ms() + 500, &err), 0);
 	assert_string_equal(l.parser.data, "OK");
 	n = read(sv[1], buf, sizeof(buf));
 	assert_int_equal(n, 2);
 	assert_memory_equal(buf, "-+", 2);
 	/* notifications are skipped and counted */
 	assert_int_equal(write(sv[1], "%Stop:T05#99$S05#b8", 19), 19);
-	assert_int_equal(rsp_link_recv(&l, rsp_io_now_ms() + 500, &err), 0);
+	assert_int_equal(rsp_link_recv(&l, clock_now_ms() + 500, &err), 0);
 	assert_string_equal(l.parser.data, "S05");
 	assert_int_equal(l.notifications, 1);
 	/* a peer that goes quiet: a timeout, not a hang */
-	assert_int_equal(rsp_link_recv(&l, rsp_io_now_ms() + 50, &err), -BENCH_E_TIMEOUT);
+	assert_int_equal(rsp_link_recv(&l, clock_now_ms() + 50, &err), -BENCH_E_TIMEOUT);
 	/* closed mid-packet */
 	assert_int_equal(write(sv[1], "$PacketSi", 9), 9);
 	close(sv[1]);
-	assert_int_equal(rsp_link_recv(&l, rsp_io_now_ms() + 500, &err), -BENCH_E_CONNECT);
+	assert_int_equal(rsp_link_recv(&l, clock_now_ms() + 500, &err), -BENCH_E_CONNECT);
 	assert_string_equal(err.msg, "gdbserver pair closed the connection mid-packet");
 	rsp_link_free(&l);
 }
