@@ -35,6 +35,11 @@ static bool cancelled(const struct run_ctx *c)
 	return proc_interrupted() || (c->o->cancel && *c->o->cancel);
 }
 
+static bool cancel_fn(void *ctx)
+{
+	return cancelled(ctx);
+}
+
 int run_interrupted(struct run_ctx *c)
 {
 	return bench_fail(c->err, BENCH_E_INTERRUPTED,
@@ -245,6 +250,7 @@ static int connect_backend(struct run_ctx *c)
 	if (rc)
 		return rc;
 	c->bk_open = true;
+	backend_set_cancel(&c->bk, (struct bench_cancel){cancel_fn, c});
 	snprintf(ctx->backend, sizeof(ctx->backend), "%s", c->bk.ops->name);
 	/* OpenOCD opens its TCL port before it scans the JTAG chain: the first command waits for init
 	 * and, when init fails, finds OpenOCD gone. Say so with its log, not as a lost connection. */
