@@ -31,6 +31,16 @@ enum bench_err {
 	BENCH_E_COUNT
 };
 
+/* Who can act on an error, so call sites ask one question instead of listing kinds:
+ * the user (bad input, a missing tool, Ctrl-C), the link to the debug server or its children,
+ * the target (it refused, timed out or faulted), or bench itself. */
+enum bench_err_class {
+	BENCH_CLASS_USER,
+	BENCH_CLASS_LINK,
+	BENCH_CLASS_TARGET,
+	BENCH_CLASS_INTERNAL,
+};
+
 struct bench_error {
 	enum bench_err kind;
 	char msg[1024];
@@ -44,5 +54,7 @@ void bench_error_clear(struct bench_error *err);
 const char *bench_err_name(enum bench_err kind);
 /* The process exit code for a kind (docs/exit-codes.md). */
 int bench_exit_code(enum bench_err kind);
+/* The class of a kind (BENCH_CLASS_INTERNAL for an unknown one). */
+enum bench_err_class bench_err_class(enum bench_err kind);
 
 #endif /* HOST_ERROR_H */

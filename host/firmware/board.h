@@ -24,6 +24,7 @@ struct board {
 	bool virtual_board;     /* "virtual": cycles are modelled */
 	uint32_t flash_base, flash_size;
 	uint32_t ram_base, ram_size;
+	uint32_t csfr_base; /* "csfr_base": a TriCore core's CSFR window on the bus (AURIX core 0: 0xF8810000); 0: none */
 };
 
 /* The folder holding every board: $BENCH_BOARDS_DIR, else <source tree>/boards. */

@@ -8,19 +8,20 @@
 
 const struct counter_desc counter_table[] = {
     {"DWT_CTRL", COUNTER_CORTEX_M, 0xE0001000u, 32,
-     "control: CYCCNTENA bit 0, CPI/EXC/SLEEP/LSU/FOLD EVTENA bits 17-21"},
-    {"DWT_CYCCNT", COUNTER_CORTEX_M, 0xE0001004u, 32, "cycles"},
-    {"DWT_CPICNT", COUNTER_CORTEX_M, 0xE0001008u, 8, "extra cycles of multi-cycle instructions (beyond the first)"},
-    {"DWT_EXCCNT", COUNTER_CORTEX_M, 0xE000100Cu, 8, "cycles of exception entry and return overhead"},
-    {"DWT_SLEEPCNT", COUNTER_CORTEX_M, 0xE0001010u, 8, "cycles asleep"},
-    {"DWT_LSUCNT", COUNTER_CORTEX_M, 0xE0001014u, 8, "extra cycles of load/store instructions"},
-    {"DWT_FOLDCNT", COUNTER_CORTEX_M, 0xE0001018u, 8, "folded instructions (executed in no cycle of their own)"},
-    {"CCTRL", COUNTER_TRICORE, 0xFC00u, 32, "counter control: CM, CE, M1/M2/M3 selections"},
-    {"CCNT", COUNTER_TRICORE, 0xFC04u, 31, "cycles; bit 31 is the sticky overflow"},
-    {"ICNT", COUNTER_TRICORE, 0xFC08u, 31, "instructions; bit 31 is the sticky overflow"},
-    {"M1CNT", COUNTER_TRICORE, 0xFC0Cu, 31, "multiplexed counter 1 (CCTRL.M1)"},
-    {"M2CNT", COUNTER_TRICORE, 0xFC10u, 31, "multiplexed counter 2 (CCTRL.M2)"},
-    {"M3CNT", COUNTER_TRICORE, 0xFC14u, 31, "multiplexed counter 3 (CCTRL.M3)"},
+     "control: CYCCNTENA bit 0, CPI/EXC/SLEEP/LSU/FOLD EVTENA bits 17-21", 0, 0, false},
+    {"DWT_CYCCNT", COUNTER_CORTEX_M, 0xE0001004u, 32, "cycles", 0xE0001000u, 0x1u, true},
+    {"DWT_CPICNT", COUNTER_CORTEX_M, 0xE0001008u, 8, "extra cycles of multi-cycle instructions (beyond the first)", 0xE0001000u, 1u << 17, false},
+    {"DWT_EXCCNT", COUNTER_CORTEX_M, 0xE000100Cu, 8, "cycles of exception entry and return overhead", 0xE0001000u, 1u << 18, false},
+    {"DWT_SLEEPCNT", COUNTER_CORTEX_M, 0xE0001010u, 8, "cycles asleep", 0xE0001000u, 1u << 19, false},
+    {"DWT_LSUCNT", COUNTER_CORTEX_M, 0xE0001014u, 8, "extra cycles of load/store instructions", 0xE0001000u, 1u << 20, false},
+    {"DWT_FOLDCNT", COUNTER_CORTEX_M, 0xE0001018u, 8, "folded instructions (executed in no cycle of their own)", 0xE0001000u, 1u << 21, false},
+    {"CCTRL", COUNTER_TRICORE, 0xFC00u, 32, "counter control: CM, CE, M1/M2/M3 selections", 0, 0, false},
+    /* CCTRL.CE (bit 1) enables CCNT, ICNT and M1-3CNT together (TC1.6P core architecture, CCTRL). */
+    {"CCNT", COUNTER_TRICORE, 0xFC04u, 31, "cycles; bit 31 is the sticky overflow", 0xFC00u, 0x2u, true},
+    {"ICNT", COUNTER_TRICORE, 0xFC08u, 31, "instructions; bit 31 is the sticky overflow", 0xFC00u, 0x2u, false},
+    {"M1CNT", COUNTER_TRICORE, 0xFC0Cu, 31, "multiplexed counter 1 (CCTRL.M1)", 0xFC00u, 0x2u, false},
+    {"M2CNT", COUNTER_TRICORE, 0xFC10u, 31, "multiplexed counter 2 (CCTRL.M2)", 0xFC00u, 0x2u, false},
+    {"M3CNT", COUNTER_TRICORE, 0xFC14u, 31, "multiplexed counter 3 (CCTRL.M3)", 0xFC00u, 0x2u, false},
 };
 const size_t counter_table_len = sizeof(counter_table) / sizeof(counter_table[0]);
 
@@ -99,4 +100,26 @@ const char *counters_cycle_counter_name(uint32_t counter_id)
 	if (counter_id < sizeof(names) / sizeof(names[0]) && names[counter_id])
 		return names[counter_id];
 	return "unknown";
+}
+
+int counters_address(const struct counter_desc *c, uint32_t csfr_base, uint32_t *addr, struct bench_error *err)
+{
+	if (c->core == COUNTER_CORTEX_M) {
+		*addr = c->addr;
+		return 0;
+	}
+	if (!csfr_base)
+		return bench_fail(err, BENCH_E_BOARD,
+		                  "counter %s is a TriCore core register: give the board a \"csfr_base\" (the core's "
+		                  "CSFR window, 0xF8810000 for AURIX core 0) or set \"counter\": \"none\"",
+		                  c->name);
+	*addr = csfr_base + c->addr;
+	return 0;
+}
+
+uint32_t counters_delta(const struct counter_desc *c, uint32_t begin, uint32_t end)
+{
+	uint32_t mask = c->bits >= 32 ? 0xFFFFFFFFu : (1u << c->bits) - 1u;
+
+	return (end - begin) & mask;
 }

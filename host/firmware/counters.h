@@ -5,10 +5,12 @@
 #ifndef HOST_COUNTERS_H
 #define HOST_COUNTERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../target/include/papi_events.h"
+#include "base/error.h"
+#include "papi_events.h"
 
 enum counter_core { COUNTER_CORTEX_M, COUNTER_TRICORE };
 
@@ -18,6 +20,10 @@ struct counter_desc {
 	uint32_t addr; /* memory address (Cortex-M) or CSFR offset for MFCR (TriCore) */
 	unsigned bits; /* counting width: the value wraps at 2^bits */
 	const char *what;
+	/* A register and bit (same address space as addr) that must be set for the counter to count:
+	 * DWT_CTRL.CYCCNTENA for CYCCNT (Armv7-M ARM C1.8.7), CCTRL.CE for CCNT. enable_mask 0: none. */
+	uint32_t enable_addr, enable_mask;
+	bool cycles; /* counts core clock cycles: usable as a run's counter for cycle samples */
 };
 
 struct tricore_mux_row {
@@ -41,6 +47,12 @@ extern const struct papi_event_desc papi_event_table[];
 extern const size_t papi_event_table_len;
 
 const struct counter_desc *counters_find(const char *name);
+/* The address a debugger reads the counter at: its memory address on a Cortex-M; on a TriCore the
+ * core's CSFR window (csfr_base, board.json "csfr_base"; AURIX core 0: 0xF8810000) plus its CSFR
+ * offset. BENCH_E_BOARD when a TriCore counter has no window. */
+int counters_address(const struct counter_desc *c, uint32_t csfr_base, uint32_t *addr, struct bench_error *err);
+/* end - begin modulo 2^bits (wrap-safe; TriCore's sticky overflow bit 31 masked off). */
+uint32_t counters_delta(const struct counter_desc *c, uint32_t begin, uint32_t end);
 /* The PAPI event of a code, NULL when unknown. */
 const struct papi_event_desc *counters_event(uint16_t code);
 /* "PAPI_TOT_INS" -> code; 0 (PAPI_EV_NONE) when unknown. */

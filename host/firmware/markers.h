@@ -9,19 +9,20 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "bench_abi.h"
 #include "results/results.h"
 
 /* The BKPT immediates (docs/markers.md). 0xAB is semihosting and never a marker. */
 enum marker_kind {
-	MARKER_BEGIN = 0x01,
-	MARKER_END = 0x02,
-	MARKER_SYNC = 0x03,
-	MARKER_DONE = 0x04,
-	MARKER_CAL_BEGIN = 0x05,
-	MARKER_CAL_END = 0x06,
+	MARKER_BEGIN = BENCH_KIND_BEGIN,
+	MARKER_END = BENCH_KIND_END,
+	MARKER_SYNC = BENCH_KIND_SYNC,
+	MARKER_DONE = BENCH_KIND_DONE,
+	MARKER_CAL_BEGIN = BENCH_KIND_CAL_BEGIN,
+	MARKER_CAL_END = BENCH_KIND_CAL_END,
 };
 
-#define MARKERS_RECORD_VERSION 1
+#define MARKERS_RECORD_VERSION BENCH_RECORD_VERSION
 #define MARKERS_SECTION        ".bench_markers"
 #define MARKERS_HEADER_SIZE    12u
 

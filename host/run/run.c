@@ -17,35 +17,47 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "firmware/board.h"
+#include "firmware/counters.h"
 #include "firmware/elf.h"
-#include "session/openocd_proc.h"
+#include "run/loop.h"
 #include "session/proc.h"
-#include "run/progress.h"
-#include "session/qemu_proc.h"
-#include "firmware/regions.h"
-#include "run/run_fault.h"
-#include "run/run_priv.h"
-#include "session/sim_clock.h"
-#include "transport/gdb_rsp.h"
-#include "transport/openocd_tcl.h"
+#include "session/session.h"
 
-static bool cancelled(const struct run_ctx *c)
+/* One run: the firmware as read, the board, the session that reaches it, the loop that measures. */
+struct run_ctx {
+	const struct run_opts *o;
+	struct bench_report *rep;
+	struct bench_error *err;
+	struct elf_file elf;
+	char firmware_abs[PATH_MAX];
+	bool elf_open;
+	struct board board;
+	bool have_board;
+	struct session sess;
+	bool sess_open;
+	struct loop_config cfg;
+	struct loop loop;
+	struct run_phases phases;
+};
+
+/* The one test of "stop now": a signal (SIGINT, SIGTERM) or the caller's flag (a farm's thread). */
+static bool cancelled(void *ctx)
 {
+	const struct run_ctx *c = ctx;
+
 	return proc_interrupted() || (c->o->cancel && *c->o->cancel);
 }
 
-static bool cancel_fn(void *ctx)
+static int children_alive(void *ctx, struct bench_error *err)
 {
-	return cancelled(ctx);
+	return session_children_alive(&((struct run_ctx *)ctx)->sess, err);
 }
 
-int run_interrupted(struct run_ctx *c)
+static int sim_cycles(void *ctx, uint64_t *cycles, struct bench_error *err)
 {
-	return bench_fail(c->err, BENCH_E_INTERRUPTED,
-	                  "interrupted: stopped the run; the report keeps the %zu samples "
-	                  "measured so far",
-	                  c->samples_taken);
+	return session_sim_cycles(&((struct run_ctx *)ctx)->sess, cycles, err);
 }
 
 /* Input symbols: NAME, else bench_arg_NAME (docs/markers.md "Control block and inputs"). */
@@ -81,8 +93,8 @@ static int resolve_inputs(struct run_ctx *c)
 				                  "use smaller values",
 				                  s->name, (long long)v, sym->name, size);
 		}
-		c->input_addr[i] = sym->addr;
-		c->input_size[i] = size;
+		c->cfg.input_addr[i] = sym->addr;
+		c->cfg.input_size[i] = size;
 	}
 	return 0;
 }
@@ -106,9 +118,9 @@ static int prepare_firmware(struct run_ctx *c)
 			return bench_fail(
 			    c->err, BENCH_E_USAGE, "symbol `%s` not in %s: check --%s (`nm %s` lists them)",
 			    !a ? o->start_sym : o->stop_sym, o->firmware, !a ? "start" : "stop", o->firmware);
-		c->sym_start = a->addr;
-		c->sym_stop = b->addr;
-		c->mode = RUN_MODE_SYMBOLS;
+		c->cfg.sym_start = a->addr;
+		c->cfg.sym_stop = b->addr;
+		c->cfg.mode = LOOP_MODE_SYMBOLS;
 		if (o->n_sweeps)
 			return bench_fail(c->err, BENCH_E_USAGE,
 			                  "--arg needs the firmware's SYNC marker; with --start/--stop "
@@ -121,9 +133,9 @@ static int prepare_firmware(struct run_ctx *c)
 			    "target/include/bench.h markers, or measure between two functions with --start SYM "
 			    "--stop SYM",
 			    o->firmware);
-		c->mode = o->bp_markers ? RUN_MODE_BP_MARKERS : RUN_MODE_MARKERS;
-		c->has_sync = markers_count(&c->elf.markers, MARKER_SYNC) > 0;
-		if (o->n_sweeps && !c->has_sync)
+		c->cfg.mode = o->bp_markers ? LOOP_MODE_BP_MARKERS : LOOP_MODE_MARKERS;
+		c->cfg.has_sync = markers_count(&c->elf.markers, MARKER_SYNC) > 0;
+		if (o->n_sweeps && !c->cfg.has_sync)
 			return bench_fail(c->err, BENCH_E_USAGE,
 			                  "%s has no SYNC marker, so inputs cannot be written: call "
 			                  "bench_sync() in the firmware's loop or drop --arg",
@@ -131,8 +143,8 @@ static int prepare_firmware(struct run_ctx *c)
 	}
 	const struct elf_symbol *ctl = elf_symbol(&c->elf, "bench_ctl");
 	if (ctl && !ctl->is_func) {
-		c->ctl_addr = ctl->addr;
-		c->has_ctl = true;
+		c->cfg.ctl_addr = ctl->addr;
+		c->cfg.has_ctl = true;
 	}
 	return resolve_inputs(c);
 }
@@ -160,134 +172,63 @@ static int prepare_board(struct run_ctx *c)
 	return 0;
 }
 
-static int make_work_dir(struct run_ctx *c)
+/* The counter the board names, as data (firmware/counters.h): read at its address, or none. A
+ * counter bench does not know is refused rather than read under another name. */
+static int choose_counter(struct run_ctx *c)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	if (c->o->work_dir) {
-		if (mkdir(c->o->work_dir, 0755) && errno != EEXIST)
-			return bench_fail(c->err, BENCH_E_IO, "cannot create --work-dir %s: %s", c->o->work_dir,
-			                  strerror(errno));
-		/* Absolute: bench-sim and OpenOCD run inside it and get paths in it (their sockets, logs),
-		 * which a relative name would resolve twice (bench-sim then failed to create its socket). */
-		if (!realpath(c->o->work_dir, c->work_dir))
-			return bench_fail(c->err, BENCH_E_IO, "cannot resolve --work-dir %s: %s", c->o->work_dir,
-			                  strerror(errno));
-		return 0;
-	}
-	snprintf(c->work_dir, sizeof(c->work_dir), "%s/bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(c->work_dir))
-		return bench_fail(c->err, BENCH_E_IO, "cannot create a temporary folder in %s: %s: set TMPDIR",
-		                  tmp && *tmp ? tmp : "/tmp", strerror(errno));
-	c->own_work_dir = true;
-	return 0;
-}
-
-static void remove_work_dir(struct run_ctx *c)
-{
-	static const char *const files[] = {"openocd.log", "bench-sim.log", "qemu.log"};
-	char path[PATH_MAX + 32];
-
-	if (!c->own_work_dir)
-		return;
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", c->work_dir, files[i]);
-		if (unlink(path) && errno != ENOENT)
-			return;
-	}
-	if (rmdir(c->work_dir) == 0)
-		c->own_work_dir = false;
-}
-
-static int connect_backend(struct run_ctx *c)
-{
-	const struct run_opts *o = c->o;
 	struct bench_context *ctx = &c->rep->context;
-	char hp[96];
-	int rc;
+	const struct counter_desc *k;
 
-	if (o->gdb) {
-		rc = rsp_backend_open(&c->bk, o->gdb, c->err);
-	} else if (o->openocd) {
-		rc = tcl_backend_open(&c->bk, o->openocd, 0, c->err);
-	} else if (!strcmp(c->board.backend, "qemu")) {
-		if ((rc = qemu_start(&c->board, c->firmware_abs, hp, sizeof(hp), &c->qemu, c->err)))
-			return rc;
-		rc = rsp_backend_open(&c->bk, hp, c->err);
-	} else {
-		struct openocd_start_opts so = {
-		    .board = &c->board,
-		    .probe_serial = o->probe,
-		    .openocd_bin = o->openocd_bin,
-		    .sim_bin = o->sim_bin,
-		    .tcl_port = o->tcl_port,
-		};
-		if ((rc = make_work_dir(c)))
-			return rc;
-		/* The virtual board comes "factory programmed" with the firmware: loading then only verifies
-		 * it (docs/run.md). BENCH_SIM_PRELOAD=0 starts an empty chip that OpenOCD programs. */
-		const char *pre = getenv("BENCH_SIM_PRELOAD");
-		if (c->board.virtual_board && !(pre && !strcmp(pre, "0")))
-			so.preload_elf = c->firmware_abs;
-		c->preloaded = so.preload_elf != NULL;
-		so.work_dir = c->work_dir;
-		rc = openocd_start(&so, &c->ocd, c->err);
-		if (rc)
-			return rc;
-		c->ocd_started = true;
-		if (c->ocd.sim_ready_ms)
-			c->phase_ms[RUN_PHASE_SIM] = c->ocd.sim_ready_ms - c->t0_ms;
-		c->phase_ms[RUN_PHASE_OCD] = c->ocd.tcl_ready_ms - c->t0_ms;
-		if (c->ocd.sim_ctl_port) {
-			rc = sim_clock_open(c->ocd.sim_ctl_port, c->err);
-			if (rc < 0)
-				return rc;
-			c->sim_clock_fd = rc;
-		}
-		snprintf(hp, sizeof(hp), "%s:%u", c->ocd.host, c->ocd.tcl_port);
-		rc = tcl_backend_open(&c->bk, hp, 0, c->err);
-	}
-	if (rc)
-		return rc;
-	c->bk_open = true;
-	backend_set_cancel(&c->bk, (struct bench_cancel){cancel_fn, c});
-	snprintf(ctx->backend, sizeof(ctx->backend), "%s", c->bk.ops->name);
-	/* OpenOCD opens its TCL port before it scans the JTAG chain: the first command waits for init
-	 * and, when init fails, finds OpenOCD gone. Say so with its log, not as a lost connection. */
-	if (backend_version(&c->bk, ctx->server_version, sizeof(ctx->server_version), c->err)) {
-		int st = 0;
-		bool dead = false;
-		/* A lost connection may be OpenOCD exiting: give it half a second to be reaped. */
-		for (uint64_t end = clock_now_ms() + 500; c->ocd_started && c->err->kind == BENCH_E_CONNECT;) {
-			if ((dead = !proc_alive(c->ocd.ocd, &st)) || clock_now_ms() >= end)
-				break;
-			usleep(10000);
-		}
-		if (dead) {
-			char how[64], why[600];
-			proc_describe_status(st, how, sizeof(how));
-			openocd_log_errors(&c->ocd, 3, why, sizeof(why));
-			if (!why[0])
-				proc_log_tail(c->ocd.log_path, 4, why, sizeof(why));
-			return bench_fail(c->err, BENCH_E_TOOL_START,
-			                  "OpenOCD failed to start: it %s (log %s: %s): check "
-			                  "the board, the probe and its USB permissions",
-			                  how, c->ocd.log_path, why[0] ? why : "empty");
-		}
-		if (c->err->kind == BENCH_E_INTERRUPTED || c->err->kind == BENCH_E_CONNECT)
-			return -(int)c->err->kind;
-		snprintf(ctx->server_version, sizeof(ctx->server_version), "unknown");
-	}
-	bench_error_clear(c->err);
-	run_phase_done(c, RUN_PHASE_ANSWER);
 	/* No counter (QEMU models no DWT): still run from marker to marker, so the firmware and its
 	 * inputs are exercised, but record no cycles rather than zeros (docs/gdb.md). */
-	if (!backend_has(&c->bk, BK_CAP_CYCCNT) || !strcmp(ctx->counter, "none")) {
-		c->no_counter = true;
+	if (!backend_has(&c->sess.bk, BK_CAP_CYCCNT) || !strcmp(ctx->counter, "none")) {
 		ctx->cycles_modelled = false;
-		snprintf(ctx->counter, sizeof(ctx->counter), "none");
+		(void)snprintf(ctx->counter, sizeof(ctx->counter), "none");
+		return 0;
 	}
-	return 0;
+	k = counters_find(ctx->counter);
+	if (!k)
+		return bench_fail(c->err, BENCH_E_BOARD,
+		                  "counter `%s` of board %s is not one bench can read: name DWT_CYCCNT, CCNT or "
+		                  "none in its board.json (docs/boards.md)",
+		                  ctx->counter, c->have_board ? c->board.name : "(attached)");
+	c->cfg.counter = k;
+	return counters_address(k, c->have_board ? c->board.csfr_base : 0, &c->cfg.counter_addr, c->err);
+}
+
+static int open_session(struct run_ctx *c)
+{
+	const struct run_opts *o = c->o;
+	const char *pre = getenv("BENCH_SIM_PRELOAD");
+	struct session_opts so = {
+	    .board = c->have_board ? &c->board : NULL,
+	    .gdb = o->gdb,
+	    .openocd = o->openocd,
+	    .probe = o->probe,
+	    .openocd_bin = o->openocd_bin,
+	    .sim_bin = o->sim_bin,
+	    .work_dir = o->work_dir,
+	    .tcl_port = o->tcl_port,
+	    .elf_abs = c->firmware_abs,
+	    /* BENCH_SIM_PRELOAD=0 starts an empty chip that OpenOCD programs (docs/run.md). */
+	    .allow_preload = !(pre && !strcmp(pre, "0")),
+	    .cancel = {cancelled, c},
+	};
+	int rc = session_open(&c->sess, &so, c->err);
+
+	c->sess_open = true;
+	if (c->sess.ocd.sim_ready_ms)
+		c->phases.ms[RUN_PHASE_SIM] = c->sess.ocd.sim_ready_ms - c->phases.t0_ms;
+	if (c->sess.ocd.tcl_ready_ms)
+		c->phases.ms[RUN_PHASE_OCD] = c->sess.ocd.tcl_ready_ms - c->phases.t0_ms;
+	if (rc)
+		return rc;
+	(void)snprintf(c->rep->context.backend, sizeof(c->rep->context.backend), "%s", c->sess.bk.ops->name);
+	(void)snprintf(c->rep->context.server_version, sizeof(c->rep->context.server_version), "%s",
+	               c->sess.server_version);
+	run_phase_done(&c->phases, RUN_PHASE_ANSWER);
+	c->cfg.preloaded = c->sess.preloaded;
+	return choose_counter(c);
 }
 
 static void fill_context(struct run_ctx *c)
@@ -307,18 +248,18 @@ static void finish(struct run_ctx *c, int rc)
 	struct bench_report *rep = c->rep;
 
 	results_finish(rep);
-	rep->context.overhead_cycles = c->overhead;
-	if (c->poll_failures && rep->n_warnings < BENCH_MAX_WARNINGS)
+	rep->context.overhead_cycles = c->loop.overhead;
+	if (c->loop.poll_failures && rep->n_warnings < BENCH_MAX_WARNINGS)
 		snprintf(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
 		         "%zu of %zu --poll reads of the region table failed, measuring went on; the first: %.255s",
-		         c->poll_failures, c->poll_reads, c->poll_error);
+		         c->loop.poll_failures, c->loop.poll_reads, c->loop.poll_error);
 	if (!rc) {
 		rep->status = BENCH_STATUS_OK;
 		snprintf(rep->status_detail, sizeof(rep->status_detail), "ok");
 		rep->error[0] = '\0';
 		return;
 	}
-	rep->status = c->samples_taken ? BENCH_STATUS_INCOMPLETE : BENCH_STATUS_ERROR;
+	rep->status = c->loop.samples_taken ? BENCH_STATUS_INCOMPLETE : BENCH_STATUS_ERROR;
 	snprintf(rep->status_detail, sizeof(rep->status_detail), "%s", bench_err_name(c->err->kind));
 	snprintf(rep->error, sizeof(rep->error), "%s", c->err->msg);
 }
@@ -334,71 +275,20 @@ static void print_stats(const struct run_ctx *c)
 		return;
 	self = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
 	       (double)ru.ru_stime.tv_usec / 1e6;
-	fprintf(stderr, "bench-stats: halts=%zu host_cpu_s=%.6f openocd_cpu_s=%.6f sim_cpu_s=%.6f\n", c->halts, self,
-	        c->ocd.ocd_cpu_s, c->ocd.sim_cpu_s);
+	fprintf(stderr, "bench-stats: halts=%zu host_cpu_s=%.6f openocd_cpu_s=%.6f sim_cpu_s=%.6f\n", c->loop.halts, self,
+	        c->sess.ocd.ocd_cpu_s, c->sess.ocd.sim_cpu_s);
 	fprintf(stderr,
 	        "bench-phases: ms since start when each ended: sim=%" PRIu64 " ocd_tcl=%" PRIu64 " ocd_answer=%" PRIu64
 	        " load=%" PRIu64 " reset=%" PRIu64 " calibration=%" PRIu64 " loop=%" PRIu64 " stop=%" PRIu64 "\n",
-	        c->phase_ms[RUN_PHASE_SIM], c->phase_ms[RUN_PHASE_OCD], c->phase_ms[RUN_PHASE_ANSWER],
-	        c->phase_ms[RUN_PHASE_LOAD], c->phase_ms[RUN_PHASE_RESET], c->phase_ms[RUN_PHASE_CAL],
-	        c->phase_ms[RUN_PHASE_LOOP], c->phase_ms[RUN_PHASE_STOP]);
-}
-
-/* Whether bench-sim has died (*st: its wait status). A killed process's sockets close before it can
- * be reaped, so OpenOCD may report the broken link (a failed resume) while waitpid still sees it
- * running: when its control port no longer answers either, give it half a second to be reaped. A
- * live board answers at once and costs no wait. */
-static bool sim_gone(struct run_ctx *c, int *st)
-{
-	struct bench_error e;
-	uint64_t cycles;
-
-	if (!proc_alive(c->ocd.sim, st))
-		return true;
-	if (c->sim_clock_fd < 0 || sim_clock_cycles(c->sim_clock_fd, &cycles, &e) == 0)
-		return false;
-	for (uint64_t end = clock_now_ms() + 500; clock_now_ms() < end;) {
-		usleep(10000);
-		if (!proc_alive(c->ocd.sim, st))
-			return true;
-	}
-	return false;
-}
-
-/* Between two slices of a halt wait: a child bench started that has exited ends the run at once
- * (exit 4, docs/exit-codes.md) instead of after --timeout. OpenOCD keeps polling a dead
- * remote_bitbang link without failing the wait (src/jtag/drivers/remote_bitbang.c only logs the
- * broken pipe), so only waitpid tells that bench-sim is gone. One WNOHANG waitpid per child. */
-int run_check_children(struct run_ctx *c)
-{
-	char how[64];
-	int st = 0;
-
-	if (c->ocd_started && c->ocd.sim && !proc_alive(c->ocd.sim, &st)) {
-		proc_describe_status(st, how, sizeof(how));
-		return bench_fail(c->err, BENCH_E_CONNECT,
-		                  "the virtual board (bench-sim) stopped mid-run (%s): the report keeps the %zu "
-		                  "samples measured so far",
-		                  how, c->samples_taken);
-	}
-	if (c->ocd_started && c->ocd.ocd && !proc_alive(c->ocd.ocd, &st)) {
-		proc_describe_status(st, how, sizeof(how));
-		return bench_fail(c->err, BENCH_E_CONNECT,
-		                  "connection to OpenOCD at %s:%u lost (OpenOCD %s): check that OpenOCD still runs",
-		                  c->ocd.host, (unsigned)c->ocd.tcl_port, how);
-	}
-	if (c->qemu && !proc_alive(c->qemu, &st)) {
-		proc_describe_status(st, how, sizeof(how));
-		return bench_fail(c->err, BENCH_E_CONNECT,
-		                  "QEMU stopped mid-run (%s): the report keeps the %zu samples measured so far", how,
-		                  c->samples_taken);
-	}
-	return 0;
+	        c->phases.ms[RUN_PHASE_SIM], c->phases.ms[RUN_PHASE_OCD], c->phases.ms[RUN_PHASE_ANSWER],
+	        c->phases.ms[RUN_PHASE_LOAD], c->phases.ms[RUN_PHASE_RESET], c->phases.ms[RUN_PHASE_CAL],
+	        c->phases.ms[RUN_PHASE_LOOP], c->phases.ms[RUN_PHASE_STOP]);
 }
 
 int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench_error *err)
 {
 	struct run_ctx *c = calloc(1, sizeof(*c));
+	struct loop_hooks hooks;
 	int rc;
 
 	if (!c)
@@ -407,57 +297,44 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	c->o = o;
 	c->rep = rep;
 	c->err = err;
-	c->sim_clock_fd = -1;
-	c->t0_ms = clock_now_ms();
+	c->phases.t0_ms = clock_now_ms();
+	c->cfg.o = o;
+	c->cfg.elf = &c->elf;
+	c->cfg.elf_abs = c->firmware_abs;
+	hooks = (struct loop_hooks){.ctx = c, .cancelled = cancelled, .children_alive = children_alive};
 	fill_context(c);
 	rc = prepare_firmware(c);
 	if (!rc)
 		rc = prepare_board(c);
 	if (!rc && cancelled(c))
-		rc = run_interrupted(c);
+		rc = bench_fail(err, BENCH_E_INTERRUPTED, "interrupted");
 	if (!rc)
-		rc = connect_backend(c);
-	if (!rc)
-		rc = run_loop(c);
+		rc = open_session(c);
+	if (!rc) {
+		if (session_has_sim_clock(&c->sess))
+			hooks.wide_clock = sim_cycles;
+		rc = loop_run(&c->loop, &c->cfg, &hooks, &c->sess.bk, rep, &c->phases, err);
+	}
 	/* A signal that lands while bench waits on OpenOCD comes back from the TCL client as a bare
 	 * "interrupted": give it the documented message with the count of samples kept. */
 	if (rc && err->kind == BENCH_E_INTERRUPTED)
-		rc = run_interrupted(c);
-	/* The virtual board dying mid-run leaves OpenOCD up, polling a dead link, so the loop sees a
-	 * target that never halts: that is the probe lost (exit 4), not a firmware timeout. */
-	if (rc && c->ocd_started && c->ocd.sim &&
-	    (err->kind == BENCH_E_TARGET || err->kind == BENCH_E_TIMEOUT || err->kind == BENCH_E_CONNECT)) {
-		int st = 0;
-		if (sim_gone(c, &st)) {
-			char how[64];
-			proc_describe_status(st, how, sizeof(how));
-			rc = bench_fail(err, BENCH_E_CONNECT,
-			                "the virtual board (bench-sim) stopped mid-run (%s): the report keeps the %zu "
-			                "samples measured so far",
-			                how, c->samples_taken);
+		rc = loop_interrupted(&c->loop);
+	if (rc && c->sess_open && session_explain_loss(&c->sess, err)) {
+		size_t used = strlen(err->msg);
+		(void)snprintf(err->msg + used, sizeof(err->msg) - used,
+		               ": the report keeps the %zu samples measured so far", c->loop.samples_taken);
+	}
+	if (rc && c->sess_open)
+		session_annotate(&c->sess, err);
+	if (c->sess_open) {
+		bool started = c->sess.ocd_started;
+		session_close(&c->sess);
+		if (started) {
+			run_phase_done(&c->phases, RUN_PHASE_STOP);
+			print_stats(c);
 		}
+		session_finish_work_dir(&c->sess, rc, err);
 	}
-	if (rc && c->ocd_started && (err->kind == BENCH_E_TARGET || err->kind == BENCH_E_CONNECT)) {
-		char why[600];
-		openocd_log_errors(&c->ocd, 3, why, sizeof(why));
-		if (why[0])
-			snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg), " (OpenOCD log: %s)",
-			         why);
-	}
-	if (c->bk_open)
-		backend_close(&c->bk);
-	sim_clock_close(c->sim_clock_fd);
-	if (c->ocd_started) {
-		openocd_stop(&c->ocd);
-		run_phase_done(c, RUN_PHASE_STOP);
-		print_stats(c);
-	}
-	qemu_stop(c->qemu);
-	if (!rc)
-		remove_work_dir(c);
-	else if (c->own_work_dir && err->kind != BENCH_E_INTERRUPTED && !strstr(err->msg, c->work_dir))
-		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg), " (logs kept in %s)",
-		         c->work_dir);
 	finish(c, rc);
 	if (c->elf_open)
 		elf_close(&c->elf);

@@ -20,25 +20,8 @@
 #ifndef BENCH_H
 #define BENCH_H
 
-/* BKPT immediates (docs/markers.md). */
-#define BENCH_KIND_BEGIN     0x01
-#define BENCH_KIND_END       0x02
-#define BENCH_KIND_SYNC      0x03
-#define BENCH_KIND_DONE      0x04
-#define BENCH_KIND_CAL_BEGIN 0x05
-#define BENCH_KIND_CAL_END   0x06
-#define BENCH_RECORD_VERSION 1
-
-#define BENCH_CTL_MAGIC   0x42434854u /* "BCHT" */
-#define BENCH_CTL_VERSION 1u
-
-/* bench_ctl.status */
-#define BENCH_STATUS_OK         0u
-#define BENCH_STATUS_NO_CYCCNT  1u /* no DWT or DWT_CTRL.NOCYCCNT (Armv7-M ARM C1.8.7), or ARMv6-M */
-#define BENCH_STATUS_DWT_LOCKED 2u /* the DWT stayed locked (Cortex-M7 DWT_LSR.SLK, CoreSight lock) */
-
-/* bench_sync() writes this to bench_ctl.iteration before its BKPT; a host overwrites it. */
-#define BENCH_ITERATION_NONE 0xFFFFFFFFu
+/* BKPT immediates, bench_ctl's layout and status values: shared with the host (docs/markers.md). */
+#include "bench_abi.h"
 
 #ifdef __ASSEMBLER__
 
@@ -74,7 +57,7 @@ struct bench_ctl {
 	uint32_t version;   /* BENCH_CTL_VERSION */
 	uint32_t stop;      /* host writes 1 at a SYNC halt: leave the measurement loop */
 	uint32_t iteration; /* host writes the repetition number at each SYNC */
-	uint32_t status;    /* BENCH_STATUS_* from bench_init */
+	uint32_t status;    /* BENCH_CTL_STATUS_* from bench_init */
 };
 extern volatile struct bench_ctl bench_ctl;
 

@@ -5,13 +5,20 @@
 
 #include "bench_dwt.h"
 #include "cm_regs.h"
+#include <stddef.h>
+
+/* The host reads and writes bench_ctl by these offsets (bench_abi.h): the struct must match. */
+_Static_assert(offsetof(struct bench_ctl, stop) == BENCH_CTL_OFF_STOP, "bench_ctl.stop offset");
+_Static_assert(offsetof(struct bench_ctl, iteration) == BENCH_CTL_OFF_ITERATION, "bench_ctl.iteration offset");
+_Static_assert(offsetof(struct bench_ctl, status) == BENCH_CTL_OFF_STATUS, "bench_ctl.status offset");
+_Static_assert(sizeof(struct bench_ctl) == BENCH_CTL_SIZE, "bench_ctl size");
 
 volatile struct bench_ctl bench_ctl = {
     .magic = BENCH_CTL_MAGIC,
     .version = BENCH_CTL_VERSION,
     .stop = 0,
     .iteration = 0,
-    .status = BENCH_STATUS_OK,
+    .status = BENCH_CTL_STATUS_OK,
 };
 
 /* Stand-alone runs (nobody at the SYNC marker) go through the measurement loop once. */

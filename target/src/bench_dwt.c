@@ -25,7 +25,7 @@ int bench_debugger_attached(void)
 uint32_t bench_cyccnt_enable(void)
 {
 	if (bench_arch_v6m())
-		return BENCH_STATUS_NO_CYCCNT;
+		return BENCH_CTL_STATUS_NO_CYCCNT;
 	CM_DEMCR |= CM_DEMCR_TRCENA; /* powers the DWT and ITM (C1.6.5) */
 	/* The Cortex-M7 DWT has a CoreSight software lock (DWT_LSR.SLI set) that blocks writes until
 	 * the key is written to DWT_LAR; other cores need not implement LAR/LSR at all, so only an M7
@@ -33,19 +33,19 @@ uint32_t bench_cyccnt_enable(void)
 	if (((CM_CPUID >> 4) & 0xFFFu) == CM_PARTNO_CORTEX_M7 && (CM_DWT_LSR & CM_LSR_SLI)) {
 		CM_DWT_LAR = CM_LAR_KEY;
 		if (CM_DWT_LSR & CM_LSR_SLK)
-			return BENCH_STATUS_DWT_LOCKED;
+			return BENCH_CTL_STATUS_DWT_LOCKED;
 	}
 	/* NOCYCCNT says so; a DWT_CTRL of all zeros (not even NUMCOMP, bits 31:28) is no DWT at all,
 	 * as on QEMU's Cortex-M models. */
 	uint32_t ctrl = CM_DWT_CTRL;
 	if ((ctrl & CM_DWT_CTRL_NOCYCCNT) || ctrl == 0)
-		return BENCH_STATUS_NO_CYCCNT;
+		return BENCH_CTL_STATUS_NO_CYCCNT;
 	CM_DWT_CYCCNT = 0;
 	CM_DWT_CTRL |= CM_DWT_CTRL_CYCCNTENA;
 	/* A DWT that ignores the write (still locked, or clock-gated) shows it here. */
 	if (!(CM_DWT_CTRL & CM_DWT_CTRL_CYCCNTENA))
-		return BENCH_STATUS_DWT_LOCKED;
-	return BENCH_STATUS_OK;
+		return BENCH_CTL_STATUS_DWT_LOCKED;
+	return BENCH_CTL_STATUS_OK;
 }
 
 int bench_skip_bkpt(uint32_t *frame)

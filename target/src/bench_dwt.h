@@ -6,7 +6,7 @@
 
 /* ARMv6-M (CPUID.ARCHITECTURE 0xC): no CYCCNT, no monitor debug, no HFSR (Armv6-M ARM C1). */
 int bench_arch_v6m(void);
-/* Enables DWT_CYCCNT; returns BENCH_STATUS_OK, _NO_CYCCNT or _DWT_LOCKED. */
+/* Enables DWT_CYCCNT; returns BENCH_CTL_STATUS_OK, _NO_CYCCNT or _DWT_LOCKED. */
 uint32_t bench_cyccnt_enable(void);
 
 #endif /* BENCH_DWT_H */

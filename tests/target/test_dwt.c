@@ -83,7 +83,7 @@ static void test_cortex_m4(void **state)
 {
 	(void)state;
 	machine(CPUID_M4, 0x40000000u, 0x1u); /* NUMCOMP 4 */
-	assert_int_equal(bench_cyccnt_enable(), BENCH_STATUS_OK);
+	assert_int_equal(bench_cyccnt_enable(), BENCH_CTL_STATUS_OK);
 	assert_int_equal(m.demcr & (1u << 24), 1u << 24); /* TRCENA */
 	assert_int_equal(m.dwt_ctrl, 0x40000001u);        /* CYCCNTENA */
 	assert_int_equal(m.dwt_cyccnt, 0);
@@ -96,7 +96,7 @@ static void test_cortex_m7_unlocked_by_key(void **state)
 	machine(CPUID_M7, 0x40000000u, 0x1u);
 	m.dwt_lsr = 0x3u; /* SLI, SLK */
 	m.lar_unlocks = 1;
-	assert_int_equal(bench_cyccnt_enable(), BENCH_STATUS_OK);
+	assert_int_equal(bench_cyccnt_enable(), BENCH_CTL_STATUS_OK);
 	assert_int_equal(m.dwt_lar, 0xC5ACCE55u);
 	assert_int_equal(m.dwt_lsr, 0x1u);
 	assert_int_equal(m.dwt_ctrl & 1u, 1u);
@@ -107,7 +107,7 @@ static void test_cortex_m7_stays_locked(void **state)
 	(void)state;
 	machine(CPUID_M7, 0x40000000u, 0x0u);
 	m.dwt_lsr = 0x3u;
-	assert_int_equal(bench_cyccnt_enable(), BENCH_STATUS_DWT_LOCKED);
+	assert_int_equal(bench_cyccnt_enable(), BENCH_CTL_STATUS_DWT_LOCKED);
 	assert_int_equal(m.dwt_ctrl & 1u, 0);
 }
 
@@ -115,14 +115,14 @@ static void test_ignored_enable_is_locked(void **state)
 {
 	(void)state;
 	machine(CPUID_M4, 0x40000000u, 0x0u); /* the DWT ignores writes */
-	assert_int_equal(bench_cyccnt_enable(), BENCH_STATUS_DWT_LOCKED);
+	assert_int_equal(bench_cyccnt_enable(), BENCH_CTL_STATUS_DWT_LOCKED);
 }
 
 static void test_nocyccnt(void **state)
 {
 	(void)state;
 	machine(CPUID_M4, 0x42000000u, 0x1u); /* NOCYCCNT (bit 25) */
-	assert_int_equal(bench_cyccnt_enable(), BENCH_STATUS_NO_CYCCNT);
+	assert_int_equal(bench_cyccnt_enable(), BENCH_CTL_STATUS_NO_CYCCNT);
 	assert_int_equal(m.dwt_ctrl, 0x42000000u);
 	assert_int_equal(m.dwt_cyccnt, 12345); /* untouched */
 }
@@ -131,14 +131,14 @@ static void test_no_dwt(void **state)
 {
 	(void)state;
 	machine(CPUID_M4, 0, 0); /* QEMU: DWT_CTRL reads 0 */
-	assert_int_equal(bench_cyccnt_enable(), BENCH_STATUS_NO_CYCCNT);
+	assert_int_equal(bench_cyccnt_enable(), BENCH_CTL_STATUS_NO_CYCCNT);
 }
 
 static void test_armv6m(void **state)
 {
 	(void)state;
 	machine(CPUID_M0, 0x40000000u, 0x1u);
-	assert_int_equal(bench_cyccnt_enable(), BENCH_STATUS_NO_CYCCNT);
+	assert_int_equal(bench_cyccnt_enable(), BENCH_CTL_STATUS_NO_CYCCNT);
 	assert_int_equal(m.demcr, 0); /* no DWT access at all */
 	assert_int_equal(m.dwt_ctrl, 0x40000000u);
 }

@@ -1,0 +1,647 @@
+/* From halt to halt (docs/markers.md): CAL_BEGIN/CAL_END calibrate the overhead, SYNC takes the
+ * next inputs, BEGIN/END give one sample, DONE ends the run. Resuming is a plain resume: OpenOCD 0.12
+ * steps over a BKPT it did not set (src/target/armv7m.c armv7m_maybe_skip_bkpt_inst). In breakpoint
+ * mode the host plants hardware breakpoints (FPB, Armv7-M ARM C1.11) and steps the PC over a BKPT
+ * itself, because such a target would not halt on it. */
+#include "run/loop.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/le.h"
+#include "bench_abi.h"
+#include "firmware/regions.h"
+#include "run/run_fault.h"
+
+/* Cortex-M debug registers the loop touches besides the counter (Armv7-M ARM C1.6, C1.8). */
+#define LOOP_DHCSR             0xE000EDF0u
+#define LOOP_DHCSR_S_LOCKUP    (1u << 19) /* C1.6.2 */
+#define LOOP_DEMCR_TRCENA      (1u << 24) /* C1.6.5: powers the DWT */
+#define LOOP_DWT_CTRL_NOCYCCNT (1u << 25) /* C1.8.7 */
+
+void run_phase_done(struct run_phases *p, enum run_phase ph)
+{
+	if (p && !p->ms[ph])
+		p->ms[ph] = clock_now_ms() - p->t0_ms;
+}
+
+static bool cancelled(const struct loop *c)
+{
+	return c->hooks->cancelled && c->hooks->cancelled(c->hooks->ctx);
+}
+
+int loop_interrupted(struct loop *c)
+{
+	return bench_fail(c->err, BENCH_E_INTERRUPTED,
+	                  "interrupted: stopped the run; the report keeps the %zu samples "
+	                  "measured so far",
+	                  c->samples_taken);
+}
+
+/* A child that exited ends the run at once (exit 4, docs/exit-codes.md) instead of after --timeout;
+ * the session says which child and how, the loop adds what was kept. */
+static int children_alive(struct loop *c)
+{
+	size_t used;
+	int rc;
+
+	if (!c->hooks->children_alive || !(rc = c->hooks->children_alive(c->hooks->ctx, c->err)))
+		return 0;
+	used = strlen(c->err->msg);
+	if (strstr(c->err->msg, "stopped mid-run"))
+		(void)snprintf(c->err->msg + used, sizeof(c->err->msg) - used,
+		               ": the report keeps the %zu samples measured so far", c->samples_taken);
+	return rc;
+}
+
+static bool is_timeout(int rc)
+{
+	return rc == -(int)BENCH_E_TIMEOUT;
+}
+
+static const char *marker_text(const struct marker *m, char *buf, size_t len)
+{
+	if (!m)
+		return "none yet";
+	snprintf(buf, len, "%s %s", markers_kind_name(m->kind), m->name);
+	return buf;
+}
+
+/* The target stopped where it should not have, or did not stop: say where and why. */
+static int diagnose(struct loop *c, bool timed_out, uint32_t pc)
+{
+	char fault[512], where[160], last[96];
+	struct bench_error e;
+
+	if (timed_out) {
+		uint32_t dhcsr = 0;
+		/* A locked-up core (a fault while taking a fault: Armv7-M ARM B1.5.15) never reaches a
+		 * marker and its PC means nothing; DHCSR.S_LOCKUP (bit 19, C1.6.2) says so. */
+		if (backend_read_u32(c->bk, LOOP_DHCSR, &dhcsr, &e) == 0 && (dhcsr & LOOP_DHCSR_S_LOCKUP))
+			return bench_fail(c->err, BENCH_E_FAULT,
+			                  "the target locked up (DHCSR.S_LOCKUP: a fault while taking a fault, "
+			                  "e.g. a bad vector table) after marker %s: fix the code under test",
+			                  marker_text(c->last_marker, last, sizeof(last)));
+		if (backend_halt(c->bk, &e) || backend_read_reg(c->bk, BK_REG_PC, &pc, &e))
+			return bench_fail(c->err, BENCH_E_TIMEOUT,
+			                  "the target did not reach the next marker within %u ms "
+			                  "and does not halt (after marker %s): raise --timeout or check the firmware",
+			                  c->cfg->o->timeout_ms, marker_text(c->last_marker, last, sizeof(last)));
+	}
+	if (run_fault_describe(c->bk, c->cfg->elf, pc, fault, sizeof(fault)))
+		return bench_fail(c->err, BENCH_E_FAULT,
+		                  "the target faulted: %s (after marker %s): fix the code under test", fault,
+		                  marker_text(c->last_marker, last, sizeof(last)));
+	elf_describe_addr(c->cfg->elf, pc, where, sizeof(where));
+	if (timed_out)
+		return bench_fail(c->err, BENCH_E_TIMEOUT,
+		                  "the target did not reach the next marker within %u ms (it is at "
+		                  "%s, after marker %s): raise --timeout or check the firmware",
+		                  c->cfg->o->timeout_ms, where, marker_text(c->last_marker, last, sizeof(last)));
+	return bench_fail(c->err, BENCH_E_TARGET,
+	                  "the target halted at %s, which is no marker (after marker %s): check "
+	                  "for stray BKPT instructions or breakpoints",
+	                  where, marker_text(c->last_marker, last, sizeof(last)));
+}
+
+static int poll_regions(struct loop *c)
+{
+	uint64_t now = clock_now_ms();
+	int rc;
+
+	if (!c->cfg->o->poll_ms || c->cfg->o->no_regions || now - c->last_poll_ms < c->cfg->o->poll_ms)
+		return 0;
+	c->last_poll_ms = now;
+	c->poll_reads++;
+	rc = regions_read(c->bk, c->cfg->elf, c->rep, c->err);
+	if (!rc)
+		return 0;
+	/* A lost link or Ctrl-C ends the run as anywhere else; a table that cannot be read right now
+	 * (torn, not yet initialised, spoilt for a while) only costs this snapshot: the markers are
+	 * still measured and the table is read again at DONE (docs/regions.md). The regions of an
+	 * earlier good poll stay in the report (regions_fetch replaces them only on success). */
+	if (c->err->kind == BENCH_E_CONNECT || c->err->kind == BENCH_E_INTERRUPTED || c->err->kind == BENCH_E_NOMEM)
+		return rc;
+	if (!c->poll_failures++) {
+		snprintf(c->poll_error, sizeof(c->poll_error), "%.255s", c->err->msg);
+		if (c->prog.shown) /* the bar is a line without its newline: start below it */
+			(void)fputc('\n', stderr);
+		fprintf(stderr, "bench: warning: --poll could not read the region table: %s; measuring on\n",
+		        c->err->msg);
+	}
+	bench_error_clear(c->err);
+	return 0;
+}
+
+/* Resume and wait for the next halt, in slices so Ctrl-C, --poll and a child that died act while
+ * the target runs. The first slice is one round trip (resume, wait, read the counter) and covers
+ * almost every marker; after each further slice the children are checked, so a lost board is
+ * noticed within a slice plus one OpenOCD poll, not at --timeout. */
+static int next_halt(struct loop *c, uint32_t *pc, uint32_t *cnt)
+{
+	struct backend_halt_info h;
+	unsigned timeout = c->cfg->o->timeout_ms, slice = 250;
+	uint64_t start = clock_now_ms();
+	int rc;
+
+	if (c->cfg->o->poll_ms && c->cfg->o->poll_ms < slice)
+		slice = c->cfg->o->poll_ms;
+	if (slice > timeout)
+		slice = timeout;
+	*cnt = 0;
+	if (!c->cfg->counter) {
+		rc = backend_resume(c->bk, c->err);
+		if (!rc)
+			rc = backend_wait_halt(c->bk, slice, &h, c->err);
+	} else {
+		rc = backend_resume_sample(c->bk, slice, c->cfg->counter_addr, &h, cnt, c->err);
+	}
+	while (is_timeout(rc)) {
+		if (cancelled(c))
+			return loop_interrupted(c);
+		if ((rc = children_alive(c)))
+			return rc;
+		if (clock_now_ms() - start >= timeout)
+			return diagnose(c, true, 0);
+		if ((rc = poll_regions(c)))
+			return rc;
+		rc = backend_wait_halt(c->bk, slice, &h, c->err);
+		if (!rc && c->cfg->counter)
+			rc = backend_read_u32(c->bk, c->cfg->counter_addr, cnt, c->err);
+	}
+	if (rc)
+		return rc;
+	c->halts++;
+	*pc = h.pc & ~1u;
+	bench_error_clear(c->err);
+	return 0;
+}
+
+static struct loop_pending *pending_for(struct loop *c, uint16_t id, bool create)
+{
+	struct loop_pending *free_slot = NULL;
+
+	for (size_t i = 0; i < LOOP_MAX_PENDING; i++) {
+		if (c->pend[i].valid && c->pend[i].id == id)
+			return &c->pend[i];
+		if (!c->pend[i].valid && !free_slot)
+			free_slot = &c->pend[i];
+	}
+	if (create && free_slot) {
+		free_slot->id = id;
+		return free_slot;
+	}
+	return NULL;
+}
+
+/* 2^bits of the run's counter: a stretch this long or longer has wrapped. */
+static double counter_span(const struct loop *c)
+{
+	return c->cfg->counter ? (double)(1ull << c->cfg->counter->bits) : 4294967296.0;
+}
+
+/* One sample: wrap-safe difference modulo the counter's width (DWT_CYCCNT wraps every 2^32 cycles,
+ * 25.6 s at 168 MHz), minus the calibrated overhead. The host's clock flags intervals long enough to
+ * have wrapped. */
+static int add_sample(struct loop *c, const char *name, uint32_t begin, uint32_t end, uint64_t begin_ms,
+                      uint8_t flags)
+{
+	uint32_t delta = c->cfg->counter ? counters_delta(c->cfg->counter, begin, end) : 0;
+	int64_t cycles = (int64_t)delta - c->overhead;
+	uint64_t elapsed_ms = clock_now_ms() - begin_ms;
+	struct bench_result *res;
+
+	if (c->rep->context.core_clock_hz &&
+	    (double)elapsed_ms * (double)c->rep->context.core_clock_hz / 1000.0 >= counter_span(c))
+		flags |= BENCH_SAMPLE_WRAPPED;
+	if (c->cur_warm)
+		return 0;
+	res = results_get(c->rep, name, c->cur_args, c->n_cur_args);
+	if (res && !c->cfg->counter) {
+		snprintf(res->error, sizeof(res->error),
+		         "no cycle counter on this target (counter: none): marker "
+		         "pair reached, nothing measured");
+		return 0;
+	}
+	if (!res || results_add_sample(res, cycles, flags))
+		return bench_fail(c->err, BENCH_E_NOMEM, "out of memory storing samples: use fewer --repeat or inputs");
+	c->samples_taken++;
+	return 0;
+}
+
+static int write_le(struct loop *c, uint32_t addr, uint64_t v, unsigned size)
+{
+	uint8_t b[8];
+
+	le_put(b, v, size);
+	return backend_write_mem(c->bk, addr, b, size, c->err);
+}
+
+/* The firmware's bench_init() reports a missing or locked counter in bench_ctl.status. */
+static int check_ctl(struct loop *c)
+{
+	uint8_t raw[BENCH_CTL_SIZE];
+	uint32_t magic, status;
+	int rc;
+
+	if (!c->cfg->has_ctl)
+		return 0;
+	if ((rc = backend_read_mem(c->bk, c->cfg->ctl_addr, raw, sizeof(raw), c->err)))
+		return rc;
+	magic = le_get32(raw + BENCH_CTL_OFF_MAGIC);
+	status = le_get32(raw + BENCH_CTL_OFF_STATUS);
+	if (magic != BENCH_CTL_MAGIC)
+		return bench_fail(c->err, BENCH_E_NO_MARKERS,
+		                  "bench_ctl in %s has magic 0x%08x, not 0x%08x: rebuild the "
+		                  "firmware with this version's target/include/bench.h",
+		                  c->cfg->o->firmware, magic, BENCH_CTL_MAGIC);
+	if (status == BENCH_CTL_STATUS_NO_CYCCNT && c->cfg->counter)
+		return bench_fail(c->err, BENCH_E_UNSUPPORTED,
+		                  "the target has no cycle counter (DWT_CTRL.NOCYCCNT is set): "
+		                  "measure on a core with a DWT cycle counter");
+	if (status == BENCH_CTL_STATUS_DWT_LOCKED)
+		return bench_fail(c->err, BENCH_E_UNSUPPORTED,
+		                  "the target's DWT is locked (DWT_LSR): unlock it in the "
+		                  "firmware (write 0xC5ACCE55 to DWT_LAR) before bench_init()");
+	return 0;
+}
+
+/* SYNC: choose what the next iteration measures and tell the firmware (docs/markers.md). */
+static int on_sync(struct loop *c)
+{
+	size_t k = c->sync_count++, combo, within, idx;
+	uint32_t ctl[2];
+	uint8_t raw[8];
+	int rc;
+
+	if (k == 0 && (rc = check_ctl(c)))
+		return rc;
+	if (k > 0 && c->done_iters < c->total_iters) {
+		c->done_iters++;
+		progress_update(&c->prog, c->done_iters);
+	}
+	if (k >= c->total_iters) {
+		c->stopping = true;
+		ctl[0] = 1, ctl[1] = (uint32_t)k;
+	} else {
+		combo = k / c->per_combo;
+		within = k % c->per_combo;
+		c->cur_warm = within < c->cfg->o->warmup;
+		if (within == 0) {
+			/* The cartesian product, first --arg outermost. */
+			idx = combo;
+			for (size_t i = c->cfg->o->n_sweeps; i-- > 0;) {
+				const struct run_sweep *s = &c->cfg->o->sweeps[i];
+				int64_t v = s->values[idx % s->n];
+				idx /= s->n;
+				snprintf(c->cur_args[i].name, sizeof(c->cur_args[i].name), "%s", s->name);
+				c->cur_args[i].value = v;
+				if ((rc = write_le(c, c->cfg->input_addr[i], (uint64_t)v, c->cfg->input_size[i])))
+					return rc;
+			}
+			c->n_cur_args = c->cfg->o->n_sweeps;
+		}
+		ctl[0] = 0, ctl[1] = (uint32_t)k;
+	}
+	if (!c->cfg->has_ctl)
+		return c->stopping ? bench_fail(c->err, BENCH_E_NO_MARKERS,
+		                                "%s has SYNC markers but no bench_ctl to stop "
+		                                "its loop: link target/ (bench.c)",
+		                                c->cfg->o->firmware)
+		                   : 0;
+	/* stop and iteration are adjacent words: one write. */
+	le_put32(raw, ctl[0]);
+	le_put32(raw + 4, ctl[1]);
+	return backend_write_mem(c->bk, c->cfg->ctl_addr + BENCH_CTL_OFF_STOP, raw, sizeof(raw), c->err);
+}
+
+/* The wide clock (the virtual board's 64-bit count) now, or 0 without one. */
+static int wide_now(struct loop *c, uint64_t *now)
+{
+	*now = 0;
+	return c->hooks->wide_clock ? c->hooks->wide_clock(c->hooks->ctx, now, c->err) : 0;
+}
+
+/* A stretch of 2^bits cycles or more by the wide clock: the counter's difference is then short by a
+ * multiple of its span. */
+static uint8_t wide_wrapped(const struct loop *c, uint64_t begin, uint64_t end)
+{
+	return c->hooks->wide_clock && (double)(end - begin) >= counter_span(c) ? BENCH_SAMPLE_WRAPPED : 0;
+}
+
+/* One handler per marker kind; each gets the counter's value at the halt. */
+typedef int (*marker_handler)(struct loop *c, const struct marker *m, uint32_t cnt, bool *done);
+
+static int on_cal_begin(struct loop *c, const struct marker *m, uint32_t cnt, bool *done)
+{
+	(void)m;
+	(void)done;
+	c->cal_begin = cnt;
+	c->cal_valid = true;
+	return 0;
+}
+
+static int on_cal_end(struct loop *c, const struct marker *m, uint32_t cnt, bool *done)
+{
+	(void)m;
+	(void)done;
+	if (c->cal_valid && c->cfg->counter) {
+		/* The first calibration of the run is the one reported and subtracted. */
+		if (!c->calibrated)
+			c->overhead = (int64_t)counters_delta(c->cfg->counter, c->cal_begin, cnt);
+		c->calibrated = true;
+		c->cal_valid = false;
+		c->rep->context.overhead_cycles = c->overhead;
+	}
+	run_phase_done(c->phases, RUN_PHASE_CAL);
+	return 0;
+}
+
+static int on_begin(struct loop *c, const struct marker *m, uint32_t cnt, bool *done)
+{
+	struct loop_pending *p = pending_for(c, m->id, true);
+
+	(void)done;
+	if (!p)
+		return bench_fail(c->err, BENCH_E_TARGET,
+		                  "more than %d marker pairs open at once: close them with "
+		                  "BENCH_END",
+		                  LOOP_MAX_PENDING);
+	p->valid = true;
+	p->count = cnt;
+	p->host_ms = clock_now_ms();
+	return wide_now(c, &p->wide);
+}
+
+static int on_end(struct loop *c, const struct marker *m, uint32_t cnt, bool *done)
+{
+	struct loop_pending *p = pending_for(c, m->id, false);
+	uint64_t now;
+	int rc;
+
+	(void)done;
+	if (!p)
+		return bench_fail(c->err, BENCH_E_TARGET,
+		                  "marker END %s (id %u) reached without its BEGIN: check the "
+		                  "firmware's BENCH_BEGIN/BENCH_END pairs",
+		                  m->name, m->id);
+	p->valid = false;
+	if ((rc = wide_now(c, &now)))
+		return rc;
+	return add_sample(c, m->name, p->count, cnt, p->host_ms, wide_wrapped(c, p->wide, now));
+}
+
+static int on_sync_marker(struct loop *c, const struct marker *m, uint32_t cnt, bool *done)
+{
+	(void)m;
+	(void)cnt;
+	(void)done;
+	return on_sync(c);
+}
+
+/* The counter's enable bit (DWT_CTRL.CYCCNTENA, Armv7-M ARM C1.8.7; CCTRL.CE on TriCore) cleared by
+ * the firmware freezes it: its samples are not cycles. One read per run, at DONE; a counter switched
+ * off and on again in between is not seen. */
+static int check_counter_on(struct loop *c)
+{
+	const struct counter_desc *k = c->cfg->counter;
+	uint32_t en = 0, addr = c->cfg->counter_addr - k->addr + k->enable_addr;
+	int rc;
+
+	if (!k->enable_mask)
+		return 0;
+	if ((rc = backend_read_u32(c->bk, addr, &en, c->err)))
+		return rc;
+	if (en & k->enable_mask)
+		return 0;
+	if (k->core == COUNTER_CORTEX_M)
+		return bench_fail(c->err, BENCH_E_TARGET,
+		                  "the cycle counter was switched off during the run (DWT_CTRL.CYCCNTENA = 0): "
+		                  "the samples are not cycles; leave DWT_CTRL to bench");
+	return bench_fail(c->err, BENCH_E_TARGET,
+	                  "the cycle counter was switched off during the run (CCTRL.CE = 0): "
+	                  "the samples are not cycles; leave CCTRL to bench");
+}
+
+static int on_done(struct loop *c, const struct marker *m, uint32_t cnt, bool *done)
+{
+	int rc;
+
+	(void)m;
+	(void)cnt;
+	*done = true;
+	if (c->cfg->counter && (rc = check_counter_on(c)))
+		return rc;
+	return c->cfg->o->no_regions ? 0 : regions_read(c->bk, c->cfg->elf, c->rep, c->err);
+}
+
+static const marker_handler handlers[] = {
+    [MARKER_BEGIN] = on_begin, [MARKER_END] = on_end,         [MARKER_SYNC] = on_sync_marker,
+    [MARKER_DONE] = on_done,   [MARKER_CAL_BEGIN] = on_cal_begin, [MARKER_CAL_END] = on_cal_end,
+};
+
+/* Handles the halt at marker m; *done set at DONE. */
+static int on_marker(struct loop *c, const struct marker *m, uint32_t cnt, bool *done)
+{
+	if (m->kind == MARKER_CAL_BEGIN) {
+		/* Firmware calibrates once per boot (bench_init): seeing it with a pair still open means
+		 * the core restarted mid-stretch (watchdog, AIRCR.SYSRESETREQ): that stretch has no END. */
+		for (size_t i = 0; i < LOOP_MAX_PENDING; i++)
+			if (c->pend[i].valid) {
+				char last[96];
+				return bench_fail(c->err, BENCH_E_TARGET,
+				                  "the target restarted inside the measured stretch (after marker %s): "
+				                  "find what resets the core (watchdog, AIRCR.SYSRESETREQ)",
+				                  marker_text(c->last_marker, last, sizeof(last)));
+			}
+	}
+	c->last_marker = m;
+	if ((size_t)m->kind >= sizeof(handlers) / sizeof(handlers[0]) || !handlers[m->kind])
+		return bench_fail(c->err, BENCH_E_INTERNAL, "marker kind %u has no handler", (unsigned)m->kind);
+	return handlers[m->kind](c, m, cnt, done);
+}
+
+/* One pass from reset to DONE (marker modes). In breakpoint mode the PC sits on a BKPT the target
+ * would not halt on: the host moves it past (a BKPT takes no cycles when skipped this way, as
+ * OpenOCD's own armv7m_maybe_skip_bkpt_inst does). A marker right behind it would then be skipped
+ * too, because a resume steps over a breakpoint at the PC (OpenOCD and QEMU alike): such a marker is
+ * taken at once, with the same counter value, since no instruction runs in between. */
+static int run_markers_once(struct loop *c)
+{
+	bool done = false;
+	int rc;
+
+	while (!done) {
+		uint32_t pc, cnt;
+		const struct marker *m;
+
+		if (cancelled(c))
+			return loop_interrupted(c);
+		if ((rc = next_halt(c, &pc, &cnt)))
+			return rc;
+		m = markers_at(&c->cfg->elf->markers, pc);
+		if (!m)
+			return diagnose(c, false, pc);
+		for (;;) {
+			const struct marker *next;
+			if ((rc = on_marker(c, m, cnt, &done)))
+				return rc;
+			if (c->mode != LOOP_MODE_BP_MARKERS || done)
+				break;
+			next = markers_at(&c->cfg->elf->markers, m->addr + LOOP_BKPT_SIZE);
+			if (!next) {
+				rc = backend_write_reg(c->bk, BK_REG_PC, m->addr + LOOP_BKPT_SIZE, c->err);
+				if (rc)
+					return rc;
+				break;
+			}
+			m = next;
+		}
+	}
+	return 0;
+}
+
+/* One pass in --start/--stop mode: reset, run to start, then to stop. */
+static int run_symbols_once(struct loop *c)
+{
+	uint32_t pc, cnt0, cnt1;
+	uint64_t t0, wide0 = 0, wide1 = 0;
+	char name[2 * BENCH_NAME_MAX];
+	int rc;
+
+	if ((rc = next_halt(c, &pc, &cnt0)))
+		return rc;
+	if (pc != c->cfg->sym_start)
+		return diagnose(c, false, pc);
+	t0 = clock_now_ms();
+	if ((rc = wide_now(c, &wide0)))
+		return rc;
+	if ((rc = next_halt(c, &pc, &cnt1)))
+		return rc;
+	if (pc != c->cfg->sym_stop)
+		return diagnose(c, false, pc);
+	if ((rc = wide_now(c, &wide1)))
+		return rc;
+	(void)snprintf(name, sizeof(name), "%s..%s", c->cfg->o->start_sym, c->cfg->o->stop_sym);
+	name[BENCH_NAME_MAX - 1] = '\0';
+	return add_sample(c, name, cnt0, cnt1, t0, wide_wrapped(c, wide0, wide1));
+}
+
+/* Firmware without bench_init() (--start/--stop on an unmodified binary) never starts the counter:
+ * start it from the debugger. On a Cortex-M, DEMCR.TRCENA powers the DWT first (Armv7-M ARM
+ * C1.6.5) and DWT_CTRL.NOCYCCNT says there is no CYCCNT (C1.8.7); then the counter's enable bit. */
+static int enable_counter(struct loop *c)
+{
+	const struct counter_desc *k = c->cfg->counter;
+	uint32_t demcr, ctrl, addr = c->cfg->counter_addr - k->addr + k->enable_addr;
+	int rc;
+
+	if (!k->enable_mask)
+		return 0;
+	if (k->core == COUNTER_CORTEX_M &&
+	    ((rc = backend_read_u32(c->bk, RUN_REG_DEMCR, &demcr, c->err)) ||
+	     (rc = backend_write_u32(c->bk, RUN_REG_DEMCR, demcr | LOOP_DEMCR_TRCENA, c->err))))
+		return rc;
+	if ((rc = backend_read_u32(c->bk, addr, &ctrl, c->err)))
+		return rc;
+	if (k->core == COUNTER_CORTEX_M && (ctrl & LOOP_DWT_CTRL_NOCYCCNT))
+		return bench_fail(c->err, BENCH_E_UNSUPPORTED,
+		                  "the target has no cycle counter (DWT_CTRL.NOCYCCNT is "
+		                  "set): measure on a core with a DWT cycle counter");
+	return backend_write_u32(c->bk, addr, ctrl | k->enable_mask, c->err);
+}
+
+static int plant_breakpoints(struct loop *c)
+{
+	int rc;
+
+	if (c->mode == LOOP_MODE_SYMBOLS) {
+		if ((rc = backend_set_break(c->bk, c->cfg->sym_start, c->err)) ||
+		    (rc = backend_set_break(c->bk, c->cfg->sym_stop, c->err)))
+			return rc;
+		return 0;
+	}
+	for (size_t i = 0; i < c->cfg->elf->markers.n; i++) {
+		const struct marker *m = &c->cfg->elf->markers.v[i];
+		if ((rc = backend_set_break(c->bk, m->addr, c->err))) {
+			/* Cortex-M4's FPB has 6 instruction comparators (TRM 8.4), M3 6, M7 8. */
+			if (c->err->kind == BENCH_E_TARGET)
+				bench_fail(
+				    c->err, BENCH_E_UNSUPPORTED,
+				    "cannot plant hardware breakpoint %zu of %zu (marker %s "
+				    "%s): the target has too few breakpoint comparators for every marker site; drop "
+				    "--bp-markers or use fewer marker pairs",
+				    i + 1, c->cfg->elf->markers.n, markers_kind_name(m->kind), m->name);
+			return rc == -(int)BENCH_E_TARGET ? -(int)BENCH_E_UNSUPPORTED : rc;
+		}
+	}
+	return 0;
+}
+
+int loop_run(struct loop *c, const struct loop_config *cfg, const struct loop_hooks *hooks, struct backend *bk,
+             struct bench_report *rep, struct run_phases *phases, struct bench_error *err)
+{
+	const struct run_opts *o = cfg->o;
+	enum loop_mode mode = cfg->mode;
+	size_t passes;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->cfg = cfg;
+	c->hooks = hooks;
+	c->bk = bk;
+	c->rep = rep;
+	c->err = err;
+	c->phases = phases;
+
+	c->n_combos = 1;
+	for (size_t i = 0; i < o->n_sweeps; i++)
+		c->n_combos *= o->sweeps[i].n;
+	c->per_combo = (size_t)o->warmup + o->repeat;
+	c->total_iters = c->n_combos * c->per_combo;
+	if (mode == LOOP_MODE_MARKERS && !backend_has(c->bk, BK_CAP_HALT_ON_BKPT))
+		mode = LOOP_MODE_BP_MARKERS; /* e.g. QEMU's gdbstub: a BKPT there is a HardFault */
+	c->mode = mode;
+	/* Without a SYNC marker every iteration is a pass from reset: the firmware measures once. */
+	passes = c->mode == LOOP_MODE_SYMBOLS || !c->cfg->has_sync ? c->total_iters : 1;
+	/* A virtual board bench started with --elf FILE holds FILE from power-on: its `reset init` and
+	 * `verify_image` would cost a reset (OpenOCD's cortex_m_assert_reset sleeps 50 ms in each) and a
+	 * CRC pass for nothing; the reset halt below is the only one needed. */
+	if (!o->no_load && !c->cfg->preloaded && backend_has(c->bk, BK_CAP_FLASH) &&
+	    (rc = backend_load(c->bk, c->cfg->elf_abs, c->err)))
+		return rc;
+	run_phase_done(c->phases, RUN_PHASE_LOAD);
+	progress_begin(&c->prog, stderr, o->progress, c->total_iters);
+	for (size_t pass = 0; pass < passes; pass++) {
+		if ((rc = backend_reset(c->bk, BK_RESET_HALT, c->err)))
+			break;
+		/* A fault then halts with its frame intact; a target without DEMCR (QEMU) just runs on. */
+		if (run_fault_catch(c->bk, c->err))
+			bench_error_clear(c->err);
+		run_phase_done(c->phases, RUN_PHASE_RESET);
+		if (c->mode == LOOP_MODE_SYMBOLS && c->cfg->counter && (rc = enable_counter(c)))
+			break;
+		if (pass == 0 && c->mode != LOOP_MODE_MARKERS && (rc = plant_breakpoints(c)))
+			break;
+		memset(c->pend, 0, sizeof(c->pend));
+		c->cal_valid = false;
+		if (passes > 1)
+			c->cur_warm = pass < o->warmup;
+		rc = c->mode == LOOP_MODE_SYMBOLS ? run_symbols_once(c) : run_markers_once(c);
+		if (rc)
+			break;
+		if (passes > 1) {
+			c->done_iters = pass + 1;
+			progress_update(&c->prog, c->done_iters);
+		}
+	}
+	progress_end(&c->prog);
+	run_phase_done(c->phases, RUN_PHASE_LOOP);
+	if (!rc && c->cfg->has_sync && c->mode != LOOP_MODE_SYMBOLS && !c->stopping)
+		rc = bench_fail(c->err, BENCH_E_TARGET,
+		                "the firmware reached DONE before bench stopped its loop: check "
+		                "that it loops on bench_sync()");
+	return rc;
+}

@@ -1,0 +1,121 @@
+/* The marker loop: from halt to halt until DONE (docs/markers.md). It knows the firmware (markers,
+ * bench_ctl, input symbols), the counter it reads (firmware/counters.h) and a debug backend; it
+ * knows nothing of processes, OpenOCD or the virtual board. What it needs from the session comes
+ * through loop_hooks, so a unit test drives it with a scripted backend (tests/host/test_loop.c). */
+#ifndef HOST_RUN_LOOP_H
+#define HOST_RUN_LOOP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "firmware/counters.h"
+#include "firmware/elf.h"
+#include "results/results.h"
+#include "run/progress.h"
+#include "run/run.h"
+#include "transport/backend.h"
+
+#define LOOP_MAX_PENDING 64
+#define LOOP_BKPT_SIZE   2u /* BKPT #imm is a 16-bit Thumb instruction (Armv7-M ARM A7.7.17) */
+
+enum loop_mode {
+	LOOP_MODE_MARKERS,    /* the target halts on its BKPT markers */
+	LOOP_MODE_BP_MARKERS, /* hardware breakpoints at the marker sites (--bp-markers, or no halt on BKPT) */
+	LOOP_MODE_SYMBOLS,    /* hardware breakpoints at --start and --stop */
+};
+
+/* Where the wall time of a run goes (BENCH_STATS=1, perf/bench_run.sh). */
+enum run_phase {
+	RUN_PHASE_SIM,    /* bench-sim listening (virtual board) */
+	RUN_PHASE_OCD,    /* OpenOCD's TCL port accepts */
+	RUN_PHASE_ANSWER, /* OpenOCD answered (its init: JTAG scan, examine, done) */
+	RUN_PHASE_LOAD,   /* firmware verified or programmed */
+	RUN_PHASE_RESET,  /* first reset halt and fault catches */
+	RUN_PHASE_CAL,    /* first calibration pair taken */
+	RUN_PHASE_LOOP,   /* the marker loop ended */
+	RUN_PHASE_STOP,   /* OpenOCD and bench-sim stopped */
+	RUN_PHASE_COUNT
+};
+
+struct run_phases {
+	uint64_t t0_ms;                 /* clock_now_ms() when the run began */
+	uint64_t ms[RUN_PHASE_COUNT];   /* ms since t0 when each phase ended; 0: not reached */
+};
+
+void run_phase_done(struct run_phases *p, enum run_phase ph);
+
+/* What the loop asks of the world around it. */
+struct loop_hooks {
+	void *ctx;
+	/* True stops the run as interrupted (Ctrl-C, a farm's flag). */
+	bool (*cancelled)(void *ctx);
+	/* 0 while every child process the session started runs; else a negated bench_err saying which
+	 * exited. Asked between slices of a halt wait. NULL: nothing to watch. */
+	int (*children_alive)(void *ctx, struct bench_error *err);
+	/* Optional: a wider clock than the counter (the virtual board's 64-bit cycle count), read at
+	 * BEGIN and END to flag a stretch of 2^bits cycles or more as wrapped. NULL: none. */
+	int (*wide_clock)(void *ctx, uint64_t *cycles, struct bench_error *err);
+};
+
+/* What the loop measures with: the firmware and the counter, resolved by run.c before it starts. */
+struct loop_config {
+	const struct run_opts *o;
+	const struct elf_file *elf;
+	const char *elf_abs; /* for backend_load */
+	enum loop_mode mode;
+	bool has_sync, has_ctl;
+	uint32_t ctl_addr;
+	uint32_t sym_start, sym_stop;
+	uint32_t input_addr[RUN_MAX_SWEEPS];
+	unsigned input_size[RUN_MAX_SWEEPS];
+	/* The counter read at every halt (firmware/counters.h); NULL: none, halts but no samples. */
+	const struct counter_desc *counter;
+	uint32_t counter_addr; /* where the backend reads it (a CSFR's address for TriCore) */
+	bool preloaded;        /* the target already holds the firmware: nothing to load or verify */
+};
+
+struct loop_pending {
+	uint16_t id;
+	bool valid;
+	uint32_t count;
+	uint64_t host_ms;
+	uint64_t wide; /* the wide clock at BEGIN */
+};
+
+/* The loop's own state: where the run is, what is open, what was measured. */
+struct loop {
+	const struct loop_config *cfg;
+	const struct loop_hooks *hooks;
+	enum loop_mode mode; /* cfg->mode, or breakpoint markers on a target that does not halt on BKPT */
+	struct backend *bk;
+	struct bench_report *rep;
+	struct bench_error *err;
+	struct run_phases *phases; /* may be NULL */
+
+	size_t n_combos, per_combo, total_iters, sync_count, done_iters;
+	bool cur_warm, stopping;
+	struct bench_arg cur_args[RUN_MAX_SWEEPS];
+	size_t n_cur_args;
+	struct loop_pending pend[LOOP_MAX_PENDING];
+	uint32_t cal_begin;
+	bool cal_valid, calibrated;
+	int64_t overhead;
+	const struct marker *last_marker;
+	size_t samples_taken;
+	size_t halts; /* marker halts, for BENCH_STATS */
+	struct progress prog;
+	uint64_t last_poll_ms;
+	size_t poll_reads, poll_failures; /* --poll reads of the region table, and how many failed */
+	char poll_error[256];             /* the first failure's message */
+};
+
+/* Programs (unless preloaded or --no-load), resets and measures until done. Samples go to rep.
+ * 0 or a negated bench_err (err filled); l keeps what was measured either way. */
+int loop_run(struct loop *l, const struct loop_config *cfg, const struct loop_hooks *hooks, struct backend *bk,
+             struct bench_report *rep, struct run_phases *phases, struct bench_error *err);
+/* The documented message of an interrupted run, with the count of samples kept. */
+int loop_interrupted(struct loop *l);
+
+#endif /* HOST_RUN_LOOP_H */

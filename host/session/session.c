@@ -1,0 +1,249 @@
+/* See session.h. */
+#include "session/session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "firmware/board.h"
+#include "session/proc.h"
+#include "session/qemu_proc.h"
+#include "session/sim_clock.h"
+#include "transport/gdb_rsp.h"
+#include "transport/openocd_tcl.h"
+
+static int make_work_dir(struct session *s, const char *want, struct bench_error *err)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (want) {
+		if (mkdir(want, 0755) && errno != EEXIST)
+			return bench_fail(err, BENCH_E_IO, "cannot create --work-dir %s: %s", want, strerror(errno));
+		/* Absolute: bench-sim and OpenOCD run inside it and get paths in it (their sockets, logs),
+		 * which a relative name would resolve twice (bench-sim then failed to create its socket). */
+		if (!realpath(want, s->work_dir))
+			return bench_fail(err, BENCH_E_IO, "cannot resolve --work-dir %s: %s", want, strerror(errno));
+		return 0;
+	}
+	(void)snprintf(s->work_dir, sizeof(s->work_dir), "%s/bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(s->work_dir))
+		return bench_fail(err, BENCH_E_IO, "cannot create a temporary folder in %s: %s: set TMPDIR",
+		                  tmp && *tmp ? tmp : "/tmp", strerror(errno));
+	s->own_work_dir = true;
+	return 0;
+}
+
+static int start_openocd(struct session *s, const struct session_opts *o, char *hp, size_t hp_len,
+                         struct bench_error *err)
+{
+	struct openocd_start_opts so = {
+	    .board = o->board,
+	    .probe_serial = o->probe,
+	    .openocd_bin = o->openocd_bin,
+	    .sim_bin = o->sim_bin,
+	    .tcl_port = o->tcl_port,
+	};
+	int rc = make_work_dir(s, o->work_dir, err);
+
+	if (rc)
+		return rc;
+	/* The virtual board comes "factory programmed" with the firmware: loading then only verifies
+	 * it (docs/run.md). */
+	if (o->board->virtual_board && o->allow_preload)
+		so.preload_elf = o->elf_abs;
+	s->preloaded = so.preload_elf != NULL;
+	so.work_dir = s->work_dir;
+	if ((rc = openocd_start(&so, &s->ocd, err)))
+		return rc;
+	s->ocd_started = true;
+	if (s->ocd.sim_ctl_port) {
+		rc = sim_clock_open(s->ocd.sim_ctl_port, err);
+		if (rc < 0)
+			return rc;
+		s->sim_clock_fd = rc;
+	}
+	(void)snprintf(hp, hp_len, "%s:%u", s->ocd.host, s->ocd.tcl_port);
+	return tcl_backend_open(&s->bk, hp, 0, err);
+}
+
+/* OpenOCD opens its TCL port before it scans the JTAG chain: the first command waits for init
+ * and, when init fails, finds OpenOCD gone. Say so with its log, not as a lost connection. */
+static int first_answer(struct session *s, struct bench_error *err)
+{
+	int st = 0;
+	bool dead = false;
+
+	if (!backend_version(&s->bk, s->server_version, sizeof(s->server_version), err))
+		return 0;
+	/* A lost connection may be OpenOCD exiting: give it half a second to be reaped. */
+	for (uint64_t end = clock_now_ms() + 500; s->ocd_started && err->kind == BENCH_E_CONNECT;) {
+		if ((dead = !proc_alive(s->ocd.ocd, &st)) || clock_now_ms() >= end)
+			break;
+		usleep(10000);
+	}
+	if (dead) {
+		char how[64], why[600];
+		proc_describe_status(st, how, sizeof(how));
+		openocd_log_errors(&s->ocd, 3, why, sizeof(why));
+		if (!why[0])
+			proc_log_tail(s->ocd.log_path, 4, why, sizeof(why));
+		return bench_fail(err, BENCH_E_TOOL_START,
+		                  "OpenOCD failed to start: it %s (log %s: %s): check "
+		                  "the board, the probe and its USB permissions",
+		                  how, s->ocd.log_path, why[0] ? why : "empty");
+	}
+	if (err->kind == BENCH_E_INTERRUPTED || err->kind == BENCH_E_CONNECT)
+		return -(int)err->kind;
+	(void)snprintf(s->server_version, sizeof(s->server_version), "unknown");
+	bench_error_clear(err);
+	return 0;
+}
+
+int session_open(struct session *s, const struct session_opts *o, struct bench_error *err)
+{
+	char hp[96];
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->sim_clock_fd = -1;
+	if (o->gdb) {
+		rc = rsp_backend_open(&s->bk, o->gdb, err);
+	} else if (o->openocd) {
+		rc = tcl_backend_open(&s->bk, o->openocd, 0, err);
+	} else if (o->board && !strcmp(o->board->backend, "qemu")) {
+		if ((rc = qemu_start(o->board, o->elf_abs, hp, sizeof(hp), &s->qemu, err)))
+			return rc;
+		rc = rsp_backend_open(&s->bk, hp, err);
+	} else if (o->board) {
+		rc = start_openocd(s, o, hp, sizeof(hp), err);
+	} else {
+		return bench_fail(err, BENCH_E_INTERNAL, "no board and nothing to attach to");
+	}
+	if (rc)
+		return rc;
+	s->bk_open = true;
+	backend_set_cancel(&s->bk, o->cancel);
+	return first_answer(s, err);
+}
+
+int session_children_alive(struct session *s, struct bench_error *err)
+{
+	char how[64];
+	int st = 0;
+
+	if (s->ocd_started && s->ocd.sim && !proc_alive(s->ocd.sim, &st)) {
+		proc_describe_status(st, how, sizeof(how));
+		return bench_fail(err, BENCH_E_CONNECT, "the virtual board (bench-sim) stopped mid-run (%s)", how);
+	}
+	if (s->ocd_started && s->ocd.ocd && !proc_alive(s->ocd.ocd, &st)) {
+		proc_describe_status(st, how, sizeof(how));
+		return bench_fail(err, BENCH_E_CONNECT,
+		                  "connection to OpenOCD at %s:%u lost (OpenOCD %s): check that OpenOCD still runs",
+		                  s->ocd.host, (unsigned)s->ocd.tcl_port, how);
+	}
+	if (s->qemu && !proc_alive(s->qemu, &st)) {
+		proc_describe_status(st, how, sizeof(how));
+		return bench_fail(err, BENCH_E_CONNECT, "QEMU stopped mid-run (%s)", how);
+	}
+	return 0;
+}
+
+/* Whether bench-sim has died (*st: its wait status); see session_explain_loss(). */
+static bool sim_gone(struct session *s, int *st)
+{
+	struct bench_error e;
+	uint64_t cycles;
+
+	if (!proc_alive(s->ocd.sim, st))
+		return true;
+	if (s->sim_clock_fd < 0 || sim_clock_cycles(s->sim_clock_fd, &cycles, &e) == 0)
+		return false;
+	for (uint64_t end = clock_now_ms() + 500; clock_now_ms() < end;) {
+		usleep(10000);
+		if (!proc_alive(s->ocd.sim, st))
+			return true;
+	}
+	return false;
+}
+
+bool session_explain_loss(struct session *s, struct bench_error *err)
+{
+	int st = 0;
+	char how[64];
+
+	/* The virtual board dying mid-run leaves OpenOCD up, polling a dead link, so the loop sees a
+	 * target that never halts: that is the probe lost (exit 4), not a firmware timeout. */
+	enum bench_err_class cls = bench_err_class(err->kind);
+
+	if (!s->ocd_started || !s->ocd.sim || (cls != BENCH_CLASS_LINK && cls != BENCH_CLASS_TARGET) ||
+	    !sim_gone(s, &st))
+		return false;
+	proc_describe_status(st, how, sizeof(how));
+	bench_fail(err, BENCH_E_CONNECT, "the virtual board (bench-sim) stopped mid-run (%s)", how);
+	return true;
+}
+
+void session_annotate(struct session *s, struct bench_error *err)
+{
+	char why[600];
+	size_t used = strlen(err->msg);
+
+	/* Only for what OpenOCD did or failed to do: a timeout or a fault is the firmware's. */
+	if (!s->ocd_started || (bench_err_class(err->kind) != BENCH_CLASS_LINK && err->kind != BENCH_E_TARGET))
+		return;
+	openocd_log_errors(&s->ocd, 3, why, sizeof(why));
+	if (why[0])
+		(void)snprintf(err->msg + used, sizeof(err->msg) - used, " (OpenOCD log: %s)", why);
+}
+
+bool session_has_sim_clock(const struct session *s)
+{
+	return s->sim_clock_fd >= 0;
+}
+
+int session_sim_cycles(struct session *s, uint64_t *cycles, struct bench_error *err)
+{
+	if (s->sim_clock_fd < 0)
+		return bench_fail(err, BENCH_E_UNSUPPORTED, "no virtual board clock in this session");
+	return sim_clock_cycles(s->sim_clock_fd, cycles, err);
+}
+
+void session_close(struct session *s)
+{
+	if (s->bk_open)
+		backend_close(&s->bk);
+	s->bk_open = false;
+	sim_clock_close(s->sim_clock_fd);
+	s->sim_clock_fd = -1;
+	if (s->ocd_started)
+		openocd_stop(&s->ocd);
+	qemu_stop(s->qemu);
+	s->qemu = NULL;
+}
+
+void session_finish_work_dir(struct session *s, int rc, struct bench_error *err)
+{
+	static const char *const files[] = {"openocd.log", "bench-sim.log", "qemu.log"};
+	char path[PATH_MAX + 32];
+	size_t used;
+
+	if (!s->own_work_dir)
+		return;
+	if (rc) {
+		used = strlen(err->msg);
+		if (err->kind != BENCH_E_INTERRUPTED && !strstr(err->msg, s->work_dir))
+			(void)snprintf(err->msg + used, sizeof(err->msg) - used, " (logs kept in %s)", s->work_dir);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		(void)snprintf(path, sizeof(path), "%s/%s", s->work_dir, files[i]);
+		if (unlink(path) && errno != ENOENT)
+			return;
+	}
+	if (rmdir(s->work_dir) == 0)
+		s->own_work_dir = false;
+}

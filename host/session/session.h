@@ -1,0 +1,69 @@
+/* Everything a run starts or attaches to, and nothing it measures: the debug backend (attached to a
+ * running OpenOCD or gdbserver, or to one bench starts), the children bench started (bench-sim,
+ * OpenOCD, QEMU), the work folder with their logs, and the virtual board's 64-bit clock. The marker
+ * loop (run/loop.h) only sees the backend and the answers to session_children_alive() and
+ * session_sim_cycles(). Stopped on every exit path by session_close(). */
+#ifndef HOST_SESSION_SESSION_H
+#define HOST_SESSION_SESSION_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/cancel.h"
+#include "base/error.h"
+#include "session/openocd_proc.h"
+#include "transport/backend.h"
+
+struct board;
+struct proc;
+
+struct session_opts {
+	const struct board *board; /* NULL when attaching with only --openocd or --gdb */
+	const char *gdb;           /* "HOST:PORT" of a gdbserver to attach to */
+	const char *openocd;       /* "HOST:PORT" of a running OpenOCD's TCL port to attach to */
+	const char *probe;         /* OpenOCD `adapter serial` */
+	const char *openocd_bin, *sim_bin;
+	const char *work_dir;  /* --work-dir; NULL: a fresh folder under $TMPDIR, removed after a good run */
+	uint16_t tcl_port;     /* 0: a free port */
+	const char *elf_abs;   /* the firmware, absolute (QEMU loads it; bench-sim may start with it) */
+	bool allow_preload;    /* the virtual board may start holding elf_abs (BENCH_SIM_PRELOAD=0: not) */
+	struct bench_cancel cancel; /* handed to the backend */
+};
+
+struct session {
+	struct backend bk;
+	bool bk_open;
+	struct openocd_proc ocd;
+	bool ocd_started;
+	struct proc *qemu;
+	int sim_clock_fd; /* bench-sim's control port (session/sim_clock.h), or -1 */
+	char work_dir[PATH_MAX];
+	bool own_work_dir;
+	bool preloaded; /* bench-sim started holding elf_abs: nothing to program or verify */
+	char server_version[128];
+};
+
+/* Starts or attaches and checks that the server answers. 0 or a negated bench_err; what was
+ * started stays recorded in s for session_close() either way. */
+int session_open(struct session *s, const struct session_opts *o, struct bench_error *err);
+/* 0 while every child bench started runs; else BENCH_E_CONNECT naming the one that exited. One
+ * WNOHANG waitpid per child: cheap enough between two slices of a halt wait. */
+int session_children_alive(struct session *s, struct bench_error *err);
+/* Whether the virtual board is gone, for a run that failed with err: then err is rewritten as the
+ * lost board (BENCH_E_CONNECT). A killed bench-sim's sockets close before it can be reaped, so
+ * OpenOCD may report a failed resume while waitpid still sees it: when its control port no longer
+ * answers either, it is given 500 ms to be reaped. True when err was rewritten. */
+bool session_explain_loss(struct session *s, struct bench_error *err);
+/* Appends " (OpenOCD log: ...)" with OpenOCD's last error lines to err's message, if any. */
+void session_annotate(struct session *s, struct bench_error *err);
+/* bench-sim's 64-bit cycle count; BENCH_E_UNSUPPORTED when there is no virtual board clock. */
+int session_sim_cycles(struct session *s, uint64_t *cycles, struct bench_error *err);
+bool session_has_sim_clock(const struct session *s);
+/* Stops everything started (backend, OpenOCD, bench-sim, QEMU). Safe to call twice. */
+void session_close(struct session *s);
+/* After a good run: removes the work folder bench made. After a failed one, keeps it and appends
+ * " (logs kept in DIR)" to err's message unless it says so already. */
+void session_finish_work_dir(struct session *s, int rc, struct bench_error *err);
+
+#endif /* HOST_SESSION_SESSION_H */
