@@ -8,24 +8,24 @@
 
 enum bench_err {
 	BENCH_OK = 0,
-	BENCH_E_USAGE,          /* bad command line */
-	BENCH_E_FILE,           /* a file is missing or unreadable */
-	BENCH_E_ELF,            /* not an ELF, or a broken one */
-	BENCH_E_ARCH,           /* an ELF for another architecture */
-	BENCH_E_NO_MARKERS,     /* firmware without a marker section / table */
-	BENCH_E_BOARD,          /* unknown board or a bad board file */
-	BENCH_E_TOOL_MISSING,   /* OpenOCD, QEMU or bench-sim not installed */
-	BENCH_E_TOOL_START,     /* a helper process failed to start or died */
-	BENCH_E_CONNECT,        /* nothing listening / connection lost */
-	BENCH_E_PROTOCOL,       /* the peer said something we cannot parse */
-	BENCH_E_TARGET,         /* the backend refused a command (flash, reset, ...) */
-	BENCH_E_TIMEOUT,        /* the target did not reach the next marker in time */
-	BENCH_E_FAULT,          /* the target faulted (HardFault, lockup) */
-	BENCH_E_UNSUPPORTED,    /* the backend lacks a capability the run needs */
-	BENCH_E_REPORT,         /* a report file is unreadable or of another schema */
-	BENCH_E_REGRESSION,     /* compare found a regression beyond the threshold */
-	BENCH_E_INTERRUPTED,    /* SIGINT / SIGTERM */
-	BENCH_E_IO,             /* writing output failed */
+	BENCH_E_USAGE,        /* bad command line */
+	BENCH_E_FILE,         /* a file is missing or unreadable */
+	BENCH_E_ELF,          /* not an ELF, or a broken one */
+	BENCH_E_ARCH,         /* an ELF for another architecture */
+	BENCH_E_NO_MARKERS,   /* firmware without a marker section / table */
+	BENCH_E_BOARD,        /* unknown board or a bad board file */
+	BENCH_E_TOOL_MISSING, /* OpenOCD, QEMU or bench-sim not installed */
+	BENCH_E_TOOL_START,   /* a helper process failed to start or died */
+	BENCH_E_CONNECT,      /* nothing listening / connection lost */
+	BENCH_E_PROTOCOL,     /* the peer said something we cannot parse */
+	BENCH_E_TARGET,       /* the backend refused a command (flash, reset, ...) */
+	BENCH_E_TIMEOUT,      /* the target did not reach the next marker in time */
+	BENCH_E_FAULT,        /* the target faulted (HardFault, lockup) */
+	BENCH_E_UNSUPPORTED,  /* the backend lacks a capability the run needs */
+	BENCH_E_REPORT,       /* a report file is unreadable or of another schema */
+	BENCH_E_REGRESSION,   /* compare found a regression beyond the threshold */
+	BENCH_E_INTERRUPTED,  /* SIGINT / SIGTERM */
+	BENCH_E_IO,           /* writing output failed */
 	BENCH_E_NOMEM,
 	BENCH_E_INTERNAL,
 	BENCH_E_COUNT
@@ -48,7 +48,7 @@ struct bench_error {
 
 /* Sets kind and a printf-style message; returns -(int)kind so callers can `return bench_fail(...)`. */
 int bench_fail(struct bench_error *err, enum bench_err kind, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void bench_error_clear(struct bench_error *err);
 /* Short name of a kind ("timeout"), as used in the JSON report's "status_detail". */
 const char *bench_err_name(enum bench_err kind);

@@ -205,8 +205,7 @@ static double counter_span(const struct loop *c)
 /* One sample: wrap-safe difference modulo the counter's width (DWT_CYCCNT wraps every 2^32 cycles,
  * 25.6 s at 168 MHz), minus the calibrated overhead. The host's clock flags intervals long enough to
  * have wrapped. */
-static int add_sample(struct loop *c, const char *name, uint32_t begin, uint32_t end, uint64_t begin_ms,
-                      uint8_t flags)
+static int add_sample(struct loop *c, const char *name, uint32_t begin, uint32_t end, uint64_t begin_ms, uint8_t flags)
 {
 	uint32_t delta = c->cfg->counter ? counters_delta(c->cfg->counter, begin, end) : 0;
 	int64_t cycles = (int64_t)delta - c->overhead;
@@ -438,8 +437,9 @@ static int on_done(struct loop *c, const struct marker *m, uint32_t cnt, bool *d
 }
 
 static const marker_handler handlers[] = {
-    [MARKER_BEGIN] = on_begin, [MARKER_END] = on_end,         [MARKER_SYNC] = on_sync_marker,
-    [MARKER_DONE] = on_done,   [MARKER_CAL_BEGIN] = on_cal_begin, [MARKER_CAL_END] = on_cal_end,
+    [MARKER_BEGIN] = on_begin,         [MARKER_END] = on_end,
+    [MARKER_SYNC] = on_sync_marker,    [MARKER_DONE] = on_done,
+    [MARKER_CAL_BEGIN] = on_cal_begin, [MARKER_CAL_END] = on_cal_end,
 };
 
 /* Handles the halt at marker m; *done set at DONE. */

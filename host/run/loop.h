@@ -40,8 +40,8 @@ enum run_phase {
 };
 
 struct run_phases {
-	uint64_t t0_ms;                 /* clock_now_ms() when the run began */
-	uint64_t ms[RUN_PHASE_COUNT];   /* ms since t0 when each phase ended; 0: not reached */
+	uint64_t t0_ms;               /* clock_now_ms() when the run began */
+	uint64_t ms[RUN_PHASE_COUNT]; /* ms since t0 when each phase ended; 0: not reached */
 };
 
 void run_phase_done(struct run_phases *p, enum run_phase ph);

@@ -275,8 +275,8 @@ static void print_stats(const struct run_ctx *c)
 		return;
 	self = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
 	       (double)ru.ru_stime.tv_usec / 1e6;
-	fprintf(stderr, "bench-stats: halts=%zu host_cpu_s=%.6f openocd_cpu_s=%.6f sim_cpu_s=%.6f\n", c->loop.halts, self,
-	        c->sess.ocd.ocd_cpu_s, c->sess.ocd.sim_cpu_s);
+	fprintf(stderr, "bench-stats: halts=%zu host_cpu_s=%.6f openocd_cpu_s=%.6f sim_cpu_s=%.6f\n", c->loop.halts,
+	        self, c->sess.ocd.ocd_cpu_s, c->sess.ocd.sim_cpu_s);
 	fprintf(stderr,
 	        "bench-phases: ms since start when each ended: sim=%" PRIu64 " ocd_tcl=%" PRIu64 " ocd_answer=%" PRIu64
 	        " load=%" PRIu64 " reset=%" PRIu64 " calibration=%" PRIu64 " loop=%" PRIu64 " stop=%" PRIu64 "\n",

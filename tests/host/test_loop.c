@@ -1,0 +1,487 @@
+/* The marker loop (run/loop.c) against a scripted backend, as pyOCD tests its core logic with a mock
+ * core: each test lists the halts the "target" makes (PC of a marker site and the counter there),
+ * and checks what the loop measured, wrote and reported. The same loop runs against stock OpenOCD on
+ * bench-sim in tests/e2e and tests/faults; this test covers the paths a real peer makes hard to hit
+ * on purpose (a lost link between two halts, Ctrl-C in a wait, a child that died). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "base/le.h"
+#include "bench_abi.h"
+#include "firmware/counters.h"
+#include "run/loop.h"
+
+/* Marker sites of the scripted firmware (Thumb addresses, 2-byte BKPTs). */
+enum {
+	A_CAL_BEGIN = 0x08000100,
+	A_CAL_END = 0x08000102,
+	A_SYNC = 0x08000200,
+	A_BEGIN = 0x08000300,
+	A_END = 0x08000302,
+	A_OUTER_BEGIN = 0x08000400,
+	A_OUTER_END = 0x08000402,
+	A_DONE = 0x08000500,
+	A_NOT_A_MARKER = 0x08000999,
+};
+#define RAM_BASE 0x20000000u
+#define RAM_SIZE 0x100u
+#define CTL_ADDR (RAM_BASE + 0x10u)
+#define IN_ADDR  (RAM_BASE + 0x40u)
+
+/* What the scripted target does next when resumed. */
+enum step_kind { STEP_HALT, STEP_TIMEOUT, STEP_LOST };
+struct step {
+	enum step_kind kind;
+	uint32_t pc, count;
+};
+
+struct script {
+	const struct step *steps;
+	size_t n, next;
+	uint8_t ram[RAM_SIZE];
+	uint32_t dwt_ctrl;
+	unsigned resets, cancel_after, cancel_calls, wide_calls;
+	bool children_dead;
+	uint64_t wide[4];
+};
+
+static struct script *S(struct backend *bk)
+{
+	return bk->priv;
+}
+
+static int s_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t addr, struct backend_halt_info *out,
+                           uint32_t *sample, struct bench_error *err)
+{
+	struct script *s = S(bk);
+	const struct step *st;
+
+	(void)timeout_ms;
+	assert_int_equal(addr, 0xE0001004u); /* DWT_CYCCNT, from the counter table */
+	if (s->next >= s->n)
+		return bench_fail(err, BENCH_E_TIMEOUT, "script ran out");
+	st = &s->steps[s->next++];
+	if (st->kind == STEP_TIMEOUT)
+		return bench_fail(err, BENCH_E_TIMEOUT, "still running");
+	if (st->kind == STEP_LOST)
+		return bench_fail(err, BENCH_E_CONNECT, "connection to OpenOCD lost (scripted)");
+	out->reason = BK_HALT_BKPT_INSN;
+	out->pc = st->pc;
+	*sample = st->count;
+	return 0;
+}
+
+static int s_wait_halt(struct backend *bk, unsigned timeout_ms, struct backend_halt_info *out, struct bench_error *err)
+{
+	uint32_t ignored;
+
+	return s_resume_sample(bk, timeout_ms, 0xE0001004u, out, &ignored, err);
+}
+
+static int s_read_mem(struct backend *bk, uint32_t addr, void *buf, size_t len, struct bench_error *err)
+{
+	struct script *s = S(bk);
+
+	(void)err;
+	memset(buf, 0, len);
+	if (addr >= RAM_BASE && addr + len <= RAM_BASE + RAM_SIZE)
+		memcpy(buf, s->ram + (addr - RAM_BASE), len);
+	else if (addr == 0xE0001000u && len == 4)
+		le_put32(buf, s->dwt_ctrl);
+	return 0;
+}
+
+static int s_write_mem(struct backend *bk, uint32_t addr, const void *buf, size_t len, struct bench_error *err)
+{
+	struct script *s = S(bk);
+
+	(void)err;
+	if (addr >= RAM_BASE && addr + len <= RAM_BASE + RAM_SIZE)
+		memcpy(s->ram + (addr - RAM_BASE), buf, len);
+	return 0;
+}
+
+static int s_read_reg(struct backend *bk, enum backend_reg reg, uint32_t *v, struct bench_error *err)
+{
+	(void)bk;
+	(void)err;
+	*v = reg == BK_REG_PC ? A_NOT_A_MARKER : 0; /* xPSR 0: thread mode, no fault */
+	return 0;
+}
+
+static int s_reset(struct backend *bk, enum backend_reset mode, struct bench_error *err)
+{
+	(void)mode;
+	(void)err;
+	S(bk)->resets++;
+	return 0;
+}
+
+static int s_halt(struct backend *bk, struct bench_error *err)
+{
+	(void)bk;
+	(void)err;
+	return 0;
+}
+
+static const struct backend_ops scripted_ops = {
+    .name = "scripted",
+    .halt = s_halt,
+    .wait_halt = s_wait_halt,
+    .read_mem = s_read_mem,
+    .write_mem = s_write_mem,
+    .read_reg = s_read_reg,
+    .reset = s_reset,
+    .resume_sample = s_resume_sample,
+};
+
+static bool h_cancelled(void *ctx)
+{
+	struct script *s = ctx;
+
+	return s->cancel_after && ++s->cancel_calls >= s->cancel_after;
+}
+
+static int h_children(void *ctx, struct bench_error *err)
+{
+	struct script *s = ctx;
+
+	return s->children_dead
+	           ? bench_fail(err, BENCH_E_CONNECT, "the virtual board (bench-sim) stopped mid-run (scripted)")
+	           : 0;
+}
+
+static int h_wide(void *ctx, uint64_t *cycles, struct bench_error *err)
+{
+	struct script *s = ctx;
+
+	(void)err;
+	*cycles = s->wide[s->wide_calls++ % 4];
+	return 0;
+}
+
+static struct marker fw_markers[] = {
+    {A_CAL_BEGIN, MARKER_CAL_BEGIN, 0, "cal"},
+    {A_CAL_END, MARKER_CAL_END, 0, "cal"},
+    {A_SYNC, MARKER_SYNC, 0, "sync"},
+    {A_BEGIN, MARKER_BEGIN, 1, "fut"},
+    {A_END, MARKER_END, 1, "fut"},
+    {A_OUTER_BEGIN, MARKER_BEGIN, 2, "outer"},
+    {A_OUTER_END, MARKER_END, 2, "outer"},
+    {A_DONE, MARKER_DONE, 0, "done"},
+};
+
+/* One run of the loop over a script. */
+struct rig {
+	struct script s;
+	struct run_opts o;
+	struct elf_file elf;
+	struct loop_config cfg;
+	struct loop_hooks hooks;
+	struct backend bk;
+	struct bench_report rep;
+	struct bench_error err;
+	struct loop loop;
+	int64_t sweep[2];
+};
+
+static void rig_init(struct rig *r, const struct step *steps, size_t n, bool sync)
+{
+	memset(r, 0, sizeof(*r));
+	r->s.steps = steps;
+	r->s.n = n;
+	r->s.dwt_ctrl = 1; /* CYCCNTENA */
+	le_put32(r->s.ram + (CTL_ADDR - RAM_BASE) + BENCH_CTL_OFF_MAGIC, BENCH_CTL_MAGIC);
+	r->o.repeat = 1;
+	r->o.timeout_ms = 30;
+	r->o.no_regions = true;
+	r->elf.markers.v = fw_markers;
+	r->elf.markers.n = sizeof(fw_markers) / sizeof(fw_markers[0]);
+	r->cfg.o = &r->o;
+	r->cfg.elf = &r->elf;
+	r->cfg.mode = LOOP_MODE_MARKERS;
+	r->cfg.has_sync = sync;
+	r->cfg.has_ctl = true;
+	r->cfg.ctl_addr = CTL_ADDR;
+	r->cfg.counter = counters_find("DWT_CYCCNT");
+	r->cfg.counter_addr = 0xE0001004u;
+	r->cfg.preloaded = true;
+	r->hooks = (struct loop_hooks){.ctx = &r->s, .cancelled = h_cancelled, .children_alive = h_children};
+	r->bk = (struct backend){.ops = &scripted_ops, .caps = BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT, .priv = &r->s};
+	results_init(&r->rep);
+}
+
+static int rig_run(struct rig *r)
+{
+	return loop_run(&r->loop, &r->cfg, &r->hooks, &r->bk, &r->rep, NULL, &r->err);
+}
+
+#define HALT(pc, n)                                                                                                    \
+	{                                                                                                              \
+		STEP_HALT, (pc), (n)                                                                                   \
+	}
+
+static const struct bench_result *result(const struct rig *r, const char *name, size_t i)
+{
+	size_t seen = 0;
+
+	for (size_t k = 0; k < r->rep.n_results; k++)
+		if (!strcmp(r->rep.results[k].name, name) && seen++ == i)
+			return &r->rep.results[k];
+	fail_msg("no result %s #%zu", name, i);
+	return NULL;
+}
+
+/* CAL_BEGIN/CAL_END give the overhead, subtracted from the BEGIN/END difference. */
+static void test_calibration(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 100), HALT(A_CAL_END, 103), HALT(A_BEGIN, 1000),
+	                                    HALT(A_END, 1050), HALT(A_DONE, 1100)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 5, false);
+	assert_int_equal(rig_run(&r), 0);
+	assert_int_equal(r.loop.overhead, 3);
+	assert_int_equal(r.rep.context.overhead_cycles, 3);
+	assert_int_equal(r.rep.n_results, 1);
+	assert_int_equal(result(&r, "fut", 0)->n_samples, 1);
+	assert_int_equal(result(&r, "fut", 0)->samples[0], 47);
+	assert_int_equal(r.s.resets, 1);
+	results_free(&r.rep);
+}
+
+/* The counter wraps between BEGIN and END: the 32-bit difference is still right. */
+static void test_wrap_safe_difference(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 0xFFFFFFF0u),
+	                                    HALT(A_END, 0x10), HALT(A_DONE, 0x20)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 5, false);
+	assert_int_equal(rig_run(&r), 0);
+	assert_int_equal(result(&r, "fut", 0)->samples[0], 0x20);
+	assert_int_equal(result(&r, "fut", 0)->sample_flags[0], 0);
+	results_free(&r.rep);
+}
+
+/* SYNC halts write each input and bench_ctl (stop, iteration); the last one stops the loop. */
+static void test_sync_writes_inputs(void **state)
+{
+	static const struct step steps[] = {
+	    HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 2), HALT(A_SYNC, 10), HALT(A_BEGIN, 20), HALT(A_END, 35),
+	    HALT(A_SYNC, 40),     HALT(A_BEGIN, 50),  HALT(A_END, 80),  HALT(A_SYNC, 90),  HALT(A_DONE, 95)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 10, true);
+	r.sweep[0] = 5;
+	r.sweep[1] = -7;
+	strcpy(r.o.sweeps[0].name, "input");
+	r.o.sweeps[0].values = r.sweep;
+	r.o.sweeps[0].n = 2;
+	r.o.n_sweeps = 1;
+	r.cfg.input_addr[0] = IN_ADDR;
+	r.cfg.input_size[0] = 4;
+	assert_int_equal(rig_run(&r), 0);
+	assert_int_equal(r.rep.n_results, 2);
+	assert_int_equal(r.rep.results[0].args[0].value, 5);
+	assert_int_equal(r.rep.results[0].samples[0], 13);
+	assert_int_equal(r.rep.results[1].args[0].value, -7);
+	assert_int_equal(r.rep.results[1].samples[0], 28);
+	/* The last input written, and the stop request with the iteration count. */
+	assert_int_equal((int32_t)le_get32(r.s.ram + (IN_ADDR - RAM_BASE)), -7);
+	assert_int_equal(le_get32(r.s.ram + (CTL_ADDR - RAM_BASE) + BENCH_CTL_OFF_STOP), 1);
+	assert_int_equal(le_get32(r.s.ram + (CTL_ADDR - RAM_BASE) + BENCH_CTL_OFF_ITERATION), 2);
+	results_free(&r.rep);
+}
+
+/* A pair inside a pair: each END closes its own BEGIN (by id), not the last one. */
+static void test_nested_pairs(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_OUTER_BEGIN, 100),
+	                                    HALT(A_BEGIN, 110),   HALT(A_END, 150),   HALT(A_OUTER_END, 200),
+	                                    HALT(A_DONE, 300)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 7, false);
+	assert_int_equal(rig_run(&r), 0);
+	assert_int_equal(result(&r, "fut", 0)->samples[0], 40);
+	assert_int_equal(result(&r, "outer", 0)->samples[0], 100);
+	results_free(&r.rep);
+}
+
+/* END without its BEGIN is the firmware's mistake, said as such. */
+static void test_end_without_begin(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_END, 10)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 3, false);
+	assert_int_equal(rig_run(&r), -(int)BENCH_E_TARGET);
+	assert_non_null(strstr(r.err.msg, "marker END fut (id 1) reached without its BEGIN"));
+	results_free(&r.rep);
+}
+
+/* A halt at no marker: the target stopped where it should not have. */
+static void test_unexpected_halt(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_NOT_A_MARKER, 5)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 2, false);
+	assert_int_equal(rig_run(&r), -(int)BENCH_E_TARGET);
+	assert_non_null(
+	    strstr(r.err.msg, "the target halted at 0x08000998, which is no marker (after marker CAL_BEGIN cal)"));
+	results_free(&r.rep);
+}
+
+/* The target never reaches the next marker: a timeout after --timeout, saying where it is. */
+static void test_timeout(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), {STEP_TIMEOUT, 0, 0}, {STEP_TIMEOUT, 0, 0},
+	                                    {STEP_TIMEOUT, 0, 0}, {STEP_TIMEOUT, 0, 0}, {STEP_TIMEOUT, 0, 0},
+	                                    {STEP_TIMEOUT, 0, 0}, {STEP_TIMEOUT, 0, 0}};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 8, false);
+	assert_int_equal(rig_run(&r), -(int)BENCH_E_TIMEOUT);
+	assert_non_null(strstr(r.err.msg, "did not reach the next marker within 30 ms (it is at 0x08000999"));
+	results_free(&r.rep);
+}
+
+/* The link to the debug server breaks between two halts: the samples taken stay in the report. */
+static void test_lost_link(void **state)
+{
+	static const struct step steps[] = {
+	    HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 10), HALT(A_END, 20), {STEP_LOST, 0, 0}};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 5, false);
+	assert_int_equal(rig_run(&r), -(int)BENCH_E_CONNECT);
+	assert_int_equal(r.loop.samples_taken, 1);
+	assert_int_equal(result(&r, "fut", 0)->samples[0], 10);
+	results_free(&r.rep);
+}
+
+/* Ctrl-C while the target runs: interrupted, with the count of samples kept. */
+static void test_interrupt(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0),   HALT(A_BEGIN, 10),
+	                                    HALT(A_END, 20),      {STEP_TIMEOUT, 0, 0}, {STEP_TIMEOUT, 0, 0}};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 6, false);
+	r.o.timeout_ms = 10000;
+	r.s.cancel_after = 6; /* asked before each of 5 halts, then in the first wait slice */
+	assert_int_equal(rig_run(&r), -(int)BENCH_E_INTERRUPTED);
+	assert_string_equal(r.err.msg, "interrupted: stopped the run; the report keeps the 1 samples measured so far");
+	results_free(&r.rep);
+}
+
+/* A child process (bench-sim) died while the target ran: noticed in the next wait slice. */
+static void test_child_died(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), {STEP_TIMEOUT, 0, 0}, {STEP_TIMEOUT, 0, 0}};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 3, false);
+	r.o.timeout_ms = 10000;
+	r.s.children_dead = true;
+	assert_int_equal(rig_run(&r), -(int)BENCH_E_CONNECT);
+	assert_string_equal(r.err.msg, "the virtual board (bench-sim) stopped mid-run (scripted): the report keeps the "
+	                               "0 samples measured so far");
+	results_free(&r.rep);
+}
+
+/* A wide clock (the virtual board's 64-bit count) flags a stretch of 2^32 cycles or more. */
+static void test_wide_clock_flags_wrap(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 10),
+	                                    HALT(A_END, 20), HALT(A_DONE, 30)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 5, false);
+	r.hooks.wide_clock = h_wide;
+	r.s.wide[0] = 1000;
+	r.s.wide[1] = 1000 + (1ull << 32) + 10;
+	assert_int_equal(rig_run(&r), 0);
+	assert_int_equal(result(&r, "fut", 0)->samples[0], 10);
+	assert_int_equal(result(&r, "fut", 0)->sample_flags[0], BENCH_SAMPLE_WRAPPED);
+	results_free(&r.rep);
+}
+
+/* Firmware that switched the counter off (DWT_CTRL.CYCCNTENA = 0) gets no samples passed as cycles. */
+static void test_counter_switched_off(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 10),
+	                                    HALT(A_END, 10), HALT(A_DONE, 10)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 5, false);
+	r.s.dwt_ctrl = 0;
+	assert_int_equal(rig_run(&r), -(int)BENCH_E_TARGET);
+	assert_non_null(strstr(r.err.msg, "DWT_CTRL.CYCCNTENA = 0"));
+	results_free(&r.rep);
+}
+
+/* counter none: the markers are still run through, no cycles recorded. */
+static void test_no_counter(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 0), HALT(A_END, 0),
+	                                    HALT(A_DONE, 0)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 5, false);
+	r.cfg.counter = NULL;
+	r.bk.caps = BK_CAP_HALT_ON_BKPT;
+	r.bk.ops = &(struct backend_ops){.name = "scripted",
+	                                 .halt = s_halt,
+	                                 .wait_halt = s_wait_halt,
+	                                 .read_mem = s_read_mem,
+	                                 .write_mem = s_write_mem,
+	                                 .read_reg = s_read_reg,
+	                                 .reset = s_reset,
+	                                 .resume = s_halt};
+	assert_int_equal(rig_run(&r), 0);
+	assert_int_equal(result(&r, "fut", 0)->n_samples, 0);
+	assert_non_null(strstr(result(&r, "fut", 0)->error, "counter: none"));
+	results_free(&r.rep);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_calibration),
+	    cmocka_unit_test(test_wrap_safe_difference),
+	    cmocka_unit_test(test_sync_writes_inputs),
+	    cmocka_unit_test(test_nested_pairs),
+	    cmocka_unit_test(test_end_without_begin),
+	    cmocka_unit_test(test_unexpected_halt),
+	    cmocka_unit_test(test_timeout),
+	    cmocka_unit_test(test_lost_link),
+	    cmocka_unit_test(test_interrupt),
+	    cmocka_unit_test(test_child_died),
+	    cmocka_unit_test(test_wide_clock_flags_wrap),
+	    cmocka_unit_test(test_counter_switched_off),
+	    cmocka_unit_test(test_no_counter),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
