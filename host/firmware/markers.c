@@ -1,14 +1,10 @@
 /* Decoding the `.bench_markers` section (docs/markers.md, "`.bench_markers` records"): little-endian
  * records, each 12 bytes of header and a NUL-terminated name padded to a multiple of 4. */
 #include "firmware/markers.h"
+#include "base/le.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 static int cmp_addr(const void *a, const void *b)
 {
@@ -57,7 +53,7 @@ static int decode_one(const uint8_t *data, size_t len, size_t off, struct marker
 		return bad(err, off, "name longer than 63 bytes");
 	if (p[MARKERS_HEADER_SIZE + name_len] != 0 || memchr(p + MARKERS_HEADER_SIZE, 0, name_len))
 		return bad(err, off, "name length does not match its NUL");
-	m->addr = le32(p) & ~1u;
+	m->addr = le_get32(p) & ~1u;
 	m->kind = (enum marker_kind)p[4];
 	m->id = (uint16_t)(p[6] | p[7] << 8);
 	memcpy(m->name, p + MARKERS_HEADER_SIZE, name_len);
@@ -79,7 +75,7 @@ int markers_decode(const uint8_t *data, size_t len, struct marker_set *out, stru
 		struct marker m = {0};
 		size_t next = len;
 
-		if (len - off >= 4 && le32(data + off) == 0 &&
+		if (len - off >= 4 && le_get32(data + off) == 0 &&
 		    (len - off < MARKERS_HEADER_SIZE || data[off + 4] == 0)) {
 			off += 4;
 			continue;

@@ -1,6 +1,7 @@
 /* The profile-point table (target/pfp): decode, validate, read consistently, report.
  * Layout: docs/regions.md "Table layout"; the firmware's struct pfp_table / struct pfp_region. */
 #include "firmware/regions.h"
+#include "base/le.h"
 
 #include <gelf.h>
 #include <inttypes.h>
@@ -13,39 +14,9 @@
 #include "firmware/elf.h"
 #include "transport/backend.h"
 
-/* Record field offsets (struct pfp_region on a 32-bit target). */
-enum {
-	REC_COUNT = 0,
-	REC_FLAGS = 4,
-	REC_ERRORS = 8,
-	REC_LAST = 12,
-	REC_TOTAL = 16,
-	REC_MIN = 24,
-	REC_MAX = 28,
-	REC_EMA = 32,
-	REC_ALPHA = 36,
-	REC_EVENTS = 48,
-};
-#define REC_F_ENABLED 0x1u
-
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
 static float lef32(const uint8_t *p)
 {
-	uint32_t u = le32(p);
+	uint32_t u = le_get32(p);
 	float f;
 	memcpy(&f, &u, sizeof(f));
 	return f;
@@ -53,52 +24,52 @@ static float lef32(const uint8_t *p)
 
 int regions_decode_header(const uint8_t *buf, size_t len, struct regions_header *h, struct bench_error *err)
 {
-	if (len < REGIONS_HEADER_SIZE)
+	if (len < PFP_HEADER_SIZE)
 		return bench_fail(err, BENCH_E_TARGET, "region table: %zu bytes, a header needs %u", len,
-		                  REGIONS_HEADER_SIZE);
+		                  PFP_HEADER_SIZE);
 	memset(h, 0, sizeof(*h));
-	h->magic = le32(buf + 0);
-	h->version = le16(buf + 4);
-	h->header_size = le16(buf + 6);
-	h->record_size = le16(buf + 8);
-	h->count = le16(buf + 10);
-	h->seq = le32(buf + 12);
-	h->counter_id = le32(buf + 16);
-	h->core_clock_hz = le32(buf + 20);
-	h->overhead = le32(buf + 24);
-	h->nest_overhead = le32(buf + 28);
-	h->isr_overhead = le32(buf + 32);
-	h->flags = le32(buf + 36);
-	h->n_events = le32(buf + 40);
-	for (unsigned i = 0; i < REGIONS_MAX_EVENTS; i++)
-		h->events[i] = le16(buf + 44 + 2 * i);
-	h->names_addr = le32(buf + 52);
-	h->records_addr = le32(buf + 56);
-	h->errors = le32(buf + 60);
+	h->magic = le_get32(buf + PFP_HDR_OFF_MAGIC);
+	h->version = le_get16(buf + PFP_HDR_OFF_VERSION);
+	h->header_size = le_get16(buf + PFP_HDR_OFF_HEADER_SIZE);
+	h->record_size = le_get16(buf + PFP_HDR_OFF_RECORD_SIZE);
+	h->count = le_get16(buf + PFP_HDR_OFF_COUNT);
+	h->seq = le_get32(buf + PFP_HDR_OFF_SEQ);
+	h->counter_id = le_get32(buf + PFP_HDR_OFF_COUNTER);
+	h->core_clock_hz = le_get32(buf + PFP_HDR_OFF_CORE_CLOCK);
+	h->overhead = le_get32(buf + PFP_HDR_OFF_OVERHEAD);
+	h->nest_overhead = le_get32(buf + PFP_HDR_OFF_NEST_OVERHEAD);
+	h->isr_overhead = le_get32(buf + PFP_HDR_OFF_ISR_OVERHEAD);
+	h->flags = le_get32(buf + PFP_HDR_OFF_FLAGS);
+	h->n_events = le_get32(buf + PFP_HDR_OFF_N_EVENTS);
+	for (unsigned i = 0; i < PFP_MAX_EVENTS; i++)
+		h->events[i] = le_get16(buf + PFP_HDR_OFF_EVENTS + 2 * i);
+	h->names_addr = le_get32(buf + PFP_HDR_OFF_NAMES);
+	h->records_addr = le_get32(buf + PFP_HDR_OFF_REGIONS);
+	h->errors = le_get32(buf + PFP_HDR_OFF_ERRORS);
 
-	if (h->magic != REGIONS_MAGIC)
+	if (h->magic != PFP_TABLE_MAGIC)
 		return bench_fail(err, BENCH_E_TARGET,
 		                  "region table: magic 0x%08" PRIx32
 		                  ", expected 0x%08x (\"PFPT\"): the firmware did not "
 		                  "initialise `%s` or overwrote it; call pfp_init() first",
-		                  h->magic, REGIONS_MAGIC, REGIONS_SYMBOL);
-	if (h->version != REGIONS_VERSION)
+		                  h->magic, PFP_TABLE_MAGIC, REGIONS_SYMBOL);
+	if (h->version != PFP_TABLE_VERSION)
 		return bench_fail(err, BENCH_E_TARGET,
 		                  "region table: version %u, this bench reads version %u: rebuild the firmware against "
 		                  "this tree's target/pfp",
-		                  h->version, REGIONS_VERSION);
-	if (h->header_size < REGIONS_HEADER_SIZE || h->record_size < REGIONS_RECORD_MIN)
+		                  h->version, PFP_TABLE_VERSION);
+	if (h->header_size < PFP_HEADER_SIZE || h->record_size < PFP_RECORD_SIZE)
 		return bench_fail(err, BENCH_E_TARGET,
 		                  "region table: header %u / record %u bytes, at least %u / %u expected: a table "
 		                  "built for another word size?",
-		                  h->header_size, h->record_size, REGIONS_HEADER_SIZE, REGIONS_RECORD_MIN);
+		                  h->header_size, h->record_size, PFP_HEADER_SIZE, PFP_RECORD_SIZE);
 	if (h->count == 0 || h->count > REGIONS_MAX_COUNT)
 		return bench_fail(err, BENCH_E_TARGET,
 		                  "region table: %u regions, out of range 1..%u: the table is corrupt", h->count,
 		                  REGIONS_MAX_COUNT);
-	if (h->n_events > REGIONS_MAX_EVENTS)
+	if (h->n_events > PFP_MAX_EVENTS)
 		return bench_fail(err, BENCH_E_TARGET, "region table: %" PRIu32 " events, at most %u", h->n_events,
-		                  REGIONS_MAX_EVENTS);
+		                  PFP_MAX_EVENTS);
 	if (h->records_addr == 0 || h->names_addr == 0 ||
 	    (uint64_t)h->records_addr + (uint64_t)h->count * h->record_size > 0x100000000ull)
 		return bench_fail(err, BENCH_E_TARGET,
@@ -113,11 +84,11 @@ static const struct {
 	uint32_t flag;
 	const char *text;
 } region_error_text[] = {
-    {0x01u, "disabled: Begin twice without End (Begin-Begin-End)"},
-    {0x02u, "disabled: End of a region that was not the innermost open one"},
-    {0x04u, "an interval reached 2^31 cycles: the counter may have wrapped"},
-    {0x08u, "an event interval could have wrapped an 8-bit DWT counter"},
-    {0x10u, "a sample came out below the calibrated overhead (recorded as 0)"},
+    {PFP_E_DOUBLE_BEGIN, "disabled: Begin twice without End (Begin-Begin-End)"},
+    {PFP_E_NOT_INNERMOST, "disabled: End of a region that was not the innermost open one"},
+    {PFP_E_WRAP, "an interval reached 2^31 cycles: the counter may have wrapped"},
+    {PFP_E_EVT_WRAP, "an event interval could have wrapped an 8-bit DWT counter"},
+    {PFP_E_NEGATIVE, "a sample came out below the calibrated overhead (recorded as 0)"},
 };
 
 static void describe_errors(uint32_t flags, char *out, size_t len)
@@ -142,14 +113,14 @@ int regions_decode_record(const struct regions_header *h, const uint8_t *records
 		return bench_fail(err, BENCH_E_INTERNAL, "region record %" PRIu32 " beyond the %zu bytes read", i, len);
 	const uint8_t *p = records + off;
 	out->id = i;
-	out->count = le32(p + REC_COUNT);
-	out->enabled = (le32(p + REC_FLAGS) & REC_F_ENABLED) != 0;
-	out->error_flags = le32(p + REC_ERRORS);
-	out->last = le32(p + REC_LAST);
-	out->total = le64(p + REC_TOTAL);
-	out->min = out->count ? le32(p + REC_MIN) : 0;
-	out->max = le32(p + REC_MAX);
-	out->ema = lef32(p + REC_EMA);
+	out->count = le_get32(p + PFP_REC_OFF_COUNT);
+	out->enabled = (le_get32(p + PFP_REC_OFF_FLAGS) & PFP_F_ENABLED) != 0;
+	out->error_flags = le_get32(p + PFP_REC_OFF_ERRORS);
+	out->last = le_get32(p + PFP_REC_OFF_LAST);
+	out->total = le_get64(p + PFP_REC_OFF_TOTAL);
+	out->min = out->count ? le_get32(p + PFP_REC_OFF_MIN) : 0;
+	out->max = le_get32(p + PFP_REC_OFF_MAX);
+	out->ema = lef32(p + PFP_REC_OFF_EMA);
 	out->mean = out->count ? (double)out->total / (double)out->count : 0.0;
 	describe_errors(out->error_flags, out->error, sizeof(out->error));
 	out->n_events = 0;
@@ -160,7 +131,7 @@ int regions_decode_record(const struct regions_header *h, const uint8_t *records
 			snprintf(ev->name, sizeof(ev->name), "%s", d->name);
 		else
 			snprintf(ev->name, sizeof(ev->name), "event%u", h->events[e]);
-		ev->value = le64(p + REC_EVENTS + 8 * e);
+		ev->value = le_get64(p + PFP_REC_OFF_EVENTS + 8 * e);
 	}
 	return 0;
 }
@@ -181,8 +152,8 @@ static void read_name(const struct regions_source *src, const struct regions_hea
 	}
 	/* Names live in flash; read a short string, then a shorter one near the end of memory. */
 	memset(buf, 0, sizeof(buf));
-	if (src->read_names(src->names_ctx, le32(ptr), buf, sizeof(buf) - 1, &err) < 0 &&
-	    src->read_names(src->names_ctx, le32(ptr), buf, 16, &err) < 0) {
+	if (src->read_names(src->names_ctx, le_get32(ptr), buf, sizeof(buf) - 1, &err) < 0 &&
+	    src->read_names(src->names_ctx, le_get32(ptr), buf, 16, &err) < 0) {
 		snprintf(out->error + strlen(out->error), sizeof(out->error) - strlen(out->error), "%sname unreadable",
 		         out->error[0] ? "; " : "");
 		return;
@@ -202,7 +173,7 @@ static int read_record(const struct regions_source *src, uint32_t table_addr, co
 		int rc = src->read_table(src->table_ctx, table_addr + 12, s1, sizeof(s1), err);
 		if (rc < 0)
 			return rc;
-		if (le32(s1) & 1u)
+		if (le_get32(s1) & 1u)
 			continue;
 		rc = src->read_table(src->table_ctx, h->records_addr + i * h->record_size, dst, h->record_size, err);
 		if (rc < 0)
@@ -210,7 +181,7 @@ static int read_record(const struct regions_source *src, uint32_t table_addr, co
 		rc = src->read_table(src->table_ctx, table_addr + 12, s2, sizeof(s2), err);
 		if (rc < 0)
 			return rc;
-		if (le32(s1) == le32(s2))
+		if (le_get32(s1) == le_get32(s2))
 			return 0;
 	}
 	return 1;
@@ -221,7 +192,7 @@ int regions_fetch(const struct regions_source *src, uint32_t table_addr, struct 
 {
 	unsigned tries = src->max_tries ? src->max_tries : 1;
 	struct regions_header h;
-	uint8_t hbuf[REGIONS_HEADER_SIZE];
+	uint8_t hbuf[PFP_HEADER_SIZE];
 	uint8_t *records = NULL;
 	size_t rec_len = 0;
 	int rc;
@@ -254,7 +225,7 @@ int regions_fetch(const struct regions_source *src, uint32_t table_addr, struct 
 		rc = src->read_table(src->table_ctx, table_addr + 12, seq2, sizeof(seq2), err);
 		if (rc < 0)
 			goto fail;
-		consistent = le32(seq2) == h.seq;
+		consistent = le_get32(seq2) == h.seq;
 	}
 	/* A target that records samples faster than the probe reads the whole table: each record is
 	 * still consistent on its own when read between two equal even sequence numbers. */

@@ -12,19 +12,15 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "bench_abi.h"
 #include "results/results.h"
 
 struct backend;
 struct elf_file;
 
 /* The table's symbol and its fixed constants (docs/regions.md "Table layout"). */
-#define REGIONS_SYMBOL      "bench_regions"
-#define REGIONS_MAGIC       0x54504650u /* "PFPT" little-endian */
-#define REGIONS_VERSION     1u
-#define REGIONS_HEADER_SIZE 64u
-#define REGIONS_RECORD_MIN  96u   /* version 1's record; larger records are read, the tail ignored */
-#define REGIONS_MAX_COUNT   1024u /* a table claiming more is corrupt */
-#define REGIONS_MAX_EVENTS  4u
+#define REGIONS_SYMBOL    PFP_TABLE_SYMBOL
+#define REGIONS_MAX_COUNT 1024u /* a table claiming more is corrupt */
 
 /* Header as decoded (all little-endian on the wire). */
 struct regions_header {
@@ -36,17 +32,13 @@ struct regions_header {
 	uint32_t overhead;      /* bias of an empty region, subtracted on the target */
 	uint32_t nest_overhead; /* bias an empty inner pair leaves in its enclosing region */
 	uint32_t isr_overhead;  /* bias an interrupt leaves in the interrupted region */
-	uint32_t flags;         /* REGIONS_F_* */
+	uint32_t flags;         /* PFP_T_* */
 	uint32_t n_events;
-	uint16_t events[REGIONS_MAX_EVENTS]; /* counters.h: enum papi_event */
-	uint32_t names_addr;                 /* const char *const names[count], in flash */
-	uint32_t records_addr;               /* struct pfp_region records[count], in RAM */
-	uint32_t errors;                     /* table-wide PFP_TE_* */
+	uint16_t events[PFP_MAX_EVENTS]; /* counters.h: enum papi_event */
+	uint32_t names_addr;             /* const char *const names[count], in flash */
+	uint32_t records_addr;           /* struct pfp_region records[count], in RAM */
+	uint32_t errors;                 /* table-wide PFP_TE_* */
 };
-
-#define REGIONS_F_CALIBRATED 0x1u
-#define REGIONS_F_BASEPRI    0x2u
-#define REGIONS_F_EVENTS     0x4u
 
 /* Returns 0 and fills out, or a negative bench_err with a message naming what is wrong (wrong magic,
  * version, sizes, region count out of range). */

@@ -3,6 +3,7 @@
  * pyusb_backend.py, probe-rs cmsisdap/tools.rs): "CMSIS-DAP" in the product or interface string,
  * v2 when that interface is vendor-specific (class 0xFF) with bulk endpoints, v1 when it is HID. */
 #include "session/probes.h"
+#include "base/le.h"
 
 #include <cjson/cJSON.h>
 #include <libusb-1.0/libusb.h>
@@ -28,11 +29,6 @@ static const struct {
 enum { DT_DEVICE = 1, DT_CONFIG = 2, DT_STRING = 3, DT_INTERFACE = 4, DT_ENDPOINT = 5 };
 enum { CLASS_HID = 0x03, CLASS_VENDOR = 0xff, EP_BULK = 2 };
 
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
 int probes_decode_string(const uint8_t *desc, size_t len, char *out, size_t cap)
 {
 	size_t o = 0;
@@ -42,7 +38,7 @@ int probes_decode_string(const uint8_t *desc, size_t len, char *out, size_t cap)
 	if (!desc || len < 2 || desc[1] != DT_STRING || desc[0] > len || desc[0] < 2)
 		return -1;
 	for (size_t i = 2; i + 1 < desc[0] && o + 4 < cap; i += 2) {
-		unsigned c = le16(desc + i);
+		unsigned c = le_get16(desc + i);
 		/* UTF-16 code units to UTF-8 (RFC 3629); a surrogate half, which no probe sends, becomes '?'. */
 		if (c >= 0xd800 && c <= 0xdfff)
 			c = '?';
@@ -138,8 +134,8 @@ int probes_parse(const struct probe_desc *d, struct probe_info *out, struct benc
 	if (!dev || d->device_len < 18 || dev[0] < 18 || dev[1] != DT_DEVICE)
 		return bench_fail(err, BENCH_E_PROTOCOL, "USB device descriptor is malformed (%zu bytes)",
 		                  d->device_len);
-	out->vid = le16(dev + 8);
-	out->pid = le16(dev + 10);
+	out->vid = le_get16(dev + 8);
+	out->pid = le_get16(dev + 10);
 	out->bus = d->bus;
 	snprintf(out->port, sizeof(out->port), "%s", d->port);
 	string_at(d, dev[14], out->vendor, sizeof(out->vendor));
@@ -207,13 +203,13 @@ static void read_raw(libusb_device_handle *h, struct raw *r, struct probe_desc *
 	n = libusb_get_descriptor(h, LIBUSB_DT_CONFIG, 0, r->config, sizeof(r->config));
 	if (n >= 9) {
 		d->config = r->config;
-		d->config_len = (size_t)n < le16(r->config + 2) ? (size_t)n : le16(r->config + 2);
+		d->config_len = (size_t)n < le_get16(r->config + 2) ? (size_t)n : le_get16(r->config + 2);
 	}
 	/* String 0 lists the language IDs (USB 2.0 section 9.6.7); the first one is used. */
 	n = libusb_get_string_descriptor(h, 0, 0, r->strings[0], sizeof(r->strings[0]));
 	if (n < 4)
 		return;
-	lang = le16(r->strings[0] + 2);
+	lang = le_get16(r->strings[0] + 2);
 	for (unsigned i = 1; i < PROBES_MAX_STRINGS; i++) {
 		n = libusb_get_string_descriptor(h, (uint8_t)i, lang, r->strings[i], sizeof(r->strings[i]));
 		if (n >= 2) {

@@ -1,6 +1,7 @@
 /* The checked wrappers of backend.h: a NULL op becomes a clear BENCH_E_UNSUPPORTED error naming
  * the backend and what it cannot do (after Black Magic Probe's target.c wrappers). */
 #include "transport/backend.h"
+#include "base/le.h"
 
 #include <string.h>
 
@@ -54,13 +55,15 @@ int backend_read_u32(struct backend *bk, uint32_t addr, uint32_t *value, struct 
 	int rc = backend_read_mem(bk, addr, b, sizeof(b), err);
 	if (rc)
 		return rc;
-	*value = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	*value = le_get32(b);
 	return 0;
 }
 
 int backend_write_u32(struct backend *bk, uint32_t addr, uint32_t value, struct bench_error *err)
 {
-	uint8_t b[4] = {(uint8_t)value, (uint8_t)(value >> 8), (uint8_t)(value >> 16), (uint8_t)(value >> 24)};
+	uint8_t b[4];
+
+	le_put32(b, value);
 	return backend_write_mem(bk, addr, b, sizeof(b), err);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "transport/gdb_rsp_priv.h"
+#include "base/le.h"
 #include "base/clock.h"
 
 /* Signals in stop replies (GDB's target signal numbers, include/gdb/signals.def). */
@@ -177,8 +178,7 @@ int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct be
 			uint8_t b[4];
 
 			if (rsp_hex_decode(colon + 1, b, 4) == 0) {
-				s->pc =
-				    (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+				s->pc = le_get32(b);
 				s->pc_valid = true;
 			}
 		} else if ((klen == 7 && (!strncmp(p, "swbreak", 7) || !strncmp(p, "hwbreak", 7)))) {
@@ -259,10 +259,6 @@ static int reg_regnum(struct rsp_priv *s, enum backend_reg reg, struct bench_err
 	return s->tdesc.map[reg];
 }
 
-static uint32_t le32(const uint8_t *b)
-{
-	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
 
 /* Register n through the g packet (a server without p/P): fetches g into reply(s) and finds n's
  * byte offset in it, checking the reply covers n's four bytes. Returns 0 or a negated bench_err. */
@@ -296,7 +292,7 @@ static int read_regnum(struct rsp_priv *s, int n, uint32_t *value, struct bench_
 			return rc;
 		if (s->link.parser.len >= 8 && rsp_hex_decode(reply(s), b, 4) == 0) {
 			s->p_state = 1;
-			*value = le32(b);
+			*value = le_get32(b);
 			return 0;
 		}
 		if (s->link.parser.len != 0 || s->p_state == 1)
@@ -308,17 +304,18 @@ static int read_regnum(struct rsp_priv *s, int n, uint32_t *value, struct bench_
 		return rc;
 	if (rsp_hex_decode(reply(s) + 2 * off, b, 4) != 0)
 		return bench_fail(err, BENCH_E_PROTOCOL, "bad g reply from %s (\"%.20s\")", s->link.io.peer, reply(s));
-	*value = le32(b);
+	*value = le_get32(b);
 	return 0;
 }
 
 static int write_regnum(struct rsp_priv *s, int n, uint32_t v, struct bench_error *err)
 {
-	uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+	uint8_t b[4];
 	char hex[9];
 	size_t off;
 	int rc;
 
+	le_put32(b, v);
 	rsp_hex_encode(b, 4, hex);
 	if (s->p_state >= 0) {
 		rc = rsp_command(s, err, "P%x=%s", (unsigned)n, hex);
@@ -563,7 +560,7 @@ static int op_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t sa
 	if (rc == 0)
 		rc = rsp_read_mem(s, sample_addr, b, 4, err);
 	if (rc == 0)
-		*sample = le32(b);
+		*sample = le_get32(b);
 	return rc;
 }
 

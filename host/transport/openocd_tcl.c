@@ -4,6 +4,7 @@
  * 0.12: halt, resume, wait_halt, reg, read_memory, write_memory, reset, flash write_image,
  * verify_image, bp/rbp, version. */
 #include "transport/openocd_tcl.h"
+#include "base/le.h"
 #include "base/clock.h"
 
 #include <errno.h>
@@ -417,9 +418,7 @@ static int tcl_write_mem(struct backend *bk, uint32_t addr, const void *buf, siz
 			return bench_fail(err, BENCH_E_NOMEM, "out of memory");
 		n = (size_t)sprintf(script, "write_memory 0x%08x %u {", addr, words ? 32u : 8u);
 		for (size_t i = 0; i < count; i++) {
-			uint32_t v = words ? (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
-			                         (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24
-			                   : b[i];
+			uint32_t v = words ? le_get32(b + 4 * i) : b[i];
 			n += (size_t)sprintf(script + n, "%s0x%x", i ? " " : "", v);
 		}
 		strcpy(script + n, "}");

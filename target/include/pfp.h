@@ -23,31 +23,8 @@
 
 #include "papi_events.h"
 
-#define PFP_TABLE_MAGIC   0x54504650u /* "PFPT" in memory order */
-#define PFP_TABLE_VERSION 1u
-#define PFP_MAX_EVENTS    4
-
-/* Region flags (struct pfp_region.flags). */
-#define PFP_F_ENABLED 0x1u
-#define PFP_F_INSIDE  0x2u /* between Begin and End */
-#define PFP_F_LATCHED 0x4u /* a latched End left a partial measurement to carry on */
-
-/* Region error flags (struct pfp_region.errors); each says why the region was disabled or a
- * sample is doubtful. */
-#define PFP_E_DOUBLE_BEGIN  0x1u  /* Begin-Begin-End on one id: region disabled (PFP "invalid usage") */
-#define PFP_E_NOT_INNERMOST 0x2u  /* End of a region that is not the innermost open one: disabled */
-#define PFP_E_WRAP          0x4u  /* an interval of 2^31 cycles or more: the counter may have wrapped */
-#define PFP_E_EVT_WRAP      0x8u  /* an event interval long enough for an 8-bit DWT counter to wrap */
-#define PFP_E_NEGATIVE      0x10u /* a sample came out below the calibrated overhead; recorded as 0 */
-
-/* Table flags (struct pfp_table.flags). */
-#define PFP_T_CALIBRATED 0x1u
-#define PFP_T_BASEPRI    0x2u /* critical sections mask by BASEPRI, not PRIMASK */
-#define PFP_T_EVENTS     0x4u /* regions record the event set in struct pfp_table.events */
-
-/* Table-wide errors (struct pfp_table.errors). */
-#define PFP_TE_BAD_ID       0x1u /* a call named an id >= count: ignored */
-#define PFP_TE_EVT_CONFLICT 0x2u /* the event set needs two multiplexer settings on one counter */
+/* The table's magic, version, offsets and flag bits are shared with the host. */
+#include "bench_abi.h"
 
 #include "pfp_port.h"
 

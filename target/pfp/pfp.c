@@ -9,11 +9,25 @@
  * list" with exclusive nesting and pre-emption pause, without walking a list on every call. */
 #include "pfp_internal.h"
 
+#include <stddef.h>
+
 /* The record layout is part of the table format: keep it fixed on the 32-bit targets
  * (C99 has no _Static_assert; a negative array size fails the build instead). */
+#define PFP_CHECK(name, cond) typedef char pfp_check_##name[(cond) ? 1 : -1]
 #if UINTPTR_MAX == 0xffffffffu
-typedef char pfp_check_record_size[(sizeof(struct pfp_region) == 96) ? 1 : -1];
-typedef char pfp_check_header_size[(sizeof(struct pfp_table) == 64) ? 1 : -1];
+PFP_CHECK(record_size, sizeof(struct pfp_region) == PFP_RECORD_SIZE);
+PFP_CHECK(header_size, sizeof(struct pfp_table) == PFP_HEADER_SIZE);
+PFP_CHECK(hdr_seq, offsetof(struct pfp_table, seq) == PFP_HDR_OFF_SEQ);
+PFP_CHECK(hdr_counter, offsetof(struct pfp_table, counter) == PFP_HDR_OFF_COUNTER);
+PFP_CHECK(hdr_flags, offsetof(struct pfp_table, flags) == PFP_HDR_OFF_FLAGS);
+PFP_CHECK(hdr_events, offsetof(struct pfp_table, events) == PFP_HDR_OFF_EVENTS);
+PFP_CHECK(hdr_names, offsetof(struct pfp_table, names) == PFP_HDR_OFF_NAMES);
+PFP_CHECK(hdr_regions, offsetof(struct pfp_table, regions) == PFP_HDR_OFF_REGIONS);
+PFP_CHECK(hdr_errors, offsetof(struct pfp_table, errors) == PFP_HDR_OFF_ERRORS);
+PFP_CHECK(rec_total, offsetof(struct pfp_region, total) == PFP_REC_OFF_TOTAL);
+PFP_CHECK(rec_min, offsetof(struct pfp_region, min) == PFP_REC_OFF_MIN);
+PFP_CHECK(rec_ema, offsetof(struct pfp_region, ema) == PFP_REC_OFF_EMA);
+PFP_CHECK(rec_events, offsetof(struct pfp_region, events) == PFP_REC_OFF_EVENTS);
 #endif
 
 static struct pfp_region pfp_idle; /* charged when no region is open: time nobody measures */

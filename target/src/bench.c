@@ -7,11 +7,12 @@
 #include "cm_regs.h"
 #include <stddef.h>
 
-/* The host reads and writes bench_ctl by these offsets (bench_abi.h): the struct must match. */
-_Static_assert(offsetof(struct bench_ctl, stop) == BENCH_CTL_OFF_STOP, "bench_ctl.stop offset");
-_Static_assert(offsetof(struct bench_ctl, iteration) == BENCH_CTL_OFF_ITERATION, "bench_ctl.iteration offset");
-_Static_assert(offsetof(struct bench_ctl, status) == BENCH_CTL_OFF_STATUS, "bench_ctl.status offset");
-_Static_assert(sizeof(struct bench_ctl) == BENCH_CTL_SIZE, "bench_ctl size");
+/* The host reads and writes bench_ctl by these offsets (bench_abi.h): the struct must match
+ * (C99 has no _Static_assert; a negative array size fails the build instead). */
+typedef char bench_check_stop[(offsetof(struct bench_ctl, stop) == BENCH_CTL_OFF_STOP) ? 1 : -1];
+typedef char bench_check_iteration[(offsetof(struct bench_ctl, iteration) == BENCH_CTL_OFF_ITERATION) ? 1 : -1];
+typedef char bench_check_status[(offsetof(struct bench_ctl, status) == BENCH_CTL_OFF_STATUS) ? 1 : -1];
+typedef char bench_check_size[(sizeof(struct bench_ctl) == BENCH_CTL_SIZE) ? 1 : -1];
 
 volatile struct bench_ctl bench_ctl = {
     .magic = BENCH_CTL_MAGIC,

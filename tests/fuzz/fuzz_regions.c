@@ -40,11 +40,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct bench_report rep;
 	struct bench_error err;
 
-	if (regions_decode_header(data, size, &hdr, &err) == 0 && size > REGIONS_HEADER_SIZE) {
+	if (regions_decode_header(data, size, &hdr, &err) == 0 && size > PFP_HEADER_SIZE) {
 		struct bench_region_result r;
 		for (uint32_t i = 0; i < hdr.count && i < 4; i++) {
 			memset(&r, 0, sizeof(r));
-			(void)regions_decode_record(&hdr, data + REGIONS_HEADER_SIZE, size - REGIONS_HEADER_SIZE, i, &r,
+			(void)regions_decode_record(&hdr, data + PFP_HEADER_SIZE, size - PFP_HEADER_SIZE, i, &r,
 			                            &err);
 		}
 	}

@@ -263,7 +263,7 @@ int main(int argc, char **argv)
 	                                 *latched = region(&rep, "latched"), *victim = region(&rep, "victim"),
 	                                 *tick = region(&rep, "tick"), *burst = region(&rep, "burst"),
 	                                 *cal0 = region(&rep, "pfp.overhead"), *cal1 = region(&rep, "pfp.nested");
-	CHECK(h.flags & REGIONS_F_CALIBRATED, "table not calibrated");
+	CHECK(h.flags & PFP_T_CALIBRATED, "table not calibrated");
 	CHECK(work->count == runs, "work.count %" PRIu64 ", expected %" PRIu64, work->count, runs);
 	CHECK(work->min == work->max, "work varies: %u..%u", work->min, work->max);
 	CHECK(work->last == marker(&r, "work"), "work region %u != marker %" PRId64, work->last, marker(&r, "work"));
@@ -286,7 +286,7 @@ int main(int argc, char **argv)
 	CHECK(burst->count == runs * 1000u, "burst.count %" PRIu64, burst->count);
 	/* With an event set, regions whose intervals are longer than an 8-bit DWT counter's range say
 	 * so (PFP_E_EVT_WRAP, 0x8); nothing else may go wrong. */
-	int with_events = (h.flags & REGIONS_F_EVENTS) != 0;
+	int with_events = (h.flags & PFP_T_EVENTS) != 0;
 	for (size_t i = 0; i < rep.n_regions; i++) {
 		const struct bench_region_result *g = &rep.regions[i];
 		uint32_t allowed = with_events && g->max > 255 ? 0x8u : 0u;
