@@ -1,8 +1,8 @@
 /* One error type for the whole host tool: a kind (which maps to a documented exit code, see
  * docs/exit-codes.md) and a one-line message that says what to do next. Functions that can fail
  * return an int (0 or a negative bench_err) and fill a struct bench_error the caller owns. */
-#ifndef HOST_ERROR_H
-#define HOST_ERROR_H
+#ifndef HOST_BASE_ERROR_H
+#define HOST_BASE_ERROR_H
 
 #include <stddef.h>
 
@@ -57,4 +57,4 @@ int bench_exit_code(enum bench_err kind);
 /* The class of a kind (BENCH_CLASS_INTERNAL for an unknown one). */
 enum bench_err_class bench_err_class(enum bench_err kind);
 
-#endif /* HOST_ERROR_H */
+#endif /* HOST_BASE_ERROR_H */

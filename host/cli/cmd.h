@@ -1,7 +1,7 @@
 /* Sub-commands of `bench`, one file each (cmd_<name>.c), dispatched from main.c's table.
  * Each returns the process exit code (docs/exit-codes.md). */
-#ifndef HOST_CMD_H
-#define HOST_CMD_H
+#ifndef HOST_CLI_CMD_H
+#define HOST_CLI_CMD_H
 
 int cmd_run(int argc, char **argv);
 int cmd_regions(int argc, char **argv);
@@ -9,4 +9,4 @@ int cmd_probes(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-#endif /* HOST_CMD_H */
+#endif /* HOST_CLI_CMD_H */

@@ -1,7 +1,7 @@
 /* Boards as data: boards/<name>/board.json (docs/boards.md), parsed with cJSON. The folder holds
  * the OpenOCD config too; paths in a board are absolute after board_load(). */
-#ifndef HOST_BOARD_H
-#define HOST_BOARD_H
+#ifndef HOST_FIRMWARE_BOARD_H
+#define HOST_FIRMWARE_BOARD_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -38,4 +38,4 @@ int board_load(const char *root, const char *name, struct board *out, struct ben
 /* Writes the known board names, comma-separated and sorted, into out. Returns how many. */
 size_t board_list(const char *root, char *out, size_t len);
 
-#endif /* HOST_BOARD_H */
+#endif /* HOST_FIRMWARE_BOARD_H */

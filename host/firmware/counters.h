@@ -2,8 +2,8 @@
  * TC1.6P counters with the CCTRL multiplexing (ePAPI table 1), and the PAPI events each core can
  * count (ePAPI table 2). Event codes are shared with the firmware (target/include/papi_events.h);
  * the region table stores codes, the host names them. */
-#ifndef HOST_COUNTERS_H
-#define HOST_COUNTERS_H
+#ifndef HOST_FIRMWARE_COUNTERS_H
+#define HOST_FIRMWARE_COUNTERS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,4 +60,4 @@ uint16_t counters_event_code(const char *name);
 /* The name of a table's counter id (struct pfp_table.counter): "DWT_CYCCNT", "CCNT", "none". */
 const char *counters_cycle_counter_name(uint32_t counter_id);
 
-#endif /* HOST_COUNTERS_H */
+#endif /* HOST_FIRMWARE_COUNTERS_H */

@@ -2,8 +2,8 @@
  * marker site and records every site in the non-allocated ELF section `.bench_markers`; this unit
  * decodes that section from bytes (elf.c hands it the section data) and answers "which marker is
  * at this PC". Pure data in, data out: no libelf here, so the fuzz target links this unit alone. */
-#ifndef HOST_MARKERS_H
-#define HOST_MARKERS_H
+#ifndef HOST_FIRMWARE_MARKERS_H
+#define HOST_FIRMWARE_MARKERS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -51,4 +51,4 @@ size_t markers_count(const struct marker_set *m, enum marker_kind kind);
 /* "BEGIN", "END", ...; "?" for anything else. */
 const char *markers_kind_name(unsigned kind);
 
-#endif /* HOST_MARKERS_H */
+#endif /* HOST_FIRMWARE_MARKERS_H */

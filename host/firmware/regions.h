@@ -4,8 +4,8 @@
  * with a sequence-counter retry), validates it and fills bench_report.regions.
  *
  * The decoder is split from the I/O so it can be unit-tested with byte buffers. */
-#ifndef HOST_REGIONS_H
-#define HOST_REGIONS_H
+#ifndef HOST_FIRMWARE_REGIONS_H
+#define HOST_FIRMWARE_REGIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -76,4 +76,4 @@ int regions_read(struct backend *bk, const struct elf_file *elf, struct bench_re
 int regions_read_elf(const struct elf_file *elf, struct bench_report *rep, struct regions_header *hdr,
                      struct bench_error *err);
 
-#endif /* HOST_REGIONS_H */
+#endif /* HOST_FIRMWARE_REGIONS_H */

@@ -2,8 +2,8 @@
  * regression beyond a threshold. Cycles are exact, so their medians are compared directly; noisy
  * figures (any other unit, or --utest) also need a two-sided Mann-Whitney U test below alpha,
  * as Google Benchmark's tools/gbench/report.py does for timings. */
-#ifndef HOST_COMPARE_H
-#define HOST_COMPARE_H
+#ifndef HOST_RESULTS_COMPARE_H
+#define HOST_RESULTS_COMPARE_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -63,4 +63,4 @@ int compare_print(FILE *out, const struct compare_result *r, const struct compar
 double compare_mann_whitney_p(const int64_t *a, size_t na, const int64_t *b, size_t nb);
 const char *compare_verdict_name(enum compare_verdict v);
 
-#endif /* HOST_COMPARE_H */
+#endif /* HOST_RESULTS_COMPARE_H */

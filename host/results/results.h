@@ -1,8 +1,8 @@
 /* What a run measured, independent of how it is reported: the in-memory form of the JSON report
  * (docs/report-schema.md). Filled by run.c (and regions.c), written by the reporters in report/,
  * and read back from JSON by report/json_read.c for `bench compare` and `bench report`. */
-#ifndef HOST_RESULTS_H
-#define HOST_RESULTS_H
+#ifndef HOST_RESULTS_RESULTS_H
+#define HOST_RESULTS_RESULTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -114,4 +114,4 @@ const char *results_basename(const char *path);
 /* Cycles to nanoseconds with the report's core clock; a negative value when the clock is unknown. */
 double results_cycles_to_ns(const struct bench_report *rep, double cycles);
 
-#endif /* HOST_RESULTS_H */
+#endif /* HOST_RESULTS_RESULTS_H */

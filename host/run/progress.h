@@ -1,7 +1,7 @@
 /* A progress bar on stderr for runs longer than a second, only when stderr is a TTY: nothing of
  * it reaches a pipe or a log. */
-#ifndef HOST_PROGRESS_H
-#define HOST_PROGRESS_H
+#ifndef HOST_RUN_PROGRESS_H
+#define HOST_RUN_PROGRESS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,4 +21,4 @@ void progress_begin(struct progress *p, FILE *out, bool want, size_t total);
 void progress_update(struct progress *p, size_t done);
 void progress_end(struct progress *p);
 
-#endif /* HOST_PROGRESS_H */
+#endif /* HOST_RUN_PROGRESS_H */

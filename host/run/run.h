@@ -2,8 +2,8 @@
  * write inputs at SYNC, sample DWT_CYCCNT at BEGIN/END, subtract the calibrated overhead, collect
  * samples per (marker pair, input) into a bench_report. A library function without globals, so
  * a farm (issue 6) may call run_measure() for several boards at once, each with its own ports. */
-#ifndef HOST_RUN_H
-#define HOST_RUN_H
+#ifndef HOST_RUN_RUN_H
+#define HOST_RUN_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -70,4 +70,4 @@ void run_print_usage(FILE *out);
  * here (cmd_run does it), so a farm can merge reports. */
 int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench_error *err);
 
-#endif /* HOST_RUN_H */
+#endif /* HOST_RUN_RUN_H */

@@ -1,8 +1,8 @@
 /* Turning a target that stopped somewhere unexpected into one line: which exception it is in
  * (IPSR), why (CFSR/HFSR bits, Armv7-M ARM B3.2.15-B3.2.16), and where it came from (the stacked
  * PC of the exception frame, B1.5.6), as a symbol: "HardFault (FORCED; UsageFault NOCP) at fut+0x12". */
-#ifndef HOST_RUN_FAULT_H
-#define HOST_RUN_FAULT_H
+#ifndef HOST_RUN_RUN_FAULT_H
+#define HOST_RUN_RUN_FAULT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,4 +31,4 @@ bool run_fault_describe(struct backend *bk, const struct elf_file *elf, uint32_t
 /* Sets the fault vector catches in DEMCR so a fault halts at its handler's entry. */
 int run_fault_catch(struct backend *bk, struct bench_error *err);
 
-#endif /* HOST_RUN_FAULT_H */
+#endif /* HOST_RUN_RUN_FAULT_H */

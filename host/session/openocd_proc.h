@@ -2,8 +2,8 @@
  * for --probe), or, for the virtual board, bench-sim plus OpenOCD with boards/sim-stm32f4/openocd.cfg.
  * Every server listens on 127.0.0.1 on a free port (gdb and telnet disabled). A failure to start
  * quotes the last lines of OpenOCD's log. */
-#ifndef HOST_OPENOCD_PROC_H
-#define HOST_OPENOCD_PROC_H
+#ifndef HOST_SESSION_OPENOCD_PROC_H
+#define HOST_SESSION_OPENOCD_PROC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -53,4 +53,4 @@ void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, s
 /* The bench-sim binary: $BENCH_SIM, next to /proc/self/exe, BENCH_BUILD_DIR/sim/ or BENCH_BUILD_DIR/. */
 int openocd_find_sim(char *out, size_t len, struct bench_error *err);
 
-#endif /* HOST_OPENOCD_PROC_H */
+#endif /* HOST_SESSION_OPENOCD_PROC_H */

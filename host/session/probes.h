@@ -1,8 +1,8 @@
 /* Debug probes attached over USB: ST-LINK/V2, V2-1, V3, CMSIS-DAP (v1 HID, v2 bulk) and SEGGER
  * J-Link. Enumeration is libusb's; recognising a probe is a pure function of the descriptors
  * libusb reads (probes_parse), so it is unit-tested on recorded descriptor bytes. */
-#ifndef HOST_PROBES_H
-#define HOST_PROBES_H
+#ifndef HOST_SESSION_PROBES_H
+#define HOST_SESSION_PROBES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -65,4 +65,4 @@ int probes_check_run(const struct run_opts *o, struct bench_error *err);
 /* Prints L as an aligned table, or as a JSON array with JSON set. */
 int probes_print(FILE *out, const struct probe_list *l, bool json, struct bench_error *err);
 
-#endif /* HOST_PROBES_H */
+#endif /* HOST_SESSION_PROBES_H */

@@ -3,8 +3,8 @@
  * exit (atexit), and when the host dies (PR_SET_PDEATHSIG). SIGINT/SIGTERM only set a flag
  * (proc_interrupted) that long waits poll, so the run can write its report before it exits 130.
  * Thread-safe: the live-process list is guarded by a mutex, so a farm may start boards in threads. */
-#ifndef HOST_PROC_H
-#define HOST_PROC_H
+#ifndef HOST_SESSION_PROC_H
+#define HOST_SESSION_PROC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,4 +49,4 @@ bool proc_interrupted(void);
 /* Clears the flag (tests). */
 void proc_clear_interrupted(void);
 
-#endif /* HOST_PROC_H */
+#endif /* HOST_SESSION_PROC_H */

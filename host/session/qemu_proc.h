@@ -1,8 +1,8 @@
 /* QEMU as a debug peer: starts qemu-system-arm with its gdbstub on a free 127.0.0.1 port,
  * halted at reset (-S), and stops it on every exit path. The gdb_rsp backend then connects to
  * the returned HOST:PORT. */
-#ifndef HOST_QEMU_PROC_H
-#define HOST_QEMU_PROC_H
+#ifndef HOST_SESSION_QEMU_PROC_H
+#define HOST_SESSION_QEMU_PROC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,4 +31,4 @@ int qemu_start_opts(const struct qemu_opts *o, char *host_port_out, size_t len, 
 /* Stops a QEMU started above (SIGTERM, then SIGKILL after a deadline) and frees *p; NULL-safe. */
 void qemu_stop(struct proc *p);
 
-#endif /* HOST_QEMU_PROC_H */
+#endif /* HOST_SESSION_QEMU_PROC_H */

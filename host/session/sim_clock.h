@@ -2,8 +2,8 @@
  * interface, docs/sim.md), read at BEGIN and END so a stretch of 2^32 cycles or more, which
  * DWT_CYCCNT wraps through unseen, is flagged. The host's wall clock cannot do that here: the
  * simulator skips sleep far faster than real time. */
-#ifndef HOST_SIM_CLOCK_H
-#define HOST_SIM_CLOCK_H
+#ifndef HOST_SESSION_SIM_CLOCK_H
+#define HOST_SESSION_SIM_CLOCK_H
 
 #include <stdint.h>
 
@@ -15,4 +15,4 @@ int sim_clock_open(uint16_t port, struct bench_error *err);
 int sim_clock_cycles(int fd, uint64_t *cycles, struct bench_error *err);
 void sim_clock_close(int fd);
 
-#endif /* HOST_SIM_CLOCK_H */
+#endif /* HOST_SESSION_SIM_CLOCK_H */
