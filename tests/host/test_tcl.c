@@ -166,6 +166,26 @@ static void test_openocd_errors(void **state)
 	assert_int_equal(backend_version(&peer->bk, out, sizeof(out), &err), 0);
 }
 
+static bool always(void *ctx)
+{
+	(void)ctx;
+	return true;
+}
+
+/* Ctrl-C inside a long command: the TCL client stops waiting at once with "interrupted" instead of
+ * at the command's end (the RSP client does the same: tests/rsp/test_rsp_packet.c test_link_cancel). */
+static void test_openocd_cancel(void **state)
+{
+	struct peer *peer = *state;
+	struct bench_error err;
+	char out[64];
+
+	backend_set_cancel(&peer->bk, (struct bench_cancel){always, NULL});
+	assert_int_equal(tcl_eval(&peer->bk, "sleep 3000", out, sizeof(out), &err), -(int)BENCH_E_INTERRUPTED);
+	assert_string_equal(err.msg, "interrupted");
+	backend_set_cancel(&peer->bk, (struct bench_cancel){NULL, NULL});
+}
+
 static void test_connect_refused(void **state)
 {
 	struct backend bk;
@@ -218,6 +238,7 @@ int main(void)
 	const struct CMUnitTest peer[] = {
 	    cmocka_unit_test(test_openocd_roundtrip),
 	    cmocka_unit_test(test_openocd_errors),
+	    cmocka_unit_test(test_openocd_cancel), /* last: OpenOCD is busy in its sleep afterwards */
 	};
 	int rc = cmocka_run_group_tests_name("units", units, NULL, NULL);
 	return rc | cmocka_run_group_tests_name("openocd", peer, start_openocd, stop_openocd);

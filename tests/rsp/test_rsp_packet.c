@@ -262,10 +262,37 @@ static void test_link_retransmit(void **state)
 	rsp_link_free(&l);
 }
 
+static bool always(void *ctx)
+{
+	(void)ctx;
+	return true;
+}
+
+/* Ctrl-C while the gdbserver is silent: the wait ends as interrupted, not at the deadline (the TCL
+ * client does the same: tests/host/test_tcl.c test_openocd_cancel). */
+static void test_link_cancel(void **state)
+{
+	int sv[2];
+	struct rsp_link l;
+	struct bench_error err;
+	const struct bench_cancel cancel = {always, NULL};
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(rsp_link_init(&l, 4096, 500, &err), 0);
+	rsp_io_from_fd(&l.io, sv[0], "pair");
+	l.io.cancel = &cancel;
+	assert_int_equal(rsp_link_recv(&l, clock_now_ms() + 60000, &err), -BENCH_E_INTERRUPTED);
+	assert_string_equal(err.msg, "interrupted");
+	close(sv[1]);
+	rsp_link_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_plain_and_acks),
+	    cmocka_unit_test(test_link_cancel),
 	    cmocka_unit_test(test_escapes),
 	    cmocka_unit_test(test_escaped_zero),
 	    cmocka_unit_test(test_run_length),
