@@ -331,8 +331,7 @@ enum bus_result scs_read(void *ctx, uint32_t off, unsigned size, enum bus_initia
 	struct sim_core *c = ctx;
 	uint32_t w;
 	enum bus_result r = scs_read_word(c, off & ~3u, who, &w);
-	unsigned sh = 8 * (off & 3u);
-	*v = size == 4 ? w : (w >> sh) & ((1u << (8 * size)) - 1u);
+	*v = bus_extract(w, off, size);
 	return r;
 }
 
@@ -475,9 +474,8 @@ enum bus_result scs_write(void *ctx, uint32_t off, unsigned size, enum bus_initi
 	uint32_t word = off & ~3u;
 	if (size == 4)
 		return scs_write_word(c, word, who, v, 0xFFFFFFFFu);
-	unsigned sh = 8 * (off & 3u);
-	uint32_t mask = ((1u << (8 * size)) - 1u) << sh;
-	uint32_t shifted = (v << sh) & mask;
+	uint32_t mask = bus_lanes(off, size);
+	uint32_t shifted = bus_merge(0, off, size, v);
 	/* Byte-accessible: priorities (B3.4.7), SHPR (B3.2.10); set/clear-enable and -pending and
 	 * write-one-to-clear registers: only the bytes written. Others merge with the current value. */
 	if ((word >= 0x100 && word < 0x2A0) || (word >= 0x400 && word < 0x500) || (word >= 0xD18 && word < 0xD24) ||
@@ -485,5 +483,5 @@ enum bus_result scs_write(void *ctx, uint32_t off, unsigned size, enum bus_initi
 		return scs_write_word(c, word, who, shifted, mask);
 	uint32_t cur = 0;
 	(void)scs_read_word(c, word, who, &cur);
-	return scs_write_word(c, word, who, (cur & ~mask) | shifted, 0xFFFFFFFFu);
+	return scs_write_word(c, word, who, bus_merge(cur, off, size, v), 0xFFFFFFFFu);
 }
