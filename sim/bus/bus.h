@@ -41,6 +41,29 @@ struct sim_bus {
 	const struct bus_region *last; /* one-entry lookup cache: DAP traffic is very local */
 };
 
+/* Sub-word accesses to a 32-bit register. A handler keeps whole words and answers a 1- or 2-byte
+ * access at `offset` (any byte within the word; size 1, 2 or 4) with the byte lanes it selects, as
+ * an AHB slave does (the lanes are the address's low bits, little-endian: AMBA AHB HSIZE/HADDR[1:0],
+ * Armv7-M ARM A3.3 "Endian support"). bus_lanes is the mask of those lanes within the word; bus_extract is the
+ * right-aligned value a read returns; bus_merge puts a right-aligned write into `old`. */
+static inline uint32_t bus_lanes(uint32_t offset, unsigned size)
+{
+	return size >= 4 ? 0xFFFFFFFFu : ((1u << (8 * size)) - 1u) << (8 * (offset & 3u));
+}
+
+static inline uint32_t bus_extract(uint32_t word, uint32_t offset, unsigned size)
+{
+	return size >= 4 ? word : (word >> (8 * (offset & 3u))) & ((1u << (8 * size)) - 1u);
+}
+
+static inline uint32_t bus_merge(uint32_t old, uint32_t offset, unsigned size, uint32_t value)
+{
+	if (size >= 4)
+		return value;
+	uint32_t mask = bus_lanes(offset, size);
+	return (old & ~mask) | ((value << (8 * (offset & 3u))) & mask);
+}
+
 void bus_init(struct sim_bus *bus);
 /* Returns 0, or -1 when the map is full or the region overlaps one already added. */
 int bus_add_region(struct sim_bus *bus, const struct bus_region *region);

@@ -66,23 +66,6 @@ static const struct {
     {1, 3, 0x00000100}, /* GPIOB_PUPDR */
 };
 
-uint32_t stm32f4_merge(uint32_t old, uint32_t offset, unsigned size, uint32_t value)
-{
-	if (size >= 4)
-		return value;
-	unsigned shift = 8 * (offset & 3);
-	uint32_t mask = (size == 1 ? 0xFFu : 0xFFFFu) << shift;
-	return (old & ~mask) | ((value << shift) & mask);
-}
-
-uint32_t stm32f4_extract(uint32_t reg, uint32_t offset, unsigned size)
-{
-	if (size >= 4)
-		return reg;
-	uint32_t v = reg >> (8 * (offset & 3));
-	return size == 1 ? v & 0xFFu : v & 0xFFFFu;
-}
-
 /* ---- RCC ---------------------------------------------------------------------------------- */
 
 static bool rcc_source_ready(const struct stm32f4 *st, uint32_t sw)
@@ -119,7 +102,7 @@ static enum bus_result rcc_read(struct stm32f4 *st, uint32_t off, unsigned size,
 	} else if (w == 0x74) {
 		v = (v & ~RCC_CSR_LSIRDY) | ((v & RCC_CSR_LSION) << 1);
 	}
-	*value = stm32f4_extract(v, off, size);
+	*value = bus_extract(v, off, size);
 	return BUS_OK;
 }
 
@@ -128,7 +111,7 @@ static enum bus_result rcc_write(struct stm32f4 *st, uint32_t off, unsigned size
 	uint32_t w = off & ~3u;
 	if (w >= sizeof(st->rcc))
 		return BUS_ERROR;
-	uint32_t v = stm32f4_merge(st->rcc[w / 4], off, size, value);
+	uint32_t v = bus_merge(st->rcc[w / 4], off, size, value);
 	/* HSION cannot be cleared while the HSI is the system clock (RM0090 7.3.1). */
 	if (w == 0x00 && (st->rcc[2] & 3u) == 0)
 		v |= RCC_CR_HSION;
@@ -144,9 +127,9 @@ static enum bus_result pwr_read(struct stm32f4 *st, uint32_t off, unsigned size,
 {
 	uint32_t w = off & ~3u;
 	if (w == 0x00)
-		*value = stm32f4_extract(st->pwr_cr, off, size);
+		*value = bus_extract(st->pwr_cr, off, size);
 	else if (w == 0x04)
-		*value = stm32f4_extract(st->pwr_csr | PWR_CSR_VOSRDY, off, size);
+		*value = bus_extract(st->pwr_csr | PWR_CSR_VOSRDY, off, size);
 	else
 		return BUS_ERROR;
 	return BUS_OK;
@@ -156,9 +139,9 @@ static enum bus_result pwr_write(struct stm32f4 *st, uint32_t off, unsigned size
 {
 	uint32_t w = off & ~3u;
 	if (w == 0x00)
-		st->pwr_cr = stm32f4_merge(st->pwr_cr, off, size, value);
+		st->pwr_cr = bus_merge(st->pwr_cr, off, size, value);
 	else if (w == 0x04)
-		st->pwr_csr = stm32f4_merge(st->pwr_csr, off, size, value) & 0x300u; /* EWUP, BRE writable */
+		st->pwr_csr = bus_merge(st->pwr_csr, off, size, value) & 0x300u; /* EWUP, BRE writable */
 	else
 		return BUS_ERROR;
 	return BUS_OK;
@@ -176,7 +159,7 @@ static enum bus_result gpio_read(struct stm32f4 *st, uint32_t off, unsigned size
 		v = st->gpio[port][5] & 0xFFFFu;
 	if (reg == 6) /* BSRR is write-only */
 		v = 0;
-	*value = stm32f4_extract(v, off, size);
+	*value = bus_extract(v, off, size);
 	return BUS_OK;
 }
 
@@ -190,11 +173,11 @@ static enum bus_result gpio_write(struct stm32f4 *st, uint32_t off, unsigned siz
 		return BUS_OK; /* IDR is read-only */
 	if (reg == 6) {
 		/* BSRR: BSy set, BRy reset; set wins (RM0090 8.4.7). */
-		uint32_t v = stm32f4_merge(0, off, size, value);
+		uint32_t v = bus_merge(0, off, size, value);
 		r[5] = ((r[5] & ~(v >> 16)) | v) & 0xFFFFu;
 		return BUS_OK;
 	}
-	r[reg] = stm32f4_merge(r[reg], off, size, value);
+	r[reg] = bus_merge(r[reg], off, size, value);
 	return BUS_OK;
 }
 
@@ -237,7 +220,7 @@ static enum bus_result usart_read(struct stm32f4 *st, uint32_t off, unsigned siz
 		v |= USART_SR_TXE | USART_SR_TC;
 	if (w == 0x04)
 		v = 0; /* DR: nothing is ever received */
-	*value = stm32f4_extract(v, off, size);
+	*value = bus_extract(v, off, size);
 	return BUS_OK;
 }
 
@@ -255,7 +238,7 @@ static enum bus_result usart_write(struct stm32f4 *st, uint32_t off, unsigned si
 	}
 	if (w == 0x00)
 		return BUS_OK; /* SR: TC/RXNE are rc_w0, and TC is set again at once */
-	st->usart2[w / 4] = stm32f4_merge(st->usart2[w / 4], off, size, value);
+	st->usart2[w / 4] = bus_merge(st->usart2[w / 4], off, size, value);
 	return BUS_OK;
 }
 
@@ -321,7 +304,7 @@ static enum bus_result dbgmcu_read(void *ctx, uint32_t off, unsigned size, enum 
 	default:
 		return BUS_ERROR;
 	}
-	*value = stm32f4_extract(v, off, size);
+	*value = bus_extract(v, off, size);
 	return BUS_OK;
 }
 
@@ -332,13 +315,13 @@ static enum bus_result dbgmcu_write(void *ctx, uint32_t off, unsigned size, enum
 	case 0x00:
 		return BUS_OK; /* IDCODE is read-only */
 	case 0x04:
-		st->dbgmcu_cr = stm32f4_merge(st->dbgmcu_cr, off, size, value) & 0xE7u;
+		st->dbgmcu_cr = bus_merge(st->dbgmcu_cr, off, size, value) & 0xE7u;
 		return BUS_OK;
 	case 0x08:
-		st->dbgmcu_apb1_fz = stm32f4_merge(st->dbgmcu_apb1_fz, off, size, value);
+		st->dbgmcu_apb1_fz = bus_merge(st->dbgmcu_apb1_fz, off, size, value);
 		return BUS_OK;
 	case 0x0C:
-		st->dbgmcu_apb2_fz = stm32f4_merge(st->dbgmcu_apb2_fz, off, size, value);
+		st->dbgmcu_apb2_fz = bus_merge(st->dbgmcu_apb2_fz, off, size, value);
 		return BUS_OK;
 	default:
 		return BUS_ERROR;

@@ -151,7 +151,7 @@ enum bus_result stm32f4_flash_reg_read(struct stm32f4 *st, uint32_t off, unsigne
 	default:
 		return BUS_ERROR; /* OPTCR1 exists on F42x/43x only */
 	}
-	*value = stm32f4_extract(v, off, size);
+	*value = bus_extract(v, off, size);
 	return BUS_OK;
 }
 
@@ -188,7 +188,7 @@ enum bus_result stm32f4_flash_reg_write(struct stm32f4 *st, uint32_t off, unsign
 	/* KEYR/OPTKEYR/CR/OPTCR take word writes; other sizes are merged into the word. */
 	switch (w) {
 	case 0x00:
-		fl->acr = stm32f4_merge(fl->acr, off, size, value) & ACR_RW_MASK;
+		fl->acr = bus_merge(fl->acr, off, size, value) & ACR_RW_MASK;
 		return BUS_OK;
 	case 0x04:
 		r = key_write(value, &fl->key_step, &fl->key_dead, fl->cr & CR_LOCK, KEY1, KEY2, &unlocked);
@@ -202,12 +202,12 @@ enum bus_result stm32f4_flash_reg_write(struct stm32f4 *st, uint32_t off, unsign
 			fl->optcr &= ~OPTCR_OPTLOCK;
 		return r;
 	case 0x0C:
-		fl->sr &= ~(stm32f4_merge(0, off, size, value) & SR_W1C_MASK);
+		fl->sr &= ~(bus_merge(0, off, size, value) & SR_W1C_MASK);
 		return BUS_OK;
 	case 0x10: {
 		if (fl->cr & CR_LOCK)
 			return BUS_OK; /* locked: writes are ignored */
-		uint32_t v = stm32f4_merge(fl->cr, off, size, value);
+		uint32_t v = bus_merge(fl->cr, off, size, value);
 		fl->cr = (v & CR_RW_MASK) | (v & CR_LOCK); /* LOCK can be set, never cleared, by software */
 		if ((v & CR_STRT) && (v & (CR_SER | CR_MER)))
 			start_erase(st, v); /* STRT reads 0 again once done */
@@ -216,7 +216,7 @@ enum bus_result stm32f4_flash_reg_write(struct stm32f4 *st, uint32_t off, unsign
 	case 0x14: {
 		if (fl->optcr & OPTCR_OPTLOCK)
 			return BUS_OK;
-		uint32_t v = stm32f4_merge(fl->optcr, off, size, value);
+		uint32_t v = bus_merge(fl->optcr, off, size, value);
 		/* OPTSTRT programs the option bytes from the register at once; OPTLOCK may be set. */
 		fl->optcr = v & OPTCR_RW_MASK;
 		return BUS_OK;

@@ -46,11 +46,6 @@ struct stm32f4 {
 	size_t line_len;
 };
 
-/* Merges a 1/2/4-byte write at `offset` (any alignment within the word) into a 32-bit register. */
-uint32_t stm32f4_merge(uint32_t old, uint32_t offset, unsigned size, uint32_t value);
-/* Extracts a 1/2/4-byte read at `offset` from a 32-bit register. */
-uint32_t stm32f4_extract(uint32_t reg, uint32_t offset, unsigned size);
-
 /* FLASH interface registers (offset within 0x40023C00). */
 enum bus_result stm32f4_flash_reg_read(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t *value);
 enum bus_result stm32f4_flash_reg_write(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t value);

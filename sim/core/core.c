@@ -354,6 +354,8 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, cha
 	}
 	c->bus = bus;
 	c->cfg = *cfg;
+	if (scs_check(err, errlen) != 0)
+		goto fail;
 	if (stm32f4_init(bus, &c->soc, cfg, err, errlen) != 0)
 		goto fail;
 	stm32f4_on_code_write(c->soc, on_code_write, c);

@@ -1,6 +1,6 @@
 /* Inside the virtual Cortex-M4F (core.h). Shared by core.c (unicorn glue, run loop), core_blocks.c
- * (per-block cache and cycle accounting), exc.c (exceptions and faults), nvic.c (NVIC, SCB,
- * SysTick: the SCS page), debug.c (DHCSR/DCRSR/DCRDR/DEMCR/DFSR, halting), dwt.c, fpb.c and
+ * (per-block cache and cycle accounting), exc.c (exceptions and faults), scs.c (the SCS page as a
+ * register table: NVIC, SCB), systick.c, debug.c (DHCSR/DCRSR/DCRDR/DEMCR/DFSR, halting), dwt.c, fpb.c and
  * loader.c. Not for other units: they use core.h and the bus. */
 #ifndef SIM_CORE_INTERNAL_H
 #define SIM_CORE_INTERNAL_H
@@ -311,9 +311,18 @@ bool fp_access_allowed(const struct sim_core *c);
 uint32_t core_read_s(struct sim_core *c, unsigned n);
 void core_write_s(struct sim_core *c, unsigned n, uint32_t v);
 
-/* nvic.c: the SCS page 0xE000E000 (ICTR, SysTick, NVIC, SCB, FPU, debug registers). */
+/* scs.c: the SCS page 0xE000E000 as a register table (ICTR, SysTick, NVIC, SCB, FPU, debug registers). */
 enum bus_result scs_read(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t *v);
 enum bus_result scs_write(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t v);
+/* Puts the stored registers of the table at their reset values: the core's (local reset) or, with
+ * debug_domain, the debug registers (power-on reset only, C1.4). */
+void scs_reset(struct sim_core *c, bool debug_domain);
+/* The manual's name of the register at `off` in the page, or NULL (reserved). */
+const char *scs_name(uint32_t off);
+/* Checks the table is sorted with no overlaps: -1 with a message in err otherwise. */
+int scs_check(char *err, size_t errlen);
+
+/* systick.c: SysTick (B3.3). */
 void systick_reset(struct sim_core *c);
 /* Cycles from now until SysTick next sets COUNTFLAG, or UINT64_MAX when disabled. */
 uint64_t systick_next_event(struct sim_core *c);
@@ -321,11 +330,20 @@ uint64_t systick_next_event(struct sim_core *c);
 bool systick_tickint(const struct sim_core *c);
 /* Brings SysTick to time `now`, pending the exception for each wrap. */
 void systick_advance(struct sim_core *c, uint64_t now);
+uint32_t systick_csr_read(struct sim_core *c);
+void systick_csr_write(struct sim_core *c, uint32_t v);
+uint32_t systick_rvr_read(struct sim_core *c);
+void systick_rvr_write(struct sim_core *c, uint32_t v);
+uint32_t systick_cvr_read(struct sim_core *c);
+void systick_cvr_write(struct sim_core *c, uint32_t v);
 
 /* debug.c */
 void debug_power_on(struct sim_core *c);
-enum bus_result debug_read(struct sim_core *c, uint32_t off, enum bus_initiator who, uint32_t *v);
-enum bus_result debug_write(struct sim_core *c, uint32_t off, enum bus_initiator who, uint32_t v);
+/* The debug registers' behaviour (rows of the SCS table): DHCSR (C1.6.3), DCRSR (C1.6.4), DEMCR (C1.6.5). */
+uint32_t debug_dhcsr_read(struct sim_core *c);
+void debug_dhcsr_write(struct sim_core *c, enum bus_initiator who, uint32_t v);
+void debug_dcrsr_write(struct sim_core *c, enum bus_initiator who, uint32_t v);
+void debug_demcr_write(struct sim_core *c, uint32_t v);
 /* Enters debug state (C1.5) with the DFSR reason bits. */
 void debug_halt(struct sim_core *c, uint32_t dfsr_bits);
 bool debug_enabled(const struct sim_core *c);

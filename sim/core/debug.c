@@ -1,4 +1,4 @@
-/* Halting debug (Armv7-M ARM C1.5, C1.6): DHCSR, DCRSR, DCRDR, DEMCR (DFSR lives in nvic.c with
+/* Halting debug (Armv7-M ARM C1.5, C1.6): DHCSR, DCRSR, DCRDR, DEMCR (DFSR is a row of scs.c beside
  * the other SCB fault registers). What stock OpenOCD 0.12 relies on (src/target/cortex_m.c):
  *  - C_HALT reads 1 whenever the core is halted: cortex_m_write_debug_halt_mask() read-modify-writes
  *    its cached DHCSR, so a 0 there would resume the core with its next write;
@@ -14,9 +14,8 @@ void debug_power_on(struct sim_core *c)
 {
 	c->dhcsr_ctrl = 0;
 	c->dhcsr_sticky = 0;
-	c->dcrdr = 0;
 	c->demcr = 0;
-	c->dfsr = 0;
+	scs_reset(c, true); /* DCRDR, DFSR */
 }
 
 bool debug_enabled(const struct sim_core *c)
@@ -117,7 +116,7 @@ bool debug_write_core_reg(struct sim_core *c, unsigned sel, uint32_t v)
 	}
 }
 
-static uint32_t dhcsr_read(struct sim_core *c)
+uint32_t debug_dhcsr_read(struct sim_core *c)
 {
 	uint32_t v = c->dhcsr_ctrl | c->dhcsr_sticky | DHCSR_S_REGRDY;
 	if (c->state == CORE_HALTED)
@@ -130,8 +129,10 @@ static uint32_t dhcsr_read(struct sim_core *c)
 	return v;
 }
 
-static void dhcsr_write(struct sim_core *c, uint32_t v)
+void debug_dhcsr_write(struct sim_core *c, enum bus_initiator who, uint32_t v)
 {
+	if (who != BUS_DEBUG)
+		return; /* the processor cannot write DHCSR (C1.6.3) */
 	if ((v & 0xFFFF0000u) != DHCSR_DBGKEY)
 		return; /* C1.6.3: writes without DBGKEY are ignored */
 	uint32_t ctrl = v & (DHCSR_C_DEBUGEN | DHCSR_C_HALT | DHCSR_C_STEP | DHCSR_C_MASKINTS | DHCSR_C_SNAPSTALL);
@@ -163,52 +164,21 @@ static void dhcsr_write(struct sim_core *c, uint32_t v)
 		debug_halt(c, DFSR_HALTED);
 }
 
-enum bus_result debug_read(struct sim_core *c, uint32_t off, enum bus_initiator who, uint32_t *v)
+/* DCRSR (C1.6.4): a register transfer, only from the debugger in debug state; REGWnR is bit 16. */
+void debug_dcrsr_write(struct sim_core *c, enum bus_initiator who, uint32_t v)
 {
-	(void)who;
-	switch (off) {
-	case 0xDF0:
-		*v = dhcsr_read(c);
-		return BUS_OK;
-	case 0xDF8:
-		*v = c->dcrdr;
-		return BUS_OK;
-	case 0xDFC:
-		*v = c->demcr;
-		return BUS_OK;
-	default:
-		*v = 0; /* DCRSR is write-only */
-		return BUS_OK;
+	if (who != BUS_DEBUG || c->state != CORE_HALTED)
+		return;
+	if (v & (1u << 16)) {
+		(void)debug_write_core_reg(c, v & 0x7Fu, c->dcrdr);
+	} else {
+		bool ok;
+		c->dcrdr = debug_read_core_reg(c, v & 0x7Fu, &ok);
 	}
 }
 
-enum bus_result debug_write(struct sim_core *c, uint32_t off, enum bus_initiator who, uint32_t v)
+void debug_demcr_write(struct sim_core *c, uint32_t v)
 {
-	switch (off) {
-	case 0xDF0:
-		/* The processor cannot write DHCSR (C1.6.3). */
-		if (who == BUS_DEBUG)
-			dhcsr_write(c, v);
-		return BUS_OK;
-	case 0xDF4:
-		/* DCRSR (C1.6.4): only in debug state; REGWnR is bit 16. */
-		if (who != BUS_DEBUG || c->state != CORE_HALTED)
-			return BUS_OK;
-		if (v & (1u << 16)) {
-			(void)debug_write_core_reg(c, v & 0x7Fu, c->dcrdr);
-		} else {
-			bool ok;
-			c->dcrdr = debug_read_core_reg(c, v & 0x7Fu, &ok);
-		}
-		return BUS_OK;
-	case 0xDF8:
-		c->dcrdr = v;
-		return BUS_OK;
-	case 0xDFC:
-		dwt_sync(c, core_now(c, 0xE000EDFCu));
-		c->demcr = v & DEMCR_WRITABLE;
-		return BUS_OK;
-	default:
-		return BUS_OK;
-	}
+	dwt_sync(c, core_now(c, 0xE000EDFCu)); /* TRCENA gates CYCCNT: fold the cycles so far first */
+	c->demcr = v & DEMCR_WRITABLE;
 }

@@ -30,14 +30,10 @@ void exc_reset(struct sim_core *c)
 	for (int e = EXC_NMI; e < EXC_IRQ0; e++)
 		c->enabled[e] = true;
 	c->enabled[EXC_MEMMANAGE] = c->enabled[EXC_BUSFAULT] = c->enabled[EXC_USAGEFAULT] = false;
-	c->vtor = 0;
+	scs_reset(c, false); /* VTOR, SCR, CCR, CFSR, HFSR, MMFAR, BFAR, AFSR, CPACR, FPCAR, FPDSCR */
 	c->aircr_prigroup = 0;
-	c->scr = 0;
-	c->ccr = CCR_STKALIGN; /* Cortex-M4 r0p1 resets STKALIGN to 1 (TRM 4.3.x, PM0214 4.4.8) */
-	c->shcsr = c->cfsr = c->hfsr = c->mmfar = c->bfar = c->afsr = 0;
-	c->cpacr = 0;
+	c->shcsr = 0;
 	c->fpccr = 0xC0000000u; /* ASPEN | LSPEN (B3.2.22) */
-	c->fpcar = c->fpdscr = 0;
 	c->event_reg = false;
 	c->tail_chain = false;
 }

@@ -129,9 +129,7 @@ static uint32_t read_word(struct sim_core *c, uint32_t off)
 enum bus_result fpb_read(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t *v)
 {
 	(void)who;
-	uint32_t w = read_word(ctx, off & ~3u);
-	unsigned sh = 8 * (off & 3u);
-	*v = size == 4 ? w : (w >> sh) & ((1u << (8 * size)) - 1u);
+	*v = bus_extract(read_word(ctx, off & ~3u), off, size);
 	return BUS_OK;
 }
 

@@ -44,8 +44,7 @@ enum bus_result itm_read(void *ctx, uint32_t off, unsigned size, enum bus_initia
 	} else if (off == 0xE80) {
 		w = c->itm_tcr;
 	}
-	unsigned sh = 8 * (off & 3u);
-	*v = size == 4 ? w : (w >> sh) & ((1u << (8 * size)) - 1u);
+	*v = bus_extract(w, off, size);
 	return BUS_OK;
 }
 

@@ -103,41 +103,65 @@ static const char *halt_reason(uint32_t dfsr)
 	return "halted";
 }
 
+/* The built-in debugger reaches the core as OpenOCD does: through the bus, as the debugger. */
+#define SA_DHCSR     0xE000EDF0u
+#define SA_DEMCR     0xE000EDFCu
+#define SA_DFSR      0xE000ED30u
+#define SA_DWT_CTRL  0xE0001000u
+#define SA_DWT_CYCNT 0xE0001004u
+
+static bool sa_read(struct sim_core *c, uint32_t addr, uint32_t *v)
+{
+	return bus_read(c->bus, addr, 4, BUS_DEBUG, v) == BUS_OK;
+}
+
+static bool sa_write(struct sim_core *c, uint32_t addr, uint32_t v)
+{
+	return bus_write(c->bus, addr, 4, BUS_DEBUG, v) == BUS_OK;
+}
+
 int core_run_standalone(struct sim_core *c, uint64_t max_cycles, void *out)
 {
 	FILE *f = out;
+	uint32_t demcr = 0, dwt_ctrl = 0;
 	/* Attach as a debugger does: halting debug on, and the cycle counter running (DEMCR.TRCENA,
 	 * DWT_CTRL.CYCCNTENA) so cyccnt= is meaningful even before the firmware enables it. */
-	if (debug_write(c, 0xDF0, BUS_DEBUG, DHCSR_DBGKEY | DHCSR_C_DEBUGEN) != BUS_OK ||
-	    debug_write(c, 0xDFC, BUS_DEBUG, c->demcr | DEMCR_TRCENA) != BUS_OK ||
-	    dwt_write(c, 0x000, 4, BUS_DEBUG, c->dwt.ctrl | 1u) != BUS_OK)
+	if (!sa_write(c, SA_DHCSR, DHCSR_DBGKEY | DHCSR_C_DEBUGEN) || !sa_read(c, SA_DEMCR, &demcr) ||
+	    !sa_write(c, SA_DEMCR, demcr | DEMCR_TRCENA) || !sa_read(c, SA_DWT_CTRL, &dwt_ctrl) ||
+	    !sa_write(c, SA_DWT_CTRL, dwt_ctrl | 1u))
 		return -1;
 	uint64_t used = 0;
 	while (used < max_cycles) {
 		used += core_run(c, max_cycles - used);
-		if (c->state == CORE_LOCKUP) {
-			fprintf(f, "halt pc=0x%08x imm=0 cyccnt=%u reason=lockup\n", core_pc(c), dwt_cyccnt(c, c->now));
+		enum core_state st = core_state(c);
+		uint32_t cyccnt = 0, dfsr = 0;
+		if (st == CORE_LOCKUP) {
+			if (!sa_read(c, SA_DWT_CYCNT, &cyccnt))
+				return -1;
+			fprintf(f, "halt pc=0x%08x imm=0 cyccnt=%u reason=lockup\n", core_pc(c), cyccnt);
 			(void)fflush(f);
 			return -1;
 		}
-		if (c->state == CORE_SLEEPING && !core_runnable(c))
+		if (st == CORE_SLEEPING && !core_runnable(c))
 			return -1;
-		if (c->state != CORE_HALTED)
+		if (st != CORE_HALTED)
 			continue;
+		if (!sa_read(c, SA_DWT_CYCNT, &cyccnt) || !sa_read(c, SA_DFSR, &dfsr))
+			return -1;
 		uint32_t pc = core_pc(c);
 		uint32_t hw = 0;
 		bool is_bkpt = bus_read(c->bus, pc, 2, BUS_DEBUG, &hw) == BUS_OK && (hw & 0xFF00u) == 0xBE00u &&
-		               (c->dfsr & DFSR_BKPT);
+		               (dfsr & DFSR_BKPT);
 		unsigned imm = is_bkpt ? hw & 0xFFu : 0;
-		fprintf(f, "halt pc=0x%08x imm=%u cyccnt=%u reason=%s\n", pc, imm, dwt_cyccnt(c, c->now),
-		        halt_reason(c->dfsr));
+		fprintf(f, "halt pc=0x%08x imm=%u cyccnt=%u reason=%s\n", pc, imm, cyccnt, halt_reason(dfsr));
 		(void)fflush(f);
 		if (is_bkpt && imm == 4)
 			return 0;
-		c->dfsr = 0;
+		if (!sa_write(c, SA_DFSR, dfsr)) /* write-one-to-clear: the reasons just reported */
+			return -1;
 		if (is_bkpt)
 			core_set_pc(c, pc + 2); /* what OpenOCD's armv7m_maybe_skip_bkpt_inst does */
-		if (debug_write(c, 0xDF0, BUS_DEBUG, DHCSR_DBGKEY | DHCSR_C_DEBUGEN) != BUS_OK)
+		if (!sa_write(c, SA_DHCSR, DHCSR_DBGKEY | DHCSR_C_DEBUGEN))
 			return -1;
 	}
 	return -1;

@@ -49,17 +49,15 @@ static enum ap_result bus_access(struct mem_ap *ap, uint32_t addr, unsigned byte
 	/* Unaligned transfers: the AHB-AP drives an aligned HADDR (Cortex-M4 TRM 8.2: "the AHB-AP
 	 * does not support unaligned transfers"), so the low address bits only select byte lanes. */
 	uint32_t aligned = addr & ~(uint32_t)(bytes - 1);
-	unsigned shift = 8 * (aligned & 3u);
-	uint32_t mask = bytes == 4 ? 0xFFFFFFFFu : ((1u << (8 * bytes)) - 1);
 	enum bus_result r;
 	if (is_write) {
 		/* C2.2.6: data for a narrow write sits in the byte lanes the address selects. */
-		r = bus_write(ap->bus, aligned, bytes, BUS_DEBUG, (*lane_data >> shift) & mask);
+		r = bus_write(ap->bus, aligned, bytes, BUS_DEBUG, bus_extract(*lane_data, aligned, bytes));
 		ap->bus_writes++;
 	} else {
 		uint32_t v = 0;
 		r = bus_read(ap->bus, aligned, bytes, BUS_DEBUG, &v);
-		*lane_data = r == BUS_OK ? (v & mask) << shift : 0;
+		*lane_data = r == BUS_OK ? bus_merge(0, aligned, bytes, v) : 0;
 		ap->bus_reads++;
 	}
 	if (r != BUS_OK) {

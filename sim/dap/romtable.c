@@ -73,8 +73,7 @@ static enum bus_result rom_read(void *ctx, uint32_t offset, unsigned size, enum 
 		word = MEMTYPE_SYSMEM;
 	else if (romtable_id_read(ROMTABLE_BASE, word_off, &word) != 0)
 		word = 0; /* the rest of the 4 KiB reads as zero */
-	unsigned shift = 8 * (offset & 3u);
-	*value = size == 4 ? word : (word >> shift) & ((1u << (8 * size)) - 1);
+	*value = bus_extract(word, offset, size);
 	return BUS_OK;
 }
 
