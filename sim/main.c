@@ -1,6 +1,6 @@
 /* bench-sim: the virtual STM32F4 board. Flags, the single-threaded event loop that serves OpenOCD's
- * remote_bitbang connection between slices of core execution, the text control interface, and
- * clean shutdown on SIGINT/SIGTERM/`quit`. docs/sim.md is the manual. */
+ * remote_bitbang connection and its ST-LINK (stlink-server over TCP) between slices of core execution, the text control
+ * interface, and clean shutdown on SIGINT/SIGTERM/`quit`. docs/sim.md is the manual. */
 #define _GNU_SOURCE /* ppoll() */
 #include <errno.h>
 #include <getopt.h>
@@ -22,6 +22,7 @@
 #include "dap/dp.h"
 #include "wire/jtag.h"
 #include "dap/romtable.h"
+#include "wire/stlink_server.h"
 
 /* Cycles per core_run() slice while a client may be waiting: ~2 ms at 100 M instr/s, so a JTAG
  * request waits at most that long while the core runs free. */
@@ -41,10 +42,14 @@
 
 static const char usage_text[] =
     "usage: bench-sim [options]\n"
-    "The virtual STM32F4 (Cortex-M4F) board, driven by stock OpenOCD's remote_bitbang JTAG adapter.\n"
+    "The virtual STM32F4 (Cortex-M4F) board with its on-board ST-LINK, driven by stock OpenOCD over SWD\n"
+    "(st-link or hla driver, stlink-server TCP backend) or its remote_bitbang JTAG adapter.\n"
     "\n"
+    "  --stlink-port N   serve an STLINK-V3 as stlink-server does on 127.0.0.1:N (0: a free port).\n"
+    "                    stdout's first line is `stlink-port N`. OpenOCD: `st-link backend tcp N`\n"
+    "                    (dapdirect_swd) or `hla_stlink_backend tcp N` (hla_swd)\n"
     "  --jtag-port N     serve remote_bitbang on 127.0.0.1:N (0: a free port; the default when\n"
-    "                    --jtag-socket is not given). stdout's first line is `jtag-port N`.\n"
+    "                    neither --jtag-socket nor --stlink-port is given); prints `jtag-port N`\n"
     "  --jtag-socket P   serve remote_bitbang on the Unix socket P (faster; OpenOCD:\n"
     "                    `remote_bitbang host P` with `remote_bitbang port 0`)\n"
     "  --ctl-port N      control interface on 127.0.0.1:N (0: a free port; prints `ctl-port N`)\n"
@@ -63,7 +68,8 @@ static const char usage_text[] =
     "`trace on|off`, `dap-wait N`, `quit`. Exit: 0 on SIGINT/SIGTERM/quit, 2 on bad usage, 1 on errors.\n";
 
 struct options {
-	long jtag_port; /* -1: not given */
+	long stlink_port; /* -1: not given */
+	long jtag_port;   /* -1: not given */
 	const char *jtag_socket;
 	long ctl_port; /* -1: none */
 	unsigned wait_states;
@@ -89,6 +95,8 @@ struct sim {
 	struct dp dp;
 	struct jtag_tap tap;
 	struct bitbang bb;
+	struct stlink_probe probe;
+	struct stlink_server stl;
 	int tcp_listen, unix_listen, ctl_listen;
 	int client;
 	struct ctl_client ctl[MAX_CTL_CLIENTS];
@@ -159,9 +167,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 		O_MAX,
 		O_QUIET,
 		O_SPIN,
-		O_NO_SPIN
+		O_NO_SPIN,
+		O_STLINK_PORT
 	};
 	static const struct option longopts[] = {
+	    {"stlink-port", required_argument, NULL, O_STLINK_PORT},
 	    {"jtag-port", required_argument, NULL, O_JTAG_PORT},
 	    {"jtag-socket", required_argument, NULL, O_JTAG_SOCKET},
 	    {"ctl-port", required_argument, NULL, O_CTL_PORT},
@@ -176,12 +186,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	*o = (struct options){.jtag_port = -1, .ctl_port = -1};
+	*o = (struct options){.stlink_port = -1, .jtag_port = -1, .ctl_port = -1};
 	int c;
 	uint64_t v;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
+		case O_STLINK_PORT:
 		case O_JTAG_PORT:
 		case O_CTL_PORT:
 			if (parse_u64(optarg, 65535, &v) < 0) {
@@ -190,6 +201,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			if (c == O_JTAG_PORT)
 				o->jtag_port = (long)v;
+			else if (c == O_STLINK_PORT)
+				o->stlink_port = (long)v;
 			else
 				o->ctl_port = (long)v;
 			break;
@@ -242,28 +255,44 @@ static int parse_args(int argc, char **argv, struct options *o)
 		error_line("--standalone needs --elf FILE");
 		return -1;
 	}
-	if (o->jtag_port < 0 && !o->jtag_socket)
+	if (o->jtag_port < 0 && !o->jtag_socket && o->stlink_port < 0)
 		o->jtag_port = 0;
 	return 0;
 }
 
-/* remote_bitbang 's'/'u' assert the chip's NRST, 'r'/'t' release it. NRST resets the system but
- * not the debug logic (RM0090 6.1.2, Armv7-M ARM B1.5.7 note on Local reset): the same as
- * AIRCR.SYSRESETREQ, which the core already models, so release does that write. OpenOCD's board
- * config says reset_config none, so only hand-made streams do this. */
-static void on_bitbang_reset(void *ctx, bool trst, bool srst)
+/* The chip's NRST pin, driven by the ST-LINK (DRIVE_NRST: the Discovery wires the probe's T_NRST
+ * to it, so `reset_config srst_only` works) or by remote_bitbang 's'/'u' (assert) and 'r'/'t'
+ * (release). NRST resets the system but not the debug logic (RM0090 6.1.2, Armv7-M ARM B1.5.7 note
+ * on Local reset): the same as AIRCR.SYSRESETREQ, which the core already models, so release does
+ * that write; while it is held low the core does not run (event_loop()). */
+static void nrst(struct sim *s, bool asserted)
 {
-	struct sim *s = ctx;
-	(void)trst;
-	if (srst) {
+	if (asserted) {
 		s->srst_asserted = true;
 		return;
 	}
 	if (s->srst_asserted) {
 		s->srst_asserted = false;
 		if (bus_write(&s->bus, SCB_AIRCR, 4, BUS_DEBUG, AIRCR_VECTKEY | AIRCR_SYSRESETREQ) != BUS_OK)
-			error_line("SRST: AIRCR.SYSRESETREQ write failed; core not reset");
+			error_line("NRST: AIRCR.SYSRESETREQ write failed; core not reset");
 	}
+}
+
+static void on_bitbang_reset(void *ctx, bool trst, bool srst)
+{
+	(void)trst;
+	nrst(ctx, srst);
+}
+
+static void on_stlink_nrst(void *ctx, bool asserted)
+{
+	nrst(ctx, asserted);
+}
+
+/* The core runs unless NRST holds it in reset. */
+static bool runnable(const struct sim *s)
+{
+	return !s->srst_asserted && core_runnable(s->core);
 }
 
 static void drop_client(struct sim *s, const char *why)
@@ -337,11 +366,28 @@ static uint64_t now_ns(void)
  * heavier load of eight parallel builds spinning was measured slower (40-165 halts/s against 165),
  * hence --no-spin. As soon as a request makes the core runnable (resume, step), return: the core
  * starts at once, as on silicon. */
-static void spin_client(struct sim *s)
+static bool serve_stlink(struct sim *s, int flags)
+{
+	return stlink_server_serve(&s->stl, flags);
+}
+
+static bool jtag_connected(const struct sim *s)
+{
+	return s->client >= 0;
+}
+
+static bool stlink_connected(const struct sim *s)
+{
+	return s->stl.client >= 0;
+}
+
+/* The same for either debugger connection: serve() reads and answers, connected() says whether the
+ * client is still there. An ST-LINK client's next request follows its last reply just as fast. */
+static void spin_client(struct sim *s, bool (*serve)(struct sim *, int), bool (*connected)(const struct sim *))
 {
 	uint64_t deadline = now_ns() + SPIN_NS;
-	while (s->client >= 0 && !stop_signal && !core_runnable(s->core)) {
-		if (serve_client(s, MSG_DONTWAIT)) {
+	while (connected(s) && !stop_signal && !runnable(s)) {
+		if (serve(s, MSG_DONTWAIT)) {
 			s->last_served_ns = now_ns();
 			deadline = s->last_served_ns + SPIN_NS;
 		} else if (now_ns() > deadline) {
@@ -396,9 +442,11 @@ static void ctl_stats(struct sim *s, struct ctl_client *c)
 	ctl_reply(c,
 	          "instructions=%" PRIu64 " cycles=%" PRIu64 " halts=%" PRIu64 " exceptions=%" PRIu64
 	          " dap_transactions=%" PRIu64 " bitbang_round_trips=%" PRIu64 " bitbang_buffers=%" PRIu64
-	          " bitbang_bytes=%" PRIu64 " sticky_errors=%" PRIu64 " jtag_clients=%" PRIu64,
+	          " bitbang_bytes=%" PRIu64 " sticky_errors=%" PRIu64 " jtag_clients=%" PRIu64
+	          " stlink_round_trips=%" PRIu64 " stlink_commands=%" PRIu64 " stlink_clients=%" PRIu64,
 	          cs.instructions, cs.cycles, cs.halts, cs.exceptions, dp_transactions(&s->dp), s->bb.stats.round_trips,
-	          s->bb.stats.buffers, s->bb.stats.bytes_in, s->dp.stats.sticky_errors, s->clients_served);
+	          s->bb.stats.buffers, s->bb.stats.bytes_in, s->dp.stats.sticky_errors, s->clients_served,
+	          s->stl.stats.round_trips, s->probe.stats.commands, s->stl.stats.clients);
 }
 
 static void ctl_command(struct sim *s, struct ctl_client *c, char *line)
@@ -473,7 +521,7 @@ static void accept_ctl(struct sim *s)
 	close(fd);
 }
 
-enum { PFD_TCP, PFD_UNIX, PFD_CTL, PFD_CLIENT, PFD_CTL0, PFD_N = PFD_CTL0 + MAX_CTL_CLIENTS };
+enum { PFD_TCP, PFD_UNIX, PFD_CTL, PFD_CLIENT, PFD_STL, PFD_STL_CLIENT, PFD_CTL0, PFD_N = PFD_CTL0 + MAX_CTL_CLIENTS };
 
 static int event_loop(struct sim *s, const sigset_t *run_mask)
 {
@@ -483,12 +531,14 @@ static int event_loop(struct sim *s, const sigset_t *run_mask)
 		pfd[PFD_UNIX] = (struct pollfd){.fd = s->unix_listen, .events = POLLIN};
 		pfd[PFD_CTL] = (struct pollfd){.fd = s->ctl_listen, .events = POLLIN};
 		pfd[PFD_CLIENT] = (struct pollfd){.fd = s->client, .events = POLLIN};
+		pfd[PFD_STL] = (struct pollfd){.fd = s->stl.listen_fd, .events = POLLIN};
+		pfd[PFD_STL_CLIENT] = (struct pollfd){.fd = s->stl.client, .events = POLLIN};
 		for (int i = 0; i < MAX_CTL_CLIENTS; i++)
 			pfd[PFD_CTL0 + i] = (struct pollfd){.fd = s->ctl[i].fd, .events = POLLIN};
-		bool runnable = core_runnable(s->core);
+		bool can_run = runnable(s);
 		struct timespec zero = {0, 0};
 		/* Signals are blocked except inside ppoll(): no race between the flag test and the wait. */
-		int n = ppoll(pfd, PFD_N, runnable ? &zero : NULL, run_mask);
+		int n = ppoll(pfd, PFD_N, can_run ? &zero : NULL, run_mask);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -501,8 +551,16 @@ static int event_loop(struct sim *s, const sigset_t *run_mask)
 			    serve_client(s, 0)) {
 				s->last_served_ns = now_ns();
 				if (s->spin)
-					spin_client(s);
+					spin_client(s, serve_client, jtag_connected);
 			}
+			if (s->stl.client >= 0 && (pfd[PFD_STL_CLIENT].revents & (POLLIN | POLLHUP | POLLERR)) &&
+			    serve_stlink(s, 0)) {
+				s->last_served_ns = now_ns();
+				if (s->spin)
+					spin_client(s, serve_stlink, stlink_connected);
+			}
+			if (pfd[PFD_STL].revents & POLLIN)
+				stlink_server_accept(&s->stl);
 			if (pfd[PFD_TCP].revents & POLLIN)
 				accept_jtag(s, s->tcp_listen);
 			if (pfd[PFD_UNIX].revents & POLLIN)
@@ -513,8 +571,9 @@ static int event_loop(struct sim *s, const sigset_t *run_mask)
 				if (s->ctl[i].fd >= 0 && (pfd[PFD_CTL0 + i].revents & (POLLIN | POLLHUP | POLLERR)))
 					serve_ctl(s, &s->ctl[i]);
 		}
-		if (core_runnable(s->core)) {
-			bool talking = s->client >= 0 && now_ns() - s->last_served_ns < TALK_WINDOW_NS;
+		if (runnable(s)) {
+			bool talking =
+			    (s->client >= 0 || s->stl.client >= 0) && now_ns() - s->last_served_ns < TALK_WINDOW_NS;
 			(void)core_run(s->core, talking ? TALK_SLICE_CYCLES : RUN_SLICE_CYCLES);
 		}
 	}
@@ -526,6 +585,14 @@ static int event_loop(struct sim *s, const sigset_t *run_mask)
 static int open_listeners(struct sim *s)
 {
 	char err[256];
+	if (s->opt.stlink_port >= 0) {
+		uint16_t port = 0;
+		if (stlink_server_listen(&s->stl, (uint16_t)s->opt.stlink_port, &port, err, sizeof(err)) != 0) {
+			error_line("ST-LINK port: %s: pick another --stlink-port, or 0 for a free one", err);
+			return -1;
+		}
+		printf("stlink-port %u\n", port);
+	}
 	if (s->opt.jtag_port >= 0) {
 		uint16_t port = 0;
 		s->tcp_listen = bitbang_listen_tcp((uint16_t)s->opt.jtag_port, &port, err, sizeof(err));
@@ -568,6 +635,7 @@ static void close_all(struct sim *s)
 	for (int i = 0; i < MAX_CTL_CLIENTS; i++)
 		if (s->ctl[i].fd >= 0)
 			close(s->ctl[i].fd);
+	stlink_server_close(&s->stl);
 	if (s->tcp_listen >= 0)
 		close(s->tcp_listen);
 	if (s->ctl_listen >= 0)
@@ -608,6 +676,7 @@ static int build_board(struct sim *s)
 	dp_init(&s->dp, &s->bus);
 	jtag_init(&s->tap, DP_IR_LEN, DP_IR_IDCODE, &dp_jtag_ops, &s->dp);
 	bitbang_init(&s->bb, &s->tap, on_bitbang_reset, s);
+	stlink_probe_init(&s->probe, &s->dp, on_stlink_nrst, s);
 	return 0;
 }
 
@@ -622,6 +691,7 @@ int main(int argc, char **argv)
 		return r > 0 ? 0 : 2;
 	}
 	s->tcp_listen = s->unix_listen = s->ctl_listen = s->client = -1;
+	stlink_server_init(&s->stl, &s->probe, s->opt.quiet);
 	s->spin = !s->opt.no_spin;
 	for (int i = 0; i < MAX_CTL_CLIENTS; i++)
 		s->ctl[i].fd = -1;

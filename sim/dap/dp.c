@@ -6,13 +6,6 @@
 #define DP_SCAN_BITS   35u
 #define DP_IDCODE_BITS 32u
 
-/* The bits a CTRL/STAT write stores (B2.2.2); STICKY* are write-one-to-clear on a JTAG-DP, READOK
- * and WDATAERR are SW-DP only and read as zero here. */
-#define DP_CTRL_WRITABLE                                                                                               \
-	(DP_CTRL_ORUNDETECT | DP_CTRL_TRNMODE_MASK | DP_CTRL_MASKLANE_MASK | DP_CTRL_TRNCNT_MASK |                     \
-	 DP_CTRL_CDBGRSTREQ | DP_CTRL_CDBGPWRUPREQ | DP_CTRL_CSYSPWRUPREQ)
-#define DP_CTRL_STICKY (DP_CTRL_STICKYORUN | DP_CTRL_STICKYCMP | DP_CTRL_STICKYERR)
-
 void dp_init(struct dp *dp, struct sim_bus *bus)
 {
 	ap_init(&dp->ap, bus);
@@ -87,7 +80,7 @@ static void dp_reg_access(struct dp *dp, bool rnw, unsigned a, uint32_t data)
 	}
 }
 
-static void dp_ap_access(struct dp *dp, bool rnw, unsigned a, uint32_t data)
+void dp_ap_access(struct dp *dp, bool rnw, unsigned a, uint32_t data)
 {
 	unsigned apsel = dp->select >> 24;
 	unsigned reg = (dp->select & 0xF0u) | a; /* SELECT.APBANKSEL, B2.2.9 */

@@ -53,6 +53,13 @@
 #define DP_CTRL_CSYSPWRUPREQ  (1u << 30)
 #define DP_CTRL_CSYSPWRUPACK  (1u << 31)
 
+/* The bits a CTRL/STAT write stores (B2.2.2); STICKY* are write-one-to-clear on a JTAG-DP, READOK
+ * and WDATAERR are SW-DP only and read as zero here. */
+#define DP_CTRL_WRITABLE                                                                                               \
+	(DP_CTRL_ORUNDETECT | DP_CTRL_TRNMODE_MASK | DP_CTRL_MASKLANE_MASK | DP_CTRL_TRNCNT_MASK |                     \
+	 DP_CTRL_CDBGRSTREQ | DP_CTRL_CDBGPWRUPREQ | DP_CTRL_CSYSPWRUPREQ)
+#define DP_CTRL_STICKY (DP_CTRL_STICKYORUN | DP_CTRL_STICKYCMP | DP_CTRL_STICKYERR)
+
 struct dp_stats {
 	uint64_t dp_reads, dp_writes;
 	uint64_t ap_reads, ap_writes;
@@ -82,6 +89,10 @@ void dp_reset(struct dp *dp);
 void dp_inject_wait(struct dp *dp, unsigned n);
 /* The CTRL/STAT value a read returns (ACKs follow their REQs at once: power is always there). */
 uint32_t dp_ctrl_stat(const struct dp *dp);
+/* One AP access through SELECT (APSEL, APBANKSEL) and A[3:2] = a, shared by the JTAG-DP's APACC
+ * and the SW-DP (swdp.c): a read leaves its result in read_result (posted), an error sets
+ * CTRL/STAT.STICKYERR. */
+void dp_ap_access(struct dp *dp, bool rnw, unsigned a, uint32_t data);
 /* All DAP transactions so far (DPACC + APACC), for the control interface. */
 uint64_t dp_transactions(const struct dp *dp);
 
