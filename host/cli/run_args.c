@@ -161,6 +161,8 @@ struct opt {
 
 static const struct opt opts[] = {
     {"--board", OPT_STR, F(board), "NAME", "board folder under boards/ (default: the virtual board sim-stm32f4)"},
+    {"--transport", OPT_STR, F(transport), "PATH",
+     "how OpenOCD reaches the board: dap (ST-LINK dapdirect_swd, default), hla (ST-LINK hla_swd), jtag (virtual)"},
     {"--probe", OPT_STR, F(probe), "SERIAL", "debug probe serial (OpenOCD `adapter serial`); see `bench probes`"},
     {"--openocd", OPT_STR, F(openocd), "HOST:PORT", "attach to a running OpenOCD's TCL port; start nothing"},
     {"--gdb", OPT_STR, F(gdb), "HOST:PORT", "measure through a gdbserver (GDB remote protocol)"},
@@ -310,6 +312,16 @@ int run_parse_args(int argc, char **argv, struct run_opts *o, struct bench_error
 		return bench_fail(err, BENCH_E_USAGE, "--start and --stop go together: give both symbols");
 	if (o->openocd && o->gdb)
 		return bench_fail(err, BENCH_E_USAGE, "--openocd and --gdb both given: pick one backend");
+	if (o->transport && strcmp(o->transport, "dap") && strcmp(o->transport, "hla") && strcmp(o->transport, "jtag"))
+		return bench_fail(
+		    err, BENCH_E_USAGE,
+		    "--transport %s: give dap (ST-LINK, dapdirect_swd), hla (ST-LINK, hla_swd) or jtag (the "
+		    "virtual board's remote_bitbang)",
+		    o->transport);
+	if (o->transport && (o->openocd || o->gdb))
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "--transport picks how the OpenOCD bench starts reaches the board: leave it out with "
+		                  "--openocd/--gdb");
 	if (o->probe && (o->openocd || o->gdb))
 		return bench_fail(err, BENCH_E_USAGE,
 		                  "--probe selects the probe of an OpenOCD bench starts: leave it out "

@@ -97,7 +97,8 @@ static int parse_fields(const cJSON *root, const char *dir, struct board *b, str
 	    (rc = get_str(root, "core", b->core, sizeof(b->core), false, dir, err)) ||
 	    (rc = get_str(root, "counter", b->counter, sizeof(b->counter), false, dir, err)) ||
 	    (rc = get_str(root, "backend", b->backend, sizeof(b->backend), false, dir, err)) ||
-	    (rc = get_str(root, "openocd_cfg", cfg, sizeof(cfg), false, dir, err)))
+	    (rc = get_str(root, "openocd_cfg", cfg, sizeof(cfg), false, dir, err)) ||
+	    (rc = get_str(root, "transport", b->transport, sizeof(b->transport), false, dir, err)))
 		return rc;
 	v = cJSON_GetObjectItemCaseSensitive(root, "core_clock_hz");
 	if (!v)
@@ -112,6 +113,10 @@ static int parse_fields(const cJSON *root, const char *dir, struct board *b, str
 	b->virtual_board = v && cJSON_IsTrue(v);
 	if (strcmp(b->backend, "qemu") && strcmp(b->backend, "openocd"))
 		return bad(err, dir, "backend", "must be \"openocd\" or \"qemu\"");
+	if (board_check_transport(b, b->transport, "transport", err))
+		return bad(err, dir, "transport",
+		           b->virtual_board ? "must be \"dap\", \"hla\" or \"jtag\""
+		                            : "must be \"dap\" or \"hla\" (jtag is the virtual board's only)");
 	if ((rc = get_mem(root, "flash", &b->flash_base, &b->flash_size, dir, err)) ||
 	    (rc = get_mem(root, "ram", &b->ram_base, &b->ram_size, dir, err)))
 		return rc;
@@ -137,6 +142,7 @@ int board_parse(const char *json, size_t len, const char *dir, struct board *out
 	memset(out, 0, sizeof(*out));
 	strcpy(out->counter, "DWT_CYCCNT");
 	strcpy(out->backend, "openocd");
+	strcpy(out->transport, "dap");
 	if (strlen(dir) >= sizeof(out->dir))
 		return bench_fail(err, BENCH_E_BOARD, "board folder path too long: move the boards folder");
 	strcpy(out->dir, dir);
@@ -152,6 +158,21 @@ int board_parse(const char *json, size_t len, const char *dir, struct board *out
 	rc = parse_fields(root, dir, out, err);
 	cJSON_Delete(root);
 	return rc;
+}
+
+int board_check_transport(const struct board *b, const char *transport, const char *what, struct bench_error *err)
+{
+	if (!strcmp(transport, "dap") || !strcmp(transport, "hla") || (!strcmp(transport, "jtag") && b->virtual_board))
+		return 0;
+	if (!strcmp(transport, "jtag"))
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "%s jtag: board %s is reached through its ST-LINK: give dap (dapdirect_swd) or hla "
+		                  "(hla_swd)",
+		                  what, b->name);
+	return bench_fail(err, BENCH_E_USAGE,
+	                  "%s %s: give dap (ST-LINK, dapdirect_swd), hla (ST-LINK, hla_swd) or jtag "
+	                  "(the virtual board's remote_bitbang)",
+	                  what, transport);
 }
 
 static int cmp_str(const void *a, const void *b)

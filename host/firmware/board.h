@@ -22,6 +22,9 @@ struct board {
 	char openocd_cfg[1024]; /* absolute path; "" when the board has none */
 	char dir[1024];         /* the board's folder */
 	bool virtual_board;     /* "virtual": cycles are modelled */
+	/* "transport": how OpenOCD reaches the chip (docs/boards.md): "dap" (ST-LINK, dapdirect_swd; the
+	 * default), "hla" (ST-LINK, hla_swd) or, on the virtual board only, "jtag" (remote_bitbang). */
+	char transport[8];
 	uint32_t flash_base, flash_size;
 	uint32_t ram_base, ram_size;
 	uint32_t csfr_base; /* "csfr_base": a TriCore core's CSFR window on the bus (AURIX core 0: 0xF8810000); 0: none */
@@ -35,6 +38,9 @@ int board_parse(const char *json, size_t len, const char *dir, struct board *out
 /* Loads boards/<name>/board.json from root (NULL: board_root()). An unknown name is BENCH_E_BOARD
  * with the list of known boards in the message. Names with '/' or starting with '.' are refused. */
 int board_load(const char *root, const char *name, struct board *out, struct bench_error *err);
+/* Checks that `transport` is one the board can use (see struct board); BENCH_E_USAGE otherwise,
+ * naming `what` (the flag or field it came from). */
+int board_check_transport(const struct board *b, const char *transport, const char *what, struct bench_error *err);
 /* Writes the known board names, comma-separated and sorted, into out. Returns how many. */
 size_t board_list(const char *root, char *out, size_t len);
 

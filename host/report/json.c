@@ -35,6 +35,9 @@ static cJSON *context_json(const struct bench_context *c)
 	ok = ok && add(o, "board", cJSON_CreateString(c->board));
 	ok = ok && add(o, "probe", cJSON_CreateString(c->probe));
 	ok = ok && add(o, "backend", cJSON_CreateString(c->backend));
+	/* Additive (docs/report-schema.md): only when bench started OpenOCD and so knows the path. */
+	if (c->transport[0])
+		ok = ok && add(o, "transport", cJSON_CreateString(c->transport));
 	ok = ok && add(o, "server_version", cJSON_CreateString(c->server_version));
 	ok = ok && add(o, "counter", cJSON_CreateString(c->counter));
 	ok = ok && add(o, "cycles_modelled", cJSON_CreateBool(c->cycles_modelled));

@@ -68,6 +68,7 @@ static int read_context(const cJSON *ctx, const char *what, struct bench_context
 	copy_str(c->board, sizeof(c->board), ctx, "board");
 	copy_str(c->probe, sizeof(c->probe), ctx, "probe");
 	copy_str(c->backend, sizeof(c->backend), ctx, "backend");
+	copy_str(c->transport, sizeof(c->transport), ctx, "transport");
 	copy_str(c->server_version, sizeof(c->server_version), ctx, "server_version");
 	copy_str(c->counter, sizeof(c->counter), ctx, "counter");
 	copy_str(c->date, sizeof(c->date), ctx, "date");

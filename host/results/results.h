@@ -68,6 +68,7 @@ struct bench_context {
 	char board[64];
 	char probe[64];
 	char backend[32];            /* "openocd-tcl", "gdb-rsp" */
+	char transport[8];           /* how the OpenOCD bench started reached the board: "dap", "hla", "jtag"; "" else */
 	char server_version[128];    /* OpenOCD / gdbserver version string */
 	char counter[32];            /* "DWT_CYCCNT", "none" */
 	bool cycles_modelled;        /* true on the virtual board: cycles come from its model */

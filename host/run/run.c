@@ -166,6 +166,15 @@ static int prepare_board(struct run_ctx *c)
 		ctx->cycles_modelled = c->board.virtual_board;
 		if (c->board.virtual_board)
 			snprintf(ctx->probe, sizeof(ctx->probe), "virtual");
+		if (o->transport && strcmp(c->board.backend, "openocd"))
+			return bench_fail(
+			    c->err, BENCH_E_USAGE,
+			    "--transport picks how OpenOCD reaches the board: board %s runs on %s, leave it out",
+			    c->board.name, c->board.backend);
+		if (o->transport && (rc = board_check_transport(&c->board, o->transport, "--transport", c->err)))
+			return rc;
+		if (o->transport)
+			snprintf(c->board.transport, sizeof(c->board.transport), "%s", o->transport);
 	}
 	if (o->probe)
 		snprintf(ctx->probe, sizeof(ctx->probe), "%s", o->probe);
@@ -217,6 +226,9 @@ static int open_session(struct run_ctx *c)
 	int rc = session_open(&c->sess, &so, c->err);
 
 	c->sess_open = true;
+	/* The path OpenOCD took to the board (board.json or --transport; docs/boards.md). */
+	if (c->sess.ocd_started && c->have_board)
+		(void)snprintf(c->rep->context.transport, sizeof(c->rep->context.transport), "%s", c->board.transport);
 	if (c->sess.ocd.sim_ready_ms)
 		c->phases.ms[RUN_PHASE_SIM] = c->sess.ocd.sim_ready_ms - c->phases.t0_ms;
 	if (c->sess.ocd.tcl_ready_ms)

@@ -29,6 +29,7 @@ struct run_opts {
 	const char *board;      /* NULL: the virtual board (bench-sim + OpenOCD) */
 	const char *boards_dir; /* NULL: board_root() */
 	const char *probe;      /* probe serial (OpenOCD `adapter serial`) */
+	const char *transport;  /* "dap", "hla", "jtag"; NULL: the board's (board.json "transport") */
 	const char *openocd;    /* "HOST:PORT" of a running OpenOCD's TCL port: attach, start nothing */
 	const char *gdb;        /* "HOST:PORT" of a gdbserver: use the RSP backend */
 	unsigned repeat;        /* measured iterations per input (default 10) */

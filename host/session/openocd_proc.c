@@ -65,17 +65,35 @@ int openocd_find_sim(char *out, size_t len, struct bench_error *err)
 	                  SIM_HINT);
 }
 
-/* bench-sim serves remote_bitbang on a Unix socket in the work folder when the path fits
- * sockaddr_un (108 bytes; each of OpenOCD's many JTAG round trips per halt is cheaper there than on
- * TCP), else on a free 127.0.0.1 port. It prints "jtag-socket PATH" / "jtag-port N" once listening. */
-static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *out, char *set_cmd, size_t set_len,
-                     struct bench_error *err)
+/* Reads bench-sim's "NAME N" line (docs/sim.md) into *port. */
+static int sim_port_line(struct proc *sim, const char *prefix, unsigned timeout, uint16_t *port,
+                         struct bench_error *err)
+{
+	char line[PATH_MAX], *end;
+	unsigned long v;
+	int rc = proc_wait_log_line(sim, prefix, line, sizeof(line), timeout, err);
+	if (rc)
+		return rc;
+	errno = 0;
+	v = strtoul(line, &end, 10);
+	if (errno || end == line || v == 0 || v > 65535)
+		return bench_fail(err, BENCH_E_TOOL_START, "bench-sim printed \"%s%s\": rebuild bench-sim", prefix,
+		                  line);
+	*port = (uint16_t)v;
+	return 0;
+}
+
+/* For dap and hla, bench-sim serves its ST-LINK on a free 127.0.0.1 port (stlink-server's TCP
+ * protocol: OpenOCD's st-link and hla drivers reach it with `backend tcp PORT`) and prints
+ * "stlink-port N". For jtag it serves remote_bitbang on a Unix socket in the work folder when the
+ * path fits sockaddr_un (108 bytes; each of OpenOCD's many JTAG round trips per halt is cheaper there
+ * than on TCP), else on a free 127.0.0.1 port: "jtag-socket PATH" / "jtag-port N". */
+static int start_sim(const struct openocd_start_opts *o, const char *transport, struct openocd_proc *out, char *set_cmd,
+                     size_t set_len, struct bench_error *err)
 {
 	char bin[PATH_MAX], line[PATH_MAX], sock[PATH_MAX], q[PATH_MAX + 64];
 	const char *argv[10];
 	unsigned timeout = o->timeout_ms ? o->timeout_ms : 10000u;
-	unsigned long ctl;
-	char *ctl_end;
 	struct stat st;
 	bool use_sock;
 	size_t a = 0;
@@ -86,8 +104,9 @@ static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *ou
 	else if ((rc = openocd_find_sim(bin, sizeof(bin), err)))
 		return rc;
 	snprintf(out->sim_log_path, sizeof(out->sim_log_path), "%s/bench-sim.log", o->work_dir);
+	bool stlink = strcmp(transport, "jtag") != 0;
 	snprintf(sock, sizeof(sock), "%s/jtag.sock", o->work_dir);
-	use_sock = strlen(sock) < 100 && tcl_quote(sock, q, sizeof(q)) > 0;
+	use_sock = !stlink && strlen(sock) < 100 && tcl_quote(sock, q, sizeof(q)) > 0;
 	/* A socket file left by a bench-sim that was killed (SIGKILL skips its unlink) is removed, so
 	 * OpenOCD can only ever meet this run's server; anything else by that name is not ours to delete. */
 	if (use_sock && lstat(sock, &st) == 0) {
@@ -100,7 +119,7 @@ static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *ou
 			                  sock, strerror(errno));
 	}
 	argv[a++] = bin;
-	argv[a++] = use_sock ? "--jtag-socket" : "--jtag-port";
+	argv[a++] = stlink ? "--stlink-port" : use_sock ? "--jtag-socket" : "--jtag-port";
 	argv[a++] = use_sock ? sock : "0";
 	if (o->preload_elf) {
 		argv[a++] = "--elf";
@@ -112,38 +131,28 @@ static int start_sim(const struct openocd_start_opts *o, struct openocd_proc *ou
 	argv[a] = NULL;
 	if ((rc = proc_start(argv, out->sim_log_path, o->work_dir, SIM_HINT, &out->sim, err)))
 		return rc;
-	/* bench-sim prints "ctl-port N" after its JTAG line (docs/sim.md); read it first, so that
-	 * `line` holds the JTAG line for the parsing below. */
-	rc = proc_wait_log_line(out->sim, "ctl-port ", line, sizeof(line), timeout, err);
-	if (rc)
-		return rc;
-	errno = 0;
-	ctl = strtoul(line, &ctl_end, 10);
-	if (errno || ctl_end == line || ctl == 0 || ctl > 65535)
-		return bench_fail(err, BENCH_E_TOOL_START, "bench-sim printed \"ctl-port %s\": rebuild bench-sim",
-		                  line);
-	out->sim_ctl_port = (uint16_t)ctl;
-	rc = proc_wait_log_line(out->sim, use_sock ? "jtag-socket " : "jtag-port ", line, sizeof(line), timeout, err);
-	if (rc)
+	/* bench-sim prints "ctl-port N" after its port line (docs/sim.md). */
+	if ((rc = sim_port_line(out->sim, "ctl-port ", timeout, &out->sim_ctl_port, err)))
 		return rc;
 	if (use_sock) {
+		if ((rc = proc_wait_log_line(out->sim, "jtag-socket ", line, sizeof(line), timeout, err)))
+			return rc;
 		snprintf(set_cmd, set_len, "set SIM_JTAG_SOCKET %s", q);
 		return 0;
 	}
-	char *end;
-	unsigned long port;
-	errno = 0;
-	port = strtoul(line, &end, 10);
-	if (errno || end == line || port == 0 || port > 65535)
-		return bench_fail(err, BENCH_E_TOOL_START, "bench-sim printed \"jtag-port %s\": rebuild bench-sim",
-		                  line);
-	snprintf(set_cmd, set_len, "set SIM_JTAG_PORT %lu", port);
+	uint16_t port = 0;
+	if ((rc = sim_port_line(out->sim, stlink ? "stlink-port " : "jtag-port ", timeout, &port, err)))
+		return rc;
+	snprintf(set_cmd, set_len, "set %s %u", stlink ? "SIM_STLINK_PORT" : "SIM_JTAG_PORT", port);
 	return 0;
 }
 
 int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, struct bench_error *err)
 {
-	char bin[PATH_MAX], set_sim[PATH_MAX + 96], tcl_cmd[32], serial_q[256], serial_cmd[300];
+	char bin[PATH_MAX], set_sim[PATH_MAX + 96], tcl_cmd[32], serial_q[256], serial_cmd[300], set_tr[48];
+	const char *transport = o->transport                         ? o->transport
+	                        : o->board && o->board->transport[0] ? o->board->transport
+	                                                             : "dap";
 	const char *argv[24];
 	const char *env = getenv("BENCH_OPENOCD");
 	unsigned timeout = o->timeout_ms ? o->timeout_ms : 10000u;
@@ -160,7 +169,7 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 		return bench_fail(err, BENCH_E_BOARD, "board %s: cannot read %s: %s: fix the board folder",
 		                  o->board->name, o->board->openocd_cfg, strerror(errno));
 	snprintf(bin, sizeof(bin), "%s", o->openocd_bin ? o->openocd_bin : env && *env ? env : "openocd");
-	if (o->board->virtual_board && (rc = start_sim(o, out, set_sim, sizeof(set_sim), err)))
+	if (o->board->virtual_board && (rc = start_sim(o, transport, out, set_sim, sizeof(set_sim), err)))
 		goto fail;
 	out->sim_ready_ms = o->board->virtual_board ? clock_now_ms() : 0;
 	out->tcl_port = o->tcl_port;
@@ -173,6 +182,9 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 		argv[a++] = "-c";
 		argv[a++] = set_sim;
 	}
+	snprintf(set_tr, sizeof(set_tr), "set BENCH_TRANSPORT %s", transport);
+	argv[a++] = "-c";
+	argv[a++] = set_tr;
 	/* -f takes a file name as an argv word, not Tcl: it needs no quoting. */
 	argv[a++] = "-f";
 	argv[a++] = o->board->openocd_cfg;

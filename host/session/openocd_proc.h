@@ -1,5 +1,6 @@
 /* Starting the debug server a run talks to: OpenOCD with a real board's config (and `adapter serial`
- * for --probe), or, for the virtual board, bench-sim plus OpenOCD with boards/sim-stm32f4/openocd.cfg.
+ * for --probe), or, for the virtual board, bench-sim plus OpenOCD with boards/sim-stm32f4/openocd.cfg,
+ * over the ST-LINK bench-sim serves (dap, hla) or its remote_bitbang JTAG port (jtag).
  * Every server listens on 127.0.0.1 on a free port (gdb and telnet disabled). A failure to start
  * quotes the last lines of OpenOCD's log. */
 #ifndef HOST_SESSION_OPENOCD_PROC_H
@@ -25,6 +26,9 @@ struct openocd_start_opts {
 	const char *preload_elf; /* virtual board: start bench-sim with this image already in flash
 	                          * (`--elf`), so programming finds it verified; NULL: an empty chip */
 	unsigned timeout_ms;     /* how long OpenOCD may take to answer; 0: 10000 */
+	/* "dap", "hla" or "jtag" (struct board's transport); NULL: the board's. OpenOCD gets it as the Tcl
+	 * variable BENCH_TRANSPORT before the board's openocd.cfg, which picks its interface from it. */
+	const char *transport;
 };
 
 struct openocd_proc {
