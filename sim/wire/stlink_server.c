@@ -138,7 +138,7 @@ static long request_length(const struct stlink_server *s, const char **why)
 	case TCP_SEND_USB_CMD:
 		break;
 	default:
-		*why = "not a stlink-server command";
+		*why = "not a stlink-server request";
 		return -1;
 	}
 	if (s->in_len < STLINK_TCP_HEADER)
@@ -261,8 +261,7 @@ bool stlink_server_serve(struct stlink_server *s, int flags)
 		}
 		long need = request_length(s, &why);
 		if (need < 0) {
-			msg("ST-LINK client sent %s (request byte 0x%02x at offset 0 of %zu); dropped", why, req[0],
-			    s->in_len);
+			msg("ST-LINK client: %s (first byte 0x%02x of %zu received); dropped", why, req[0], s->in_len);
 			put32(s->out + out_len, SS_CMD_NOT_AVAILABLE);
 			(void)bitbang_send_all(s->client, s->out, out_len + 4);
 			s->stats.dropped++;

@@ -273,7 +273,8 @@ def case_progress():
     import pty
     tmp = tempfile.mkdtemp(prefix="bench-e2e-")
     wd = os.path.join(tmp, "wd")
-    cmd = [BENCH, "run", os.path.join(EX, "fut-softfp.elf"), "--arg", "input=0:1000:50", "--repeat", "2",
+    # 251 inputs x 3 iterations: over a second even at the ST-LINK path's ~1000 marker halts/s.
+    cmd = [BENCH, "run", os.path.join(EX, "fut-softfp.elf"), "--arg", "input=0:1000:4", "--repeat", "2",
            "--quiet", "--work-dir", wd]
     master, slave = pty.openpty()
     p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)
@@ -291,20 +292,21 @@ def case_progress():
     text = data.decode(errors="replace")
     print(repr(text[-300:]), file=sys.stderr)
     expect(p.returncode == 0, f"exit code {p.returncode}")
-    expect("\r[" in text and "/63" in text, "no progress bar on a terminal (63 iterations)")
+    expect("\r[" in text and "/753" in text, "no progress bar on a terminal (753 iterations)")
     expect(text.endswith("\r\x1b[K"), "the bar is not cleared at the end")
     expect(procs_in(os.path.realpath(wd)) == {}, "processes left running")
 
 
 def case_workdir_reuse():
     """The same --work-dir twice, then with a stale jtag.sock (a socket file whose server is gone,
-    as a killed bench-sim leaves it), then with a regular file named jtag.sock that must survive."""
+    as a killed bench-sim leaves it), then with a regular file named jtag.sock that must survive.
+    The socket is the JTAG path's (--transport jtag); the ST-LINK path uses a TCP port."""
     import socket
     wd = tempfile.mkdtemp(prefix="bench-e2e-wd-")
     fw = os.path.join(EX, "fut-hardfp.elf")
 
     def once(what):
-        cmd = [BENCH, "run", fw, "--repeat", "2", "--quiet", "--no-progress", "--work-dir", wd]
+        cmd = [BENCH, "run", fw, "--repeat", "2", "--quiet", "--no-progress", "--work-dir", wd, "--transport", "jtag"]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         print(f"$ {' '.join(cmd)}  ({what})\n-> {p.returncode}\n{p.stderr}", file=sys.stderr)
         expect(procs_in(os.path.realpath(wd)) == {}, f"{what}: processes left running in {wd}")
@@ -420,6 +422,47 @@ def case_quickstart():
                 rows[int(f[1][6:])] = (int(f[2]), int(f[3]))
         got = [rows.get(v) for v in inputs]
         expect(got == [(3, w) for w in want], f"{fw}: (n, min) per input {got}, expected n=3 and {want}")
+
+
+TRANSPORTS = ("dap", "hla", "jtag")
+
+
+def case_transports_nops():
+    """NOP sleds exact over each way OpenOCD reaches the virtual board; the default is dap."""
+    for t in TRANSPORTS + (None,):
+        rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--repeat", "3"] + (["--transport", t] if t else []),
+                                status="ok")
+        expect(rc == 0, f"{t}: exit code {rc}")
+        expect(rep["context"].get("transport") == (t or "dap"),
+               f"{t}: context.transport {rep['context'].get('transport')!r}, expected {t or 'dap'!r}")
+        for n in (1, 10, 100, 1000):
+            r = result(rep, f"nop{n}")
+            expect(r is not None and r["samples"] == [n] * 3, f"{t}: nop{n} samples {r and r['samples']}")
+
+
+def case_transports_same():
+    """The same firmware gives the same samples over dap, hla and jtag (an input sweep whose cycle
+    counts vary with the input: soft-float fut)."""
+    got = {}
+    for t in TRANSPORTS:
+        rc, out, err, rep = run([os.path.join(EX, "fut-softfp.elf"), "--arg", "input=0,1,3,-7,1000,65535,123456789",
+                                 "--repeat", "3", "--transport", t], status="ok")
+        expect(rc == 0, f"{t}: exit code {rc}")
+        got[t] = [(r["name"], r["args"], r["samples"]) for r in rep["results"]]
+        expect(len(got[t]) == 7, f"{t}: {len(got[t])} results, expected 7")
+    expect(got["dap"] == got["hla"] == got["jtag"], f"samples differ between the paths: {got}")
+    expect(len({s[2][0] for s in got["dap"]}) > 1, f"fut-softfp counts do not vary with the input: {got['dap']}")
+
+
+def case_transport_bad():
+    rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--transport", "swd"], check_schema=False)
+    one_error_line(err, "--transport swd: give dap (ST-LINK, dapdirect_swd), hla (ST-LINK, hla_swd) or jtag", 2, rc)
+    rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--board", "stm32f4-discovery", "--transport", "jtag"],
+                            status="error")
+    one_error_line(err, "--transport jtag: board stm32f4-discovery is reached through its ST-LINK: give dap", 2, rc)
+    rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--openocd", "127.0.0.1:1", "--transport", "dap"],
+                            check_schema=False)
+    one_error_line(err, "--transport picks how the OpenOCD bench starts reaches the board: leave it out", 2, rc)
 
 
 run_case(globals(), CASE)

@@ -50,3 +50,17 @@ bp_here:
 hang:
 	b hang
 	.pool
+
+	/* For the watchpoint tests (tests/sim/e2e_stlink.c): placed after the pool above, so no
+	 * address the other tests know moves. The debugger resumes at wp_store with a DWT write
+	 * watchpoint on WP_ADDR; the core halts after the store completes (Armv7-M ARM C1.8.1), at
+	 * wp_after. */
+	.global wp_store
+	.thumb_func
+wp_store:
+	ldr r0, =0x20000200         /* WP_ADDR: SRAM the stack (top of SRAM) never reaches */
+	str r4, [r0]
+	.global wp_after
+wp_after:
+	b hang
+	.pool
