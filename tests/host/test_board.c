@@ -24,6 +24,7 @@ static void test_parse_good(void **state)
 	assert_int_equal(b.core_clock_hz, 168000000);
 	assert_string_equal(b.counter, "DWT_CYCCNT"); /* default */
 	assert_string_equal(b.backend, "openocd");    /* default */
+	assert_string_equal(b.transport, "dap");      /* default: the ST-LINK, dapdirect_swd */
 	assert_string_equal(b.openocd_cfg, "/x/b/openocd.cfg");
 	assert_true(b.virtual_board);
 	assert_int_equal(b.flash_base, 0x08000000);
@@ -58,6 +59,12 @@ static void test_parse_bad(void **state)
 	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"ram\":{\"base\":4294967296,\"size\":1}}",
 	     "\"base\" must be a 32-bit unsigned integer"},
 	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"ram\":{\"size\":1}}", "\"base\" is missing"},
+	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"transport\":\"swd\"}",
+	     "\"transport\" must be \"dap\" or \"hla\" (jtag is the virtual board's only)"},
+	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"transport\":\"jtag\"}",
+	     "\"transport\" must be \"dap\" or \"hla\""},
+	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"virtual\":true,\"transport\":\"x\"}",
+	     "\"transport\" must be \"dap\", \"hla\" or \"jtag\""},
 	};
 	struct board b;
 	struct bench_error err;
@@ -91,9 +98,15 @@ static void test_load_real(void **state)
 	assert_int_equal(b.core_clock_hz, 168000000);
 	assert_true(b.virtual_board);
 	assert_non_null(strstr(b.openocd_cfg, "/sim-stm32f4/openocd.cfg"));
+	assert_string_equal(b.transport, "dap");
+	assert_int_equal(board_check_transport(&b, "jtag", "--transport", &err), 0);
+	assert_int_equal(board_check_transport(&b, "hla", "--transport", &err), 0);
 	assert_int_equal(board_load(boards_dir, "stm32f4-discovery", &b, &err), 0);
 	assert_int_equal(b.core_clock_hz, 168000000);
 	assert_false(b.virtual_board);
+	assert_string_equal(b.transport, "dap");
+	assert_int_equal(board_check_transport(&b, "jtag", "--transport", &err), -(int)BENCH_E_USAGE);
+	assert_non_null(strstr(err.msg, "--transport jtag: board stm32f4-discovery is reached through its ST-LINK"));
 	assert_true(board_list(boards_dir, list, sizeof(list)) >= 5);
 	assert_non_null(strstr(list, "nucleo-f401re, nucleo-f446re"));
 }
