@@ -243,9 +243,20 @@ static uint8_t xfer_setup(struct stlink_probe *p, const struct xfer *x, uint32_t
 	return st;
 }
 
-/* After the transfers the probe reads CTRL/STAT: an AHB error leaves STICKYERR (the data phase of
- * the last write is only checked here). It reports the fault through GETLASTRWSTATUS and clears
- * the flag with ABORT.STKERRCLR, so the next command finds a clean DP. */
+/* One DRW transfer and the check for its AHB error. On SWD an AP read is posted and a write is
+ * buffered: the error shows as STICKYERR in CTRL/STAT (and FAULT for the next AP access), not in
+ * this transfer's ACK. The probe attributes it to this transfer; the model reads the flag directly
+ * where a probe would spend a CTRL/STAT read on the wire. */
+static uint8_t drw(struct stlink_probe *p, unsigned ap, bool write, uint32_t *v)
+{
+	uint8_t st = write ? ap_reg_write(p, ap, AP_REG_DRW_, *v) : ap_reg_read(p, ap, AP_REG_DRW_, v);
+	if (st == STLINK_OK && (p->dp->ctrl_stat & DP_CTRL_STICKY))
+		st = STLINK_SWD_AP_FAULT;
+	return st;
+}
+
+/* After the transfers the probe reports the first fault through GETLASTRWSTATUS and clears the
+ * sticky flags with ABORT, so the next command finds a clean DP. */
 static void xfer_finish(struct stlink_probe *p, uint8_t st, uint32_t fault_addr)
 {
 	uint32_t cs = 0;
@@ -277,7 +288,7 @@ static void mem_read(struct stlink_probe *p, const struct xfer *x, uint32_t n, u
 			st = xfer_setup(p, x, addr);
 		uint32_t v = 0;
 		if (st == STLINK_OK)
-			st = ap_reg_read(p, x->ap, AP_REG_DRW_, &v);
+			st = drw(p, x->ap, false, &v);
 		if (st != STLINK_OK)
 			break;
 		/* Narrow reads come back in the byte lanes of the address (ADIv5.2 C2.2.6). */
@@ -300,8 +311,9 @@ static void mem_write(struct stlink_probe *p, const struct xfer *x, uint32_t n, 
 		uint32_t v = 0;
 		for (unsigned k = 0; k < x->size; k++)
 			v |= (uint32_t)in[i + k] << (8 * k);
+		v <<= 8 * (addr & (x->size == 4 ? 0u : 3u));
 		if (st == STLINK_OK)
-			st = ap_reg_write(p, x->ap, AP_REG_DRW_, v << (8 * (addr & (x->size == 4 ? 0u : 3u))));
+			st = drw(p, x->ap, true, &v);
 		if (st != STLINK_OK)
 			break;
 		if (x->inc)
@@ -348,7 +360,7 @@ static void misc_out(struct stlink_probe *p, const uint8_t *cmd, const uint8_t *
 	if (items > STLINK_MISC_MAX_ITEMS || (uint64_t)vals + 4u * (uint64_t)items > wlen)
 		return; /* RW_MISC_IN then reports every item as failed */
 	unsigned ap = 0;
-	uint32_t addr = 0;
+	uint32_t addr = 0, fault_addr = 0;
 	uint8_t st = STLINK_OK;
 	for (uint32_t i = 0; i < items; i++) {
 		uint32_t v = get32(wdata + vals + 4 * i), out = 0;
@@ -365,9 +377,12 @@ static void misc_out(struct stlink_probe *p, const uint8_t *cmd, const uint8_t *
 			struct xfer x = {.ap = ap, .size = 4, .addr = wdata[i] == MISC_READ ? v : addr};
 			if (!ap_is_open(p, ap))
 				e = STLINK_BAD_AP_ERROR;
-			else if ((e = xfer_setup(p, &x, x.addr)) == STLINK_OK)
-				e = wdata[i] == MISC_READ ? ap_reg_read(p, ap, AP_REG_DRW_, &out)
-				                          : ap_reg_write(p, ap, AP_REG_DRW_, v);
+			else if ((e = xfer_setup(p, &x, x.addr)) == STLINK_OK) {
+				out = v;
+				e = drw(p, ap, wdata[i] == MISC_WRITE, &out);
+				if (wdata[i] == MISC_WRITE)
+					out = 0;
+			}
 			break;
 		}
 		default:
@@ -376,11 +391,13 @@ static void misc_out(struct stlink_probe *p, const uint8_t *cmd, const uint8_t *
 		}
 		p->misc_val[i] = out;
 		p->misc_err[i] = e;
-		if (e != STLINK_OK && st == STLINK_OK)
+		if (e != STLINK_OK && st == STLINK_OK) {
 			st = e;
+			fault_addr = wdata[i] == MISC_READ ? v : addr;
+		}
 	}
 	p->misc_items = items;
-	xfer_finish(p, st, addr);
+	xfer_finish(p, st, fault_addr);
 }
 
 static void misc_in(struct stlink_probe *p, uint8_t *reply, uint32_t rlen)
