@@ -24,6 +24,9 @@
 #define DWT_FUNCTION0   0xE0001028u
 #define DBGMCU_CR       0xE0042004u
 #define DBGMCU_APB1_FZ  0xE0042008u
+#define RCC_CR          0x40023800u
+#define RCC_CFGR        0x40023808u
+#define FLASH_ACR       0x40023C00u
 
 enum path { PATH_DAP, PATH_HLA, PATH_JTAG };
 static const char *const path_names[] = {"dap", "hla", "jtag"};
@@ -208,6 +211,16 @@ static int test_suite(enum path path, const char *sim_bin, const char *fw_dir)
 		          "examine-end did not set DBGMCU_CR DBG_SLEEP/STOP/STANDBY");
 		E2E_CHECK((read_word(&b, DBGMCU_APB1_FZ) & 0x1800u) == 0x1800u,
 		          "examine-end did not freeze the watchdogs");
+		/* reset-init's clock set-up: PLL on and locked, FLASH_ACR prefetch + 2 wait states, the
+		 * system clock switched to the PLL (RM0090 7.3.1, 7.3.3, 3.9.1). */
+		e2e_tcl(b.tcl, "reset init");
+		E2E_CHECK((read_word(&b, RCC_CR) & 0x03000000u) == 0x03000000u, "reset-init: PLL not on and ready");
+		E2E_CHECK((read_word(&b, RCC_CFGR) & 0xFu) == 0xAu, "reset-init: system clock not switched to the PLL");
+		E2E_CHECK((read_word(&b, FLASH_ACR) & 0x107u) == 0x102u, "reset-init: FLASH_ACR not PRFTEN | 2 WS");
+		/* Both of stm32f4x.cfg's flash banks probe: the main flash and the OTP area. */
+		const char *fp = e2e_tcl(b.tcl, "flash probe 0; flash probe 1; flash banks");
+		E2E_CHECK(strstr(fp, "0x08000000") && strstr(fp, "0x1fff7800"), "flash banks after probing: `%s`", fp);
+		E2E_CHECK(strstr(e2e_slurp(b.ocd_log), "flash size = 1024 KiB") != NULL, "flash bank probing: no size");
 	}
 	e2e_tcl(b.tcl, "reset halt");
 	expect_halted_at(&b, FW_START, "reset halt");
@@ -270,7 +283,8 @@ static int test_suite(enum path path, const char *sim_bin, const char *fw_dir)
 		          (unsigned long long)rt, (unsigned long long)cmds);
 	}
 	board_down(&b);
-	printf("ok [%s]: examine, reset halt, bkpt, CYCCNT=%u, resume, hw bp, watchpoint, reset run, step\n",
+	printf("ok [%s]: examine (+ events, reset init, flash probe), reset halt, bkpt, CYCCNT=%u, resume, hw bp, "
+	       "watchpoint, reset run, step\n",
 	       path_names[path], c2 - c1);
 	return 0;
 }
