@@ -1,9 +1,10 @@
 /* End-to-end tests of the virtual board over each way stock OpenOCD 0.12 reaches it:
  *   dap   its ST-LINK through the st-link driver, dapdirect_swd, with the stock scripts plus one line:
  *         -f interface/stlink-dap.cfg -c "st-link backend tcp N" -c "transport select dapdirect_swd"
- *         -f target/stm32f4x.cfg (as boards/sim-stm32f4/openocd.cfg sources them, with reset_config
- *         srst_only as on the Discovery)
+ *         -f target/stm32f4x.cfg (exactly; resets through AIRCR.SYSRESETREQ, as that script does
+ *         without SRST)
  *   hla   its ST-LINK through the hla driver: -f board/stm32f4discovery.cfg -c "hla_stlink_backend tcp N"
+ *         (resets through the probe's NRST: the board file's reset_config srst_only)
  *   jtag  remote_bitbang, boards/sim-stm32f4/openocd.cfg with SIM_JTAG_PORT
  * Usage: e2e_stlink suite|program|gdb|perf PATH BENCH_SIM FIRMWARE_DIR [HALTS]
  *        e2e_stlink badinput|cli dap BENCH_SIM FIRMWARE_DIR
@@ -106,8 +107,7 @@ static void ocd_start(struct board *b)
 	if (b->path == PATH_DAP) {
 		snprintf(port, sizeof(port), "st-link backend tcp %u", b->port);
 		ARG("-f"), ARG("interface/stlink-dap.cfg"), ARG("-c"), ARG(port), ARG("-c"),
-		    ARG("transport select dapdirect_swd"), ARG("-c"), ARG("set WORKAREASIZE 0x10000"), ARG("-f"),
-		    ARG("target/stm32f4x.cfg"), ARG("-c"), ARG("reset_config srst_only");
+		    ARG("transport select dapdirect_swd"), ARG("-f"), ARG("target/stm32f4x.cfg");
 	} else if (b->path == PATH_HLA) {
 		snprintf(port, sizeof(port), "hla_stlink_backend tcp %u", b->port);
 		ARG("-f"), ARG("board/stm32f4discovery.cfg"), ARG("-c"), ARG(port);
