@@ -1,6 +1,7 @@
 /* bench-sim: the virtual STM32F4 board. Flags, the single-threaded event loop that serves OpenOCD's
- * remote_bitbang connection and its ST-LINK (stlink-server over TCP) between slices of core execution, the text control
- * interface, and clean shutdown on SIGINT/SIGTERM/`quit`. docs/sim.md is the manual. */
+ * ST-LINK connection (stlink-server over TCP) and remote_bitbang connection between slices of core
+ * execution, the text control interface, and clean shutdown on SIGINT/SIGTERM/`quit`. docs/sim.md
+ * is the manual. */
 #define _GNU_SOURCE /* ppoll() */
 #include <errno.h>
 #include <getopt.h>
