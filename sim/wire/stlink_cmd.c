@@ -272,11 +272,12 @@ static void xfer_finish(struct stlink_probe *p, uint8_t st, uint32_t fault_addr)
 		p->stats.mem_faults++;
 }
 
-/* TAR auto-increments within a 4 KiB block on this AHB-AP (ap.c): a transfer crossing a block
- * boundary writes TAR again there, as the probe firmware does. */
-static bool tar_reload(const struct xfer *x, uint32_t addr, uint32_t start)
+/* CSW and TAR are written before the first transfer. TAR auto-increments within a 4 KiB block on
+ * this AHB-AP (ap.c): a transfer crossing a block boundary writes TAR again there, as the probe
+ * firmware does. */
+static bool tar_reload(const struct xfer *x, uint32_t addr, bool first)
 {
-	return addr == start || (x->inc && (addr & 0xFFFu) == 0);
+	return first || (x->inc && (addr & 0xFFFu) == 0);
 }
 
 static void mem_read(struct stlink_probe *p, const struct xfer *x, uint32_t n, uint8_t *out)
@@ -284,7 +285,7 @@ static void mem_read(struct stlink_probe *p, const struct xfer *x, uint32_t n, u
 	uint8_t st = STLINK_OK;
 	uint32_t addr = x->addr, i = 0;
 	for (; i < n && st == STLINK_OK; i += x->size) {
-		if (tar_reload(x, addr, x->addr))
+		if (tar_reload(x, addr, i == 0))
 			st = xfer_setup(p, x, addr);
 		uint32_t v = 0;
 		if (st == STLINK_OK)
@@ -306,7 +307,7 @@ static void mem_write(struct stlink_probe *p, const struct xfer *x, uint32_t n, 
 	uint8_t st = STLINK_OK;
 	uint32_t addr = x->addr, i = 0;
 	for (; i + x->size <= n && st == STLINK_OK; i += x->size) {
-		if (tar_reload(x, addr, x->addr))
+		if (tar_reload(x, addr, i == 0))
 			st = xfer_setup(p, x, addr);
 		uint32_t v = 0;
 		for (unsigned k = 0; k < x->size; k++)
