@@ -74,6 +74,10 @@ struct loop_config {
 	const struct counter_desc *counter;
 	uint32_t counter_addr; /* where the backend reads it (a CSFR's address for TriCore) */
 	bool preloaded;        /* the target already holds the firmware: nothing to load or verify */
+	/* A TriCore ELF: its markers are DEBUG instructions, which run as no-ops where the debugger has
+	 * not made them halt (QEMU), so a resume steps over them like any code and the PC is never moved
+	 * past one; and there are no Cortex-M debug registers (DHCSR, DEMCR, CFSR) to read or write. */
+	bool tricore;
 };
 
 struct loop_pending {

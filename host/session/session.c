@@ -111,13 +111,13 @@ int session_open(struct session *s, const struct session_opts *o, struct bench_e
 	memset(s, 0, sizeof(*s));
 	s->sim_clock_fd = -1;
 	if (o->gdb) {
-		rc = rsp_backend_open(&s->bk, o->gdb, err);
+		rc = rsp_backend_open_arch(&s->bk, o->gdb, o->arch, 0, err);
 	} else if (o->openocd) {
 		rc = tcl_backend_open(&s->bk, o->openocd, 0, err);
 	} else if (o->board && !strcmp(o->board->backend, "qemu")) {
 		if ((rc = qemu_start(o->board, o->elf_abs, hp, sizeof(hp), &s->qemu, err)))
 			return rc;
-		rc = rsp_backend_open(&s->bk, hp, err);
+		rc = rsp_backend_open_arch(&s->bk, hp, o->arch, 0, err);
 	} else if (o->board) {
 		rc = start_openocd(s, o, hp, sizeof(hp), err);
 	} else {
