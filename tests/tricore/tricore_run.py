@@ -10,6 +10,8 @@
 - --gdb HOST:PORT: the same ELF through a QEMU started here (attach; no board).
 - refusals: the TriCore ELF on an Arm board (exit 3), an Arm ELF on qemu-tc277 (exit 3), aurix-tc297
   without --gdb (exit 2), --openocd with a TriCore ELF (exit 3); each one line naming what to do.
+- aurix-tc297 --gdb on a scripted TriCore gdbserver: CCNT at 0xF881FC04 gives exact samples across
+  its 31-bit overflow, in marker and --start/--stop mode (bench switches CCTRL.CE on).
 - no qemu-system-tricore left running afterwards.
 """
 import json
@@ -118,7 +120,50 @@ for args, code, msg in cases:
     expect(p.returncode == code, f"{args}: exit {p.returncode}, not {code}: {p.stderr}")
     expect(len(lines) == 1 and msg in p.stderr, f"{args}: stderr {p.stderr!r} lacks {msg!r}")
 
-# 5. Nothing left running.
+# 5. aurix-tc297 through a TriCore gdbserver, here a scripted one (fake_tricore_gdbserver.py): the
+#    target description's own register numbers, CCNT read at 0xF881FC04, 31-bit CCNT across its
+#    overflow, CCTRL.CE set by bench for --start/--stop on a core whose counters are off.
+import fake_tricore_gdbserver as fake  # noqa: E402
+
+per_pass = sum(fake.STRETCH.values())
+expect(any(fake.CCNT_START + fake.STRETCH["loop_begin"] + k * per_pass < 2**31 <=
+           fake.CCNT_START + fake.STRETCH["loop_begin"] + k * per_pass + fake.STRETCH["loop_end"] for k in range(11)),
+       "the scripted CCNT does not cross its overflow inside a BEGIN..END stretch")
+for mode, extra, server_args, name, n in [
+        ("markers", [], [], "loop", 10),
+        ("start/stop", ["--start", "loop_begin", "--stop", "loop_end", "--repeat", "4"], ["--ce-off"],
+         "loop_begin..loop_end", 4)]:
+    port_file = os.path.join(work, "fake.port")
+    if os.path.exists(port_file):
+        os.unlink(port_file)
+    srv = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                         "fake_tricore_gdbserver.py"), elf, port_file] + server_args)
+    try:
+        for _ in range(100):
+            if os.path.exists(port_file) and open(port_file).read():
+                break
+            time.sleep(0.05)
+        rep = os.path.join(work, "fake.json")
+        p = run("--board", "aurix-tc297", "--gdb", "127.0.0.1:" + open(port_file).read(), elf, *extra,
+                "--no-progress", "--json", rep, timeout=60)
+        expect(p.returncode == 0, f"aurix-tc297 {mode}: exit {p.returncode}: {p.stderr}")
+        r = json.load(open(rep)) if os.path.exists(rep) else {"context": {}, "results": [], "regions": []}
+        expect(r["context"].get("counter") == "CCNT", f"aurix-tc297 {mode}: counter {r['context'].get('counter')}")
+        res = r["results"][0] if r["results"] else {}
+        expect(res.get("name") == name and res.get("unit") == "cycles", f"aurix-tc297 {mode}: result {res}")
+        expect(res.get("samples") == [fake.STRETCH["loop_end"]] * n,
+               f"aurix-tc297 {mode}: samples {res.get('samples')}, not {n} x {fake.STRETCH['loop_end']}")
+        if mode == "markers":
+            expect(sorted(g["name"] for g in r.get("regions", [])) == ["fft", "filter"],
+                   f"aurix-tc297: regions {r.get('regions')}")
+    finally:
+        try:
+            srv.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            srv.kill()
+            expect(False, f"aurix-tc297 {mode}: the scripted server did not see a detach")
+
+# 6. Nothing left running.
 time.sleep(0.2)
 expect(qemus() == [], f"qemu-system-tricore still running: {qemus()}")
 print("ok" if not bt.failures else f"{len(bt.failures)} failure(s)")
