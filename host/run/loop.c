@@ -362,6 +362,7 @@ static int on_cal_end(struct loop *c, const struct marker *m, uint32_t cnt, bool
 static int on_begin(struct loop *c, const struct marker *m, uint32_t cnt, bool *done)
 {
 	struct loop_pending *p = pending_for(c, m->id, true);
+	int rc;
 
 	(void)done;
 	if (!p)
@@ -372,6 +373,8 @@ static int on_begin(struct loop *c, const struct marker *m, uint32_t cnt, bool *
 	p->valid = true;
 	p->count = cnt;
 	p->host_ms = clock_now_ms();
+	if (c->cfg->o->icount && (rc = loop_icount_read(c, &p->icount)))
+		return rc;
 	return wide_now(c, &p->wide);
 }
 
@@ -390,7 +393,11 @@ static int on_end(struct loop *c, const struct marker *m, uint32_t cnt, bool *do
 	p->valid = false;
 	if ((rc = wide_now(c, &now)))
 		return rc;
-	return add_sample(c, m->name, p->count, cnt, p->host_ms, wide_wrapped(c, p->wide, now));
+	if ((rc = add_sample(c, m->name, p->count, cnt, p->host_ms, wide_wrapped(c, p->wide, now))))
+		return rc;
+	if (c->cfg->o->icount && !(rc = loop_icount_read(c, &now)))
+		rc = loop_icount_sample(c, m->name, p->icount, now);
+	return rc;
 }
 
 static int on_sync_marker(struct loop *c, const struct marker *m, uint32_t cnt, bool *done)

@@ -167,6 +167,10 @@ static int check_arch(struct run_ctx *c)
 		    strcmp(c->board.arch, "tricore") ? "Cortex-M" : "TriCore", tricore ? "TriCore" : "Cortex-M",
 		    tricore ? "--board qemu-tc277, or --board aurix-tc297 --gdb HOST:PORT" : "e.g. --board sim-stm32f4",
 		    c->board.name);
+	if (o->icount && (o->gdb || o->openocd || !c->have_board || strcmp(c->board.backend, "qemu")))
+		return bench_fail(c->err, BENCH_E_USAGE,
+		                  "--icount counts QEMU's instructions and needs a QEMU board bench starts (--board "
+		                  "qemu-tc277 or qemu-mps2-an386): drop --icount or pick such a board");
 	if (c->have_board && !strcmp(c->board.backend, "gdb") && !o->gdb)
 		return bench_fail(c->err, BENCH_E_USAGE,
 		                  "board %s is reached through your own gdbserver: start it and pass --gdb HOST:PORT",
@@ -248,6 +252,7 @@ static int open_session(struct run_ctx *c)
 	    .tcl_port = o->tcl_port,
 	    .elf_abs = c->firmware_abs,
 	    .arch = elf_arch(&c->elf),
+	    .icount = o->icount,
 	    /* BENCH_SIM_PRELOAD=0 starts an empty chip that OpenOCD programs (docs/run.md). */
 	    .allow_preload = !(pre && !strcmp(pre, "0")),
 	    .cancel = {cancelled, c},

@@ -97,11 +97,12 @@ int qemu_start_opts(const struct qemu_opts *o, char *host_port_out, size_t len, 
 	return rc;
 }
 
-int qemu_start(const struct board *b, const char *elf, char *host_port_out, size_t len, struct proc **out,
-               struct bench_error *err)
+int qemu_start(const struct board *b, const char *elf, const char *rr_file, char *host_port_out, size_t len,
+               struct proc **out, struct bench_error *err)
 {
 	/* boards/qemu-<machine>/: the folder name after "qemu-" is QEMU's -M machine name. */
-	struct qemu_opts o = {.binary = b->qemu_system, .machine = b->name, .elf = elf, .icount = false};
+	struct qemu_opts o = {
+	    .binary = b->qemu_system, .machine = b->name, .elf = elf, .icount = rr_file != NULL, .rr_file = rr_file};
 
 	if (strcmp(b->backend, "qemu"))
 		return bench_fail(err, BENCH_E_BOARD, "board %s is not a QEMU board (\"backend\": \"%s\")", b->name,

@@ -7,6 +7,8 @@
   back), exit 0; the report says counter `none` and the pair has no samples (never 0 cycles); the
   region table is read from QEMU's memory at DONE: region 0's `last` is LOOPS, which only the
   program's store put there (the ELF holds 0). --start/--stop between two labels works the same.
+- --icount: QEMU's record/replay instruction count, exactly 1 + 2 * LOOPS per pair, as its own result
+  in unit "instructions" (no time), never as cycles.
 - --gdb HOST:PORT: the same ELF through a QEMU started here (attach; no board).
 - refusals: the TriCore ELF on an Arm board (exit 3), an Arm ELF on qemu-tc277 (exit 3), aurix-tc297
   without --gdb (exit 2), --openocd with a TriCore ELF (exit 3); each one line naming what to do.
@@ -73,6 +75,26 @@ expect(p.returncode == 0, f"--board qemu-tc277: exit {p.returncode}: {p.stderr}"
 expect("no counter" in p.stdout, f"--board qemu-tc277: console does not say 'no counter': {p.stdout}")
 check_report(rep, "--board qemu-tc277", ["loop"], "qemu-tc277")
 
+# 1b. --icount: QEMU record/replay counts instructions exactly. BEGIN..END runs the BEGIN marker's
+#     DEBUG16 and LOOPS x (ADD, JNE): 1 + 2 * LOOPS instructions, a result of its own in unit
+#     "instructions" with no time, beside the cycle result that still has no samples.
+rep = os.path.join(work, "icount.json")
+p = run("--board", "qemu-tc277", elf, "--icount", "--no-progress", "--json", rep)
+expect(p.returncode == 0, f"--icount: exit {p.returncode}: {p.stderr}")
+r = json.load(open(rep)) if os.path.exists(rep) else {"results": []}
+by = {x["name"]: x for x in r["results"]}
+expect(sorted(by) == ["loop", "loop [icount]"], f"--icount: results {sorted(by)}")
+if "loop [icount]" in by:
+    ic = by["loop [icount]"]
+    expect(ic["unit"] == "instructions" and ic["samples"] == [1 + 2 * loops] * 10,
+           f"--icount: {ic['unit']} {ic['samples']}, not 10 x {1 + 2 * loops} instructions")
+    expect(ic["time_ns"] is None, f"--icount: instructions given a time {ic['time_ns']}")
+if "loop" in by:
+    expect(by["loop"]["samples"] == [] and by["loop"]["unit"] == "cycles", f"--icount: cycles {by['loop']}")
+expect(f"{1 + 2 * loops}" in p.stdout and "instructions" in p.stdout, f"--icount console: {p.stdout}")
+v = bt.check_schema(check, schema, rep, "ok")
+expect(v.returncode == 0, f"--icount: report fails the schema: {v.stdout}{v.stderr}")
+
 # 2. --start/--stop between two labels (breakpoints there, no markers needed).
 rep = os.path.join(work, "startstop.json")
 p = run("--board", "qemu-tc277", elf, "--start", "loop_begin", "--stop", "loop_end", "--repeat", "3",
@@ -110,6 +132,8 @@ cases = [
     (["--board", "aurix-tc297", elf], 2, "board aurix-tc297 is reached through your own gdbserver: start it and "
                                          "pass --gdb HOST:PORT"),
     (["--openocd", "127.0.0.1:1", elf], 3, "is a TriCore ELF and OpenOCD debugs no TriCore"),
+    (["--board", "aurix-tc297", "--gdb", "127.0.0.1:1", "--icount", elf], 2,
+     "--icount counts QEMU's instructions and needs a QEMU board bench starts"),
 ]
 for args, code, msg in cases:
     if not os.path.exists(args[-1]):
