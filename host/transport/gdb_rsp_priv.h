@@ -106,7 +106,7 @@ int rsp_tdesc_load(struct rsp_priv *s, struct bench_error *err);
 int rsp_tdesc_parse(struct rsp_priv *s, struct rsp_tdesc *td, const char *xml, int *next, int depth,
                     struct bench_error *err);
 /* Maps r0..r15, xpsr, msp, psp to GDB numbers and checks the architecture; for a TriCore target
- * d0..d15, psw and pc instead (BK_REG_R0 + n is D[n], BK_REG_XPSR the PSW). */
+ * d0..d15, psw and pc instead (BK_REG_R0 + n is D[n] for n < 15, BK_REG_XPSR the PSW). */
 int rsp_tdesc_finish(struct rsp_tdesc *td, const char *peer, struct bench_error *err);
 int rsp_tdesc_finish_tricore(struct rsp_tdesc *td, const char *peer, struct bench_error *err);
 /* Parses a qXfer:memory-map:read document's flash regions into s->flash (exposed for tests). */

@@ -123,7 +123,8 @@ int rsp_tdesc_finish(struct rsp_tdesc *td, const char *peer, struct bench_error 
 }
 
 /* TriCore (TC1.6P core architecture manual: D0-D15 data, A0-A15 address registers, PSW, PC):
- * bench's registers are BK_REG_R0 + n = D[n], BK_REG_PC the PC, BK_REG_XPSR the PSW. */
+ * bench's registers are BK_REG_R0 + n = D[n] for n < 15, BK_REG_PC the PC, BK_REG_XPSR the PSW
+ * (backend_reg numbers Arm's registers, where 15 is the PC: D15 has no number of its own). */
 int rsp_tdesc_finish_tricore(struct rsp_tdesc *td, const char *peer, struct bench_error *err)
 {
 	char name[8];
@@ -135,7 +136,7 @@ int rsp_tdesc_finish_tricore(struct rsp_tdesc *td, const char *peer, struct benc
 		                  peer, td->arch);
 	for (int i = 0; i <= BK_REG_PSP; i++)
 		td->map[i] = -1;
-	for (int i = 0; i < 16; i++) {
+	for (int i = 0; i < 15; i++) {
 		(void)snprintf(name, sizeof(name), "d%d", i);
 		td->map[BK_REG_R0 + i] = find_reg(td, name, NULL);
 	}
@@ -149,7 +150,7 @@ int rsp_tdesc_finish_tricore(struct rsp_tdesc *td, const char *peer, struct benc
 			                  peer,
 			                  i == BK_REG_PC     ? "pc"
 			                  : i == BK_REG_XPSR ? "psw"
-			                                     : "d0..d15");
+			                                     : "d0..d14");
 	return 0;
 }
 
