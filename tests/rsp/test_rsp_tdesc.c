@@ -109,7 +109,7 @@ static void test_other_architectures(void **state)
 	}
 }
 
-/* TriCore (issue 15): d0-d15, pc and psw by the description's own numbers; an Arm description (the
+/* TriCore (issue 15): d0-d14, pc and psw by the description's own numbers; an Arm description (the
  * TriCore ELF pointed at an Arm target's port) and one without D registers are refused, exit 3. */
 static void test_tricore_description(void **state)
 {

@@ -20,6 +20,7 @@
 #include "transport/gdb_rsp.h"
 
 #define REG_D(n) ((enum backend_reg)(BK_REG_R0 + (n)))
+#define LAST2    (2u * 96u + 12u) /* region 2's `last`: record 2 of 96 bytes, offset 12 (docs/regions.md) */
 
 static const char *tc_elf;
 static uint32_t loops;
@@ -131,8 +132,8 @@ static void test_markers_in_order(void **state)
 	assert_int_equal(reg(&s, REG_D(3)), loops); /* the loop ran LOOPS times */
 	halt_at(&s, sym(&s, "done"));
 	assert_int_equal(s.elf.markers.v[2].kind, MARKER_DONE);
-	/* ST.W [A2]12, D3 put it into region 0's `last` (0 in the ELF file). */
-	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "pfp_records") + 12, &w, &err), 0);
+	/* ST.W [A2]204, D3 put it into region 2's `last` (0 in the ELF file). */
+	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "pfp_records") + LAST2, &w, &err), 0);
 	assert_int_equal(w, loops);
 	/* MFCR D5/D6, #CCNT before and after the loop: QEMU's CCNT never counts. */
 	assert_int_equal(reg(&s, REG_D(5)), 0);
@@ -142,8 +143,8 @@ static void test_markers_in_order(void **state)
 
 /* Writing a register goes through G (QEMU has no P) with the A slots repeating the D values: D and
  * the PC take the new values and the A registers keep theirs (without the repeat D3 would get A3's
- * value; with a G that wrote the A slots into A, A2 would get D2's and the program's ST.W [A2]12
- * would miss region 0). A reset puts the PC back to the entry and the program runs again. */
+ * value; with a G that wrote the A slots into A, A2 would get D2's and the program's ST.W [A2]204
+ * would miss region 2). A reset puts the PC back to the entry and the program runs again. */
 static void test_write_and_reset(void **state)
 {
 	struct session s;
@@ -160,7 +161,7 @@ static void test_write_and_reset(void **state)
 	assert_int_equal(reg(&s, REG_D(3)), loops);
 	assert_int_equal(backend_write_reg(&s.bk, REG_D(3), 4321u, &err), 0);
 	halt_at(&s, sym(&s, "done"));
-	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "pfp_records") + 12, &w, &err), 0);
+	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "pfp_records") + LAST2, &w, &err), 0);
 	assert_int_equal(w, 4321u);
 	assert_int_equal(reg(&s, REG_D(7)), 0x12345678u);
 	/* The PC by G too: back to loop_begin with D3 = 0, and the loop counts to LOOPS again. */

@@ -32,7 +32,7 @@ EXPECTED = [
     (None, 0xFFFE435F, "JNE D3, D4, -2: BRR op1 5FH, s1 3, s2 4, disp15 7FFEH @[30:16], op2 1 @[31]"),
     ("loop_end", 0xA000, "DEBUG (16-bit)"),
     (None, 0x6FC0404D, "MFCR D6, #0xFC04 (CCNT): RLC op1 4DH, const16 FC04H, c 6"),
-    (None, 0x000C2359, "ST.W [A2]12, D3: BOL op1 59H, a 3, b 2, off16[5:0]=12 @[21:16]"),
+    (None, 0x300C2359, "ST.W [A2]204, D3: BOL op1 59H, a 3, b 2, off16 00CCH: [5:0]=0CH @[21:16], [9:6]=3 @[31:28]"),
     ("done", 0xA000, "DEBUG (16-bit)"),
     ("halt", 0x003C, "J +0 (16-bit): SB op1 3CH, disp8 0 @[15:8]"),
 ]
@@ -48,7 +48,7 @@ def expect(cond, what):
 
 def main():
     elf, info = tricore_elf.build_elf(1000)
-    text, labels = info["text"], info["labels"]
+    text, labels = info["code"], info["labels"]
 
     # The instruction words, in order, each at its label.
     off = 0
@@ -81,16 +81,21 @@ def main():
     # Region table: the 64-byte header and 96-byte records of a 32-bit little-endian core.
     data = info["data"]
     magic, version, hsize, rsize, count = struct.unpack_from("<IHHHH", data, 0)
-    expect((magic, version, hsize, rsize, count) == (0x54504650, 1, 64, 96, 2),
+    expect((magic, version, hsize, rsize, count) == (0x54504650, 1, 64, 96, 4),
            f"table header {magic:#x} v{version} {hsize}/{rsize} count {count}")
     counter, = struct.unpack_from("<I", data, 16)
     expect(counter == 2, f"table counter id {counter}, not 2 (TriCore CCNT)")
     names, records = struct.unpack_from("<II", data, 52)
     expect(records == tricore_elf.DATA_BASE + 64, f"records at {records:#x}")
-    expect(records + 12 == tricore_elf.DATA_BASE + 0x4C and struct.unpack_from("<I", data, 64 + 12)[0] == 0,
-           "region 0's `last` is not 0 in the file at 0x7000004C (ST.W [A2]12 writes it at run time)")
-    p0, = struct.unpack_from("<I", data, names - tricore_elf.DATA_BASE)
-    expect(data[p0 - tricore_elf.DATA_BASE:].split(b"\0")[0] == b"filter", "region 0's name is not `filter`")
+    expect(records + 2 * 96 + 12 == 0x7000010C and struct.unpack_from("<I", data, 64 + 2 * 96 + 12)[0] == 0,
+           "region 2's `last` is not 0 in the file at 0x7000010C (ST.W [A2]204 writes it at run time)")
+    # The names: const char *const pfp_names_[] in flash, as PFP_DEFINE_TABLE lays them out.
+    flash = info["text"]
+    got = []
+    for i in range(count):
+        p, = struct.unpack_from("<I", flash, names - tricore_elf.TEXT_BASE + 4 * i)
+        got.append(flash[p - tricore_elf.TEXT_BASE:].split(b"\0")[0].decode())
+    expect(got == ["pfp.overhead", "pfp.nested", "filter", "fft"], f"region names {got}")
 
     print("ok" if not failures else f"{len(failures)} failure(s)")
     return 1 if failures else 0

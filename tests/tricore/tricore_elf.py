@@ -16,15 +16,18 @@ The program (at 0x80000000, PFLASH0 cached on the TC27x, RAM in QEMU's model):
                  JNE D3, D4, loop
     loop_end:    DEBUG16                          ; marker END "loop" (id 1)
                  MFCR D6, #0xFC04                 ; CCNT after
-                 ST.W [A2]12, D3                  ; region 0's `last` = the loop count
+                 ST.W [A2]204, D3                 ; region 2's (`filter`) `last` = the loop count
     done:        DEBUG16                          ; marker DONE
     halt:        J halt
 
-Data (0x70000000, DSPR0): `bench_regions`, the profile-point table as target/pfp writes it on a
-32-bit little-endian core (docs/regions.md "Table layout": the TriCore EABI's 4-byte pointers and
-uint64_t at 8-byte offsets give the same 64-byte header and 96-byte records as on Cortex-M), counter
-id 2 (TriCore CCNT), two regions with statistics already in them; region 0's `last` is 0 in the file
-and LOOPS once the program ran, so a read that shows LOOPS came from the target's memory.
+Data (0x70000000, DSPR0): `bench_regions` and `pfp_records`, the profile-point table as target/pfp
+writes it on a 32-bit little-endian core (docs/regions.md "Table layout": the TriCore EABI's 4-byte
+pointers and uint64_t at 8-byte offsets give the same 64-byte header and 96-byte records as on
+Cortex-M), counter id 2 (TriCore CCNT), calibrated, the runtime's two regions (ids 0 and 1,
+"pfp.overhead" and "pfp.nested", as PFP_DEFINE_TABLE names them) and two of the application's with
+statistics already in them; the names live in flash after the code (`pfp_names_`, .rodata). Region 2's
+`last` is 0 in the file and LOOPS once the program ran, so a read that shows LOOPS came from the
+target's memory.
 
 Usage: python3 tricore_elf.py OUT.elf [LOOPS]   (LOOPS 1..32767, default 1000)
 """
@@ -130,7 +133,7 @@ def program(records_addr, loops):
         (None, 4, JNE(3, 4, -2)),  # back 4 bytes to `loop`
         ("loop_end", 2, DEBUG16),
         (None, 4, MFCR(6, CSFR_CCNT)),
-        (None, 4, ST_W(2, 12, 3)),  # region 0's `last` (record offset 12)
+        (None, 4, ST_W(2, 2 * 96 + 12, 3)),  # region 2's `last` (record 2, offset 12)
         ("done", 2, DEBUG16),
         ("halt", 2, J16_SELF),
     ]
@@ -157,22 +160,30 @@ def marker_record(addr, kind, ident, name):
 # ---- the region table as target/pfp writes it (docs/regions.md "Table layout (version 1)") ----
 PFP_MAGIC = 0x54504650
 COUNTER_TRICORE_CCNT = 2
-REGION_NAMES = ["filter", "fft"]
-# (count, flags, errors, last, total, min, max, ema) per region; region 0's `last` is written by the
-# program at run time.
-REGION_STATS = [(7, 1, 0, 0, 7 * 120, 100, 140, 120.0), (3, 1, 0x4, 5000, 15000, 4900, 5100, 5000.0)]
+REGION_NAMES = ["pfp.overhead", "pfp.nested", "filter", "fft"]
+# (count, flags, errors, last, total, min, max, ema) per region: the calibration left 0 in the
+# runtime's two (an exact calibration), the application's have samples; region 2's `last` is written
+# by the program at run time.
+REGION_STATS = [(16, 1, 0, 0, 0, 0, 0, 0.0), (16, 1, 0, 0, 0, 0, 0, 0.0), (7, 1, 0, 0, 7 * 120, 100, 140, 120.0),
+                (3, 1, 0x4, 5000, 15000, 4900, 5100, 5000.0)]
 
 
-def data_image(base):
-    """(bytes, {symbol: (addr, size)}): header at base, then the records, then the names."""
-    hdr_size, rec_size = 64, 96
-    records = base + hdr_size
-    names_tab = records + rec_size * len(REGION_NAMES)
-    strings = names_tab + 4 * len(REGION_NAMES)
+def rodata_image(base):
+    """(bytes, names_tab address): `const char *const pfp_names_[]` and its strings, in flash at base,
+    followed by zeros as more flash would (a reader may read a name's full 63 bytes)."""
+    strings = base + 4 * len(REGION_NAMES)
     str_blob, str_addrs = bytearray(), []
     for n in REGION_NAMES:
         str_addrs.append(strings + len(str_blob))
         str_blob += n.encode() + b"\0"
+    img = struct.pack("<%dI" % len(str_addrs), *str_addrs) + bytes(str_blob) + b"\0" * 64
+    return img + b"\0" * (-len(img) % 4), base
+
+
+def data_image(base, names_tab):
+    """(bytes, {symbol: (addr, size)}): the header at base, then the records."""
+    hdr_size, rec_size = 64, 96
+    records = base + hdr_size
     header = struct.pack("<IHHHHIIIIIIII4HIII", PFP_MAGIC, 1, hdr_size, rec_size, len(REGION_NAMES), 0,
                          COUNTER_TRICORE_CCNT, 200000000, 6, 4, 30, 1, 0, 0, 0, 0, 0, names_tab, records, 0)
     assert len(header) == hdr_size
@@ -181,15 +192,18 @@ def data_image(base):
         r = struct.pack("<IIIIQIIffII", count, flags, errors, last, total, mn, mx, ema, 0.0, 0, 0)
         r += b"\0" * (rec_size - len(r))
         recs += r
-    img = header + recs + struct.pack("<%dI" % len(str_addrs), *str_addrs) + str_blob
-    img += b"\0" * (-len(img) % 4)
-    return bytes(img), {"bench_regions": (base, hdr_size), "pfp_records": (records, len(recs))}
+    return bytes(header + recs), {"bench_regions": (base, hdr_size), "pfp_records": (records, len(recs))}
 
 
 def build_elf(loops=DEFAULT_LOOPS):
     """The ELF bytes and a description {labels, text, data, markers} for the checks."""
-    data, data_syms = data_image(DATA_BASE)
-    text, labels = assemble(program(data_syms["pfp_records"][0], loops))
+    code, labels = assemble(program(DATA_BASE + 64, loops))
+    code += b"\0" * (-len(code) % 4)
+    rodata, names_tab = rodata_image(TEXT_BASE + len(code))
+    data, data_syms = data_image(DATA_BASE, names_tab)
+    assert data_syms["pfp_records"][0] == DATA_BASE + 64
+    text = code + rodata
+    labels["pfp_names_"] = names_tab
     markers = [(labels["loop_begin"], MARKER_BEGIN, 1, "loop"), (labels["loop_end"], MARKER_END, 1, "loop"),
                (labels["done"], MARKER_DONE, 0, "done")]
     mk = b"".join(marker_record(*m) for m in markers)
@@ -198,6 +212,7 @@ def build_elf(loops=DEFAULT_LOOPS):
     STT_OBJECT, STT_FUNC, STB_GLOBAL = 1, 2, 1
     for name in ("_start", "loop_begin", "loop", "loop_end", "done", "halt"):
         syms.append((name.encode(), labels[name], 0, (STB_GLOBAL << 4) | STT_FUNC, 1))
+    syms.append((b"pfp_names_", names_tab, 4 * len(REGION_NAMES), (STB_GLOBAL << 4) | STT_OBJECT, 1))
     for name, (addr, size) in data_syms.items():
         syms.append((name.encode(), addr, size, (STB_GLOBAL << 4) | STT_OBJECT, 2))
     strtab = bytearray(b"\0")
@@ -247,7 +262,7 @@ def build_elf(loops=DEFAULT_LOOPS):
     eh = ident + struct.pack("<HHIIIIIHHHHHH", 2, EM_TRICORE, 1, labels["_start"], phoff, shoff, 0, ehsize, phentsize,
                              2, shentsize, len(shnames), len(shnames) - 1)
     elf = eh + ph + bytes(body) + sh
-    return elf, {"labels": labels, "text": text, "data": data, "markers": markers, "loops": loops}
+    return elf, {"labels": labels, "text": text, "code": code, "data": data, "markers": markers, "loops": loops}
 
 
 def main(argv):
