@@ -121,7 +121,8 @@ static int parse_fields(const cJSON *root, const char *dir, struct board *b, str
 	if ((rc = get_mem(root, "flash", &b->flash_base, &b->flash_size, dir, err)) ||
 	    (rc = get_mem(root, "ram", &b->ram_base, &b->ram_size, dir, err)))
 		return rc;
-	if (cJSON_GetObjectItemCaseSensitive(root, "csfr_base") && (rc = get_u32(root, "csfr_base", &b->csfr_base, dir, err)))
+	if (cJSON_GetObjectItemCaseSensitive(root, "csfr_base") &&
+	    (rc = get_u32(root, "csfr_base", &b->csfr_base, dir, err)))
 		return rc;
 	if (cfg[0]) {
 		if (strstr(cfg, ".."))

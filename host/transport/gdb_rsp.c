@@ -259,7 +259,6 @@ static int reg_regnum(struct rsp_priv *s, enum backend_reg reg, struct bench_err
 	return s->tdesc.map[reg];
 }
 
-
 /* Register n through the g packet (a server without p/P): fetches g into reply(s) and finds n's
  * byte offset in it, checking the reply covers n's four bytes. Returns 0 or a negated bench_err. */
 static int fetch_g(struct rsp_priv *s, int n, size_t *off, struct bench_error *err)
