@@ -154,7 +154,6 @@ static int check_arch(struct run_ctx *c)
 {
 	const struct run_opts *o = c->o;
 	const char *arch = elf_arch(&c->elf);
-
 	bool tricore = !strcmp(arch, "tricore");
 
 	c->cfg.tricore = tricore;
