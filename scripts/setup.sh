@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake pkg-config git
   gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi
-  openocd qemu-system-arm gdb-multiarch
+  openocd qemu-system-arm qemu-system-misc gdb-multiarch
   libunicorn-dev libcapstone-dev libcjson-dev libelf-dev libusb-1.0-0-dev libcmocka-dev
   python3 python3-pyocd iproute2 procps
   clang llvm libclang-rt-14-dev

@@ -177,6 +177,7 @@ static const struct opt opts[] = {
     {"--bp-markers", OPT_FLAG, F(bp_markers), NULL, "plant hardware breakpoints at the marker sites"},
     {"--poll", OPT_UINT, F(poll_ms), "MS", "read the region table every MS while the target runs"},
     {"--no-regions", OPT_FLAG, F(no_regions), NULL, "do not read the region table at the DONE marker"},
+    {"--icount", OPT_FLAG, F(icount), NULL, "QEMU boards: also count instructions between markers (not cycles)"},
     {"--no-load", OPT_FLAG, F(no_load), NULL, "do not program the firmware: the target already holds it"},
     {"--work-dir", OPT_STR, F(work_dir), "DIR", "where logs go (default: a temporary folder, kept on failure)"},
     {"--tcl-port", OPT_PORT, F(tcl_port), "PORT", "OpenOCD's TCL port when bench starts it (default: a free one)"},

@@ -98,8 +98,13 @@ static int parse_fields(const cJSON *root, const char *dir, struct board *b, str
 	    (rc = get_str(root, "counter", b->counter, sizeof(b->counter), false, dir, err)) ||
 	    (rc = get_str(root, "backend", b->backend, sizeof(b->backend), false, dir, err)) ||
 	    (rc = get_str(root, "openocd_cfg", cfg, sizeof(cfg), false, dir, err)) ||
-	    (rc = get_str(root, "transport", b->transport, sizeof(b->transport), false, dir, err)))
+	    (rc = get_str(root, "transport", b->transport, sizeof(b->transport), false, dir, err)) ||
+	    (rc = get_str(root, "arch", b->arch, sizeof(b->arch), false, dir, err)) ||
+	    (rc = get_str(root, "qemu_system", b->qemu_system, sizeof(b->qemu_system), false, dir, err)) ||
+	    (rc = get_str(root, "qemu_machine", b->qemu_machine, sizeof(b->qemu_machine), false, dir, err)))
 		return rc;
+	if (strcmp(b->arch, "cortex-m") && strcmp(b->arch, "tricore"))
+		return bad(err, dir, "arch", "must be \"cortex-m\" or \"tricore\"");
 	v = cJSON_GetObjectItemCaseSensitive(root, "core_clock_hz");
 	if (!v)
 		return bad(err, dir, "core_clock_hz", "is missing");
@@ -111,8 +116,9 @@ static int parse_fields(const cJSON *root, const char *dir, struct board *b, str
 	if (v && !cJSON_IsBool(v))
 		return bad(err, dir, "virtual", "must be true or false");
 	b->virtual_board = v && cJSON_IsTrue(v);
-	if (strcmp(b->backend, "qemu") && strcmp(b->backend, "openocd"))
-		return bad(err, dir, "backend", "must be \"openocd\" or \"qemu\"");
+	/* "gdb": a board reached only through the user's own gdbserver (bench run --gdb HOST:PORT). */
+	if (strcmp(b->backend, "qemu") && strcmp(b->backend, "openocd") && strcmp(b->backend, "gdb"))
+		return bad(err, dir, "backend", "must be \"openocd\", \"qemu\" or \"gdb\"");
 	if (board_check_transport(b, b->transport, "transport", err))
 		return bad(err, dir, "transport",
 		           b->virtual_board ? "must be \"dap\", \"hla\" or \"jtag\""
@@ -120,7 +126,8 @@ static int parse_fields(const cJSON *root, const char *dir, struct board *b, str
 	if ((rc = get_mem(root, "flash", &b->flash_base, &b->flash_size, dir, err)) ||
 	    (rc = get_mem(root, "ram", &b->ram_base, &b->ram_size, dir, err)))
 		return rc;
-	if (cJSON_GetObjectItemCaseSensitive(root, "csfr_base") && (rc = get_u32(root, "csfr_base", &b->csfr_base, dir, err)))
+	if (cJSON_GetObjectItemCaseSensitive(root, "csfr_base") &&
+	    (rc = get_u32(root, "csfr_base", &b->csfr_base, dir, err)))
 		return rc;
 	if (cfg[0]) {
 		if (strstr(cfg, ".."))
@@ -143,6 +150,8 @@ int board_parse(const char *json, size_t len, const char *dir, struct board *out
 	strcpy(out->counter, "DWT_CYCCNT");
 	strcpy(out->backend, "openocd");
 	strcpy(out->transport, "dap");
+	strcpy(out->arch, "cortex-m");
+	strcpy(out->qemu_system, "qemu-system-arm");
 	if (strlen(dir) >= sizeof(out->dir))
 		return bench_fail(err, BENCH_E_BOARD, "board folder path too long: move the boards folder");
 	strcpy(out->dir, dir);

@@ -18,7 +18,10 @@ struct board {
 	char core[32];
 	uint64_t core_clock_hz;
 	char counter[32];       /* "DWT_CYCCNT", "CCNT", "none" */
-	char backend[16];       /* "openocd" (default), "qemu" */
+	char backend[16];       /* "openocd" (default), "qemu", "gdb" (the user's gdbserver, --gdb) */
+	char arch[16];          /* core family the ELF must be built for: "cortex-m" (default), "tricore" */
+	char qemu_system[32];   /* QEMU boards: the emulator, "qemu-system-arm" (default), "qemu-system-tricore" */
+	char qemu_machine[64];  /* QEMU boards: -M; default the board name without "qemu-" */
 	char openocd_cfg[1024]; /* absolute path; "" when the board has none */
 	char dir[1024];         /* the board's folder */
 	bool virtual_board;     /* "virtual": cycles are modelled */
@@ -27,7 +30,8 @@ struct board {
 	char transport[8];
 	uint32_t flash_base, flash_size;
 	uint32_t ram_base, ram_size;
-	uint32_t csfr_base; /* "csfr_base": a TriCore core's CSFR window on the bus (AURIX core 0: 0xF8810000); 0: none */
+	/* "csfr_base": a TriCore core's CSFR window on the bus (AURIX core 0: 0xF8810000); 0: none */
+	uint32_t csfr_base;
 };
 
 /* The folder holding every board: $BENCH_BOARDS_DIR, else <source tree>/boards. */

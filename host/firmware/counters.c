@@ -4,6 +4,7 @@
  * WCET 2019, tables 1 and 2. */
 #include "firmware/counters.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 const struct counter_desc counter_table[] = {
@@ -117,6 +118,11 @@ int counters_address(const struct counter_desc *c, uint32_t csfr_base, uint32_t 
 		                  "counter %s is a TriCore core register: give the board a \"csfr_base\" (the core's "
 		                  "CSFR window, 0xF8810000 for AURIX core 0) or set \"counter\": \"none\"",
 		                  c->name);
+	if ((uint64_t)csfr_base + c->addr > 0xFFFFFFFCull)
+		return bench_fail(err, BENCH_E_BOARD,
+		                  "csfr_base 0x%08" PRIx32 " + %s's offset 0x%04" PRIx32
+		                  " leaves the 32-bit address space: fix the board file",
+		                  csfr_base, c->name, c->addr);
 	*addr = csfr_base + c->addr;
 	return 0;
 }
@@ -126,4 +132,17 @@ uint32_t counters_delta(const struct counter_desc *c, uint32_t begin, uint32_t e
 	uint32_t mask = c->bits >= 32 ? 0xFFFFFFFFu : (1u << c->bits) - 1u;
 
 	return (end - begin) & mask;
+}
+
+const char *counters_tricore_mux_event(uint32_t cctrl, unsigned m)
+{
+	unsigned sel;
+
+	if (m < 1 || m > 3)
+		return NULL;
+	sel = (cctrl >> (2u + 3u * (m - 1u))) & 0x7u;
+	for (size_t i = 0; i < tricore_mux_table_len; i++)
+		if (tricore_mux_table[i].cctrl == sel)
+			return tricore_mux_table[i].m[m - 1u];
+	return NULL;
 }

@@ -60,4 +60,11 @@ uint16_t counters_event_code(const char *name);
 /* The name of a table's counter id (struct pfp_table.counter): "DWT_CYCCNT", "CCNT", "none". */
 const char *counters_cycle_counter_name(uint32_t counter_id);
 
+/* CCTRL (TC1.6P core architecture manual, "CCTRL": CM bit 0, CE bit 1, M1 bits 4:2, M2 bits 7:5,
+ * M3 bits 10:8) and what multiplexed counter m (1..3: M1CNT..M3CNT) counts with it, from ePAPI
+ * table 1; NULL for a selection the table does not list. */
+#define COUNTERS_CCTRL_CM 0x1u
+#define COUNTERS_CCTRL_CE 0x2u
+const char *counters_tricore_mux_event(uint32_t cctrl, unsigned m);
+
 #endif /* HOST_FIRMWARE_COUNTERS_H */

@@ -170,11 +170,15 @@ static int check_header(Elf *elf, struct elf_file *e, struct bench_error *err)
 	ident = elf_getident(elf, NULL);
 	if (!gelf_getehdr(elf, &eh) || !ident)
 		return bench_fail(err, BENCH_E_ELF, "%s: broken ELF header: rebuild the firmware", e->path);
-	if (eh.e_machine != EM_ARM || ident[EI_CLASS] != ELFCLASS32 || ident[EI_DATA] != ELFDATA2LSB)
+	/* Arm Cortex-M (EM_ARM 40) and TriCore (EM_TRICORE 44; the TriCore EABI: ELFCLASS32,
+	 * little-endian) are the cores bench measures; which board suits which is the caller's check. */
+	if ((eh.e_machine != EM_ARM && eh.e_machine != EM_TRICORE) || ident[EI_CLASS] != ELFCLASS32 ||
+	    ident[EI_DATA] != ELFDATA2LSB)
 		return bench_fail(err, BENCH_E_ARCH,
 		                  "%s is an ELF for another architecture (e_machine %u, %d-bit): build it for "
-		                  "Arm Cortex-M (arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb)",
+		                  "Arm Cortex-M (arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb) or TriCore",
 		                  e->path, (unsigned)eh.e_machine, ident[EI_CLASS] == ELFCLASS64 ? 64 : 32);
+	e->machine = eh.e_machine;
 	/* libelf reads a file cut short (an interrupted copy or download) without complaint and just
 	 * finds no sections, which would be reported as "no markers"; the header tables must lie
 	 * inside the file (System V gABI, ELF header: e_phoff/e_shoff are file offsets). */
@@ -236,6 +240,11 @@ void elf_close(struct elf_file *e)
 	e->symbols = NULL;
 	e->segments = NULL;
 	e->n_symbols = e->n_segments = 0;
+}
+
+const char *elf_arch(const struct elf_file *e)
+{
+	return e->machine == EM_TRICORE ? "tricore" : "cortex-m";
 }
 
 const struct elf_symbol *elf_symbol(const struct elf_file *e, const char *name)

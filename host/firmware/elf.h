@@ -1,7 +1,8 @@
 /* The firmware ELF, read with libelf: the architecture check (EM_ARM, 32-bit little-endian),
  * symbols (for inputs, `bench_ctl`, --start/--stop and fault decoding), the `.bench_markers`
  * section (decoded by markers.c), the loadable segments, and the SHA-256 of the file for the
- * report's context. Nothing from the firmware is ever run on the host. */
+ * report's context. Nothing from the firmware is ever run on the host. TriCore ELFs (EM_TRICORE)
+ * are read the same way: 32-bit little-endian, no Thumb bit. */
 #ifndef HOST_FIRMWARE_ELF_H
 #define HOST_FIRMWARE_ELF_H
 
@@ -31,6 +32,7 @@ struct elf_file {
 	char sha256[65]; /* lowercase hex */
 	uint32_t entry;
 	uint32_t flags;             /* e_flags: EF_ARM_ABI_FLOAT_HARD / _SOFT */
+	uint16_t machine;           /* e_machine: EM_ARM or EM_TRICORE */
 	struct elf_symbol *symbols; /* sorted by addr */
 	size_t n_symbols;
 	struct marker_set markers; /* empty when the ELF has no .bench_markers section */
@@ -39,13 +41,15 @@ struct elf_file {
 };
 
 /* Opens and reads everything above. Errors: BENCH_E_FILE (missing/unreadable), BENCH_E_ELF (not an
- * ELF, or broken), BENCH_E_ARCH (not 32-bit little-endian EM_ARM), BENCH_E_NO_MARKERS (a marker
+ * ELF, or broken), BENCH_E_ARCH (not 32-bit little-endian EM_ARM or EM_TRICORE), BENCH_E_NO_MARKERS (a marker
  * section that does not decode). A firmware with no marker section opens fine (n == 0): the caller
  * decides whether it needs markers. Returns 0 or a negated bench_err. */
 int elf_open(const char *path, struct elf_file *out, struct bench_error *err);
 void elf_close(struct elf_file *e);
 /* Lookup by exact name; NULL when absent. */
 const struct elf_symbol *elf_symbol(const struct elf_file *e, const char *name);
+/* "cortex-m" or "tricore": the core family of e_machine, as board.json's "arch" names it. */
+const char *elf_arch(const struct elf_file *e);
 /* The function or object containing addr, *offset set to addr - start; NULL when none. */
 const struct elf_symbol *elf_symbol_at(const struct elf_file *e, uint32_t addr, uint32_t *offset);
 /* "fut+0x12", "main", or "0x08000123" when no symbol covers addr. */

@@ -126,7 +126,11 @@ static int console_result(FILE *out, const struct bench_report *rep, const struc
 		              r->error[0] ? r->error : "no samples") < 0;
 		return bad ? io_fail(err) : 0;
 	}
-	fmt_time(rep, s->min, t, sizeof(t));
+	/* An instruction count (--icount) is no time: the column names its unit instead. */
+	if (strcmp(r->unit, "cycles"))
+		snprintf(t, sizeof(t), "%s", r->unit);
+	else
+		fmt_time(rep, s->min, t, sizeof(t));
 	/* Cycles are integers: min, median and max print without decimals when they are whole. */
 	bad = fprintf(out, "%-*s  %-*s  %*zu  %*.0f  %*.*f  %*.1f  %*.0f  %*.1f  %10s%s%s\n", w.name, r->name, w.args,
 	              a, w.n, s->n, w.num, s->min, w.num, s->median == (double)(int64_t)s->median ? 0 : 1, s->median,

@@ -34,7 +34,10 @@ static int csv_result(FILE *out, const struct bench_report *rep, const struct be
 {
 	const struct bench_stats *s = &res->stats;
 	char args[512], num[160];
-	double tmin = results_cycles_to_ns(rep, s->min), tmean = results_cycles_to_ns(rep, s->mean);
+	/* Only cycles become time: an instruction count (--icount) has no duration. */
+	bool cycles = !strcmp(res->unit, "cycles");
+	double tmin = cycles ? results_cycles_to_ns(rep, s->min) : -1.0;
+	double tmean = cycles ? results_cycles_to_ns(rep, s->mean) : -1.0;
 	int bad = 0;
 
 	results_args(res, args, sizeof(args));

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/reporter.h"
 
@@ -90,7 +91,8 @@ static cJSON *result_json(const struct bench_report *rep, const struct bench_res
 		     add(o, "mean", cJSON_CreateNull()) && add(o, "median", cJSON_CreateNull()) &&
 		     add(o, "stddev", cJSON_CreateNull());
 	}
-	if (r->stats.n && rep->context.core_clock_hz) {
+	/* Only cycles become time: an instruction count (--icount) has no duration. */
+	if (r->stats.n && rep->context.core_clock_hz && !strcmp(r->unit, "cycles")) {
 		cJSON *t = cJSON_CreateObject();
 		ok = ok && t && add(t, "min", cJSON_CreateNumber(ns(rep, r->stats.min))) &&
 		     add(t, "mean", cJSON_CreateNumber(ns(rep, r->stats.mean)));

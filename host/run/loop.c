@@ -79,7 +79,8 @@ static int diagnose(struct loop *c, bool timed_out, uint32_t pc)
 		uint32_t dhcsr = 0;
 		/* A locked-up core (a fault while taking a fault: Armv7-M ARM B1.5.15) never reaches a
 		 * marker and its PC means nothing; DHCSR.S_LOCKUP (bit 19, C1.6.2) says so. */
-		if (backend_read_u32(c->bk, LOOP_DHCSR, &dhcsr, &e) == 0 && (dhcsr & LOOP_DHCSR_S_LOCKUP))
+		if (!c->cfg->tricore && backend_read_u32(c->bk, LOOP_DHCSR, &dhcsr, &e) == 0 &&
+		    (dhcsr & LOOP_DHCSR_S_LOCKUP))
 			return bench_fail(c->err, BENCH_E_FAULT,
 			                  "the target locked up (DHCSR.S_LOCKUP: a fault while taking a fault, "
 			                  "e.g. a bad vector table) after marker %s: fix the code under test",
@@ -90,7 +91,7 @@ static int diagnose(struct loop *c, bool timed_out, uint32_t pc)
 			                  "and does not halt (after marker %s): raise --timeout or check the firmware",
 			                  c->cfg->o->timeout_ms, marker_text(c->last_marker, last, sizeof(last)));
 	}
-	if (run_fault_describe(c->bk, c->cfg->elf, pc, fault, sizeof(fault)))
+	if (!c->cfg->tricore && run_fault_describe(c->bk, c->cfg->elf, pc, fault, sizeof(fault)))
 		return bench_fail(c->err, BENCH_E_FAULT,
 		                  "the target faulted: %s (after marker %s): fix the code under test", fault,
 		                  marker_text(c->last_marker, last, sizeof(last)));
@@ -361,6 +362,7 @@ static int on_cal_end(struct loop *c, const struct marker *m, uint32_t cnt, bool
 static int on_begin(struct loop *c, const struct marker *m, uint32_t cnt, bool *done)
 {
 	struct loop_pending *p = pending_for(c, m->id, true);
+	int rc;
 
 	(void)done;
 	if (!p)
@@ -371,6 +373,8 @@ static int on_begin(struct loop *c, const struct marker *m, uint32_t cnt, bool *
 	p->valid = true;
 	p->count = cnt;
 	p->host_ms = clock_now_ms();
+	if (c->cfg->o->icount && (rc = loop_icount_read(c, &p->icount)))
+		return rc;
 	return wide_now(c, &p->wide);
 }
 
@@ -389,7 +393,11 @@ static int on_end(struct loop *c, const struct marker *m, uint32_t cnt, bool *do
 	p->valid = false;
 	if ((rc = wide_now(c, &now)))
 		return rc;
-	return add_sample(c, m->name, p->count, cnt, p->host_ms, wide_wrapped(c, p->wide, now));
+	if ((rc = add_sample(c, m->name, p->count, cnt, p->host_ms, wide_wrapped(c, p->wide, now))))
+		return rc;
+	if (c->cfg->o->icount && !(rc = loop_icount_read(c, &now)))
+		rc = loop_icount_sample(c, m->name, p->icount, now);
+	return rc;
 }
 
 static int on_sync_marker(struct loop *c, const struct marker *m, uint32_t cnt, bool *done)
@@ -488,7 +496,7 @@ static int run_markers_once(struct loop *c)
 			const struct marker *next;
 			if ((rc = on_marker(c, m, cnt, &done)))
 				return rc;
-			if (c->mode != LOOP_MODE_BP_MARKERS || done)
+			if (c->mode != LOOP_MODE_BP_MARKERS || done || c->cfg->tricore)
 				break;
 			next = markers_at(&c->cfg->elf->markers, m->addr + LOOP_BKPT_SIZE);
 			if (!next) {
@@ -618,7 +626,7 @@ int loop_run(struct loop *c, const struct loop_config *cfg, const struct loop_ho
 		if ((rc = backend_reset(c->bk, BK_RESET_HALT, c->err)))
 			break;
 		/* A fault then halts with its frame intact; a target without DEMCR (QEMU) just runs on. */
-		if (run_fault_catch(c->bk, c->err))
+		if (!c->cfg->tricore && run_fault_catch(c->bk, c->err))
 			bench_error_clear(c->err);
 		run_phase_done(c->phases, RUN_PHASE_RESET);
 		if (c->mode == LOOP_MODE_SYMBOLS && c->cfg->counter && (rc = enable_counter(c)))

@@ -74,6 +74,10 @@ struct loop_config {
 	const struct counter_desc *counter;
 	uint32_t counter_addr; /* where the backend reads it (a CSFR's address for TriCore) */
 	bool preloaded;        /* the target already holds the firmware: nothing to load or verify */
+	/* A TriCore ELF: its markers are DEBUG instructions, which run as no-ops where the debugger has
+	 * not made them halt (QEMU), so a resume steps over them like any code and the PC is never moved
+	 * past one; and there are no Cortex-M debug registers (DHCSR, DEMCR, CFSR) to read or write. */
+	bool tricore;
 };
 
 struct loop_pending {
@@ -81,7 +85,8 @@ struct loop_pending {
 	bool valid;
 	uint32_t count;
 	uint64_t host_ms;
-	uint64_t wide; /* the wide clock at BEGIN */
+	uint64_t wide;   /* the wide clock at BEGIN */
+	uint64_t icount; /* QEMU's instruction count at BEGIN (--icount) */
 };
 
 /* The loop's own state: where the run is, what is open, what was measured. */
@@ -115,6 +120,10 @@ struct loop {
  * 0 or a negated bench_err (err filled); l keeps what was measured either way. */
 int loop_run(struct loop *l, const struct loop_config *cfg, const struct loop_hooks *hooks, struct backend *bk,
              struct bench_report *rep, struct run_phases *phases, struct bench_error *err);
+/* --icount (loop_icount.c): QEMU's exact instruction count now, and the BEGIN..END figure as its own
+ * result "<pair> [icount]" in unit "instructions". */
+int loop_icount_read(struct loop *l, uint64_t *count);
+int loop_icount_sample(struct loop *l, const char *name, uint64_t begin, uint64_t end);
 /* The documented message of an interrupted run, with the count of samples kept. */
 int loop_interrupted(struct loop *l);
 

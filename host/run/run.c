@@ -149,6 +149,39 @@ static int prepare_firmware(struct run_ctx *c)
 	return resolve_inputs(c);
 }
 
+/* An ELF runs only on a board of its core family (board.json "arch"); OpenOCD debugs no TriCore. */
+static int check_arch(struct run_ctx *c)
+{
+	const struct run_opts *o = c->o;
+	const char *arch = elf_arch(&c->elf);
+	bool tricore = !strcmp(arch, "tricore");
+
+	c->cfg.tricore = tricore;
+	if (c->have_board && strcmp(arch, c->board.arch))
+		return bench_fail(
+		    c->err, BENCH_E_ARCH,
+		    "%s is a %s ELF but board %s has a %s core: pick a %s board (%s) or rebuild the "
+		    "firmware for %s",
+		    o->firmware, tricore ? "TriCore" : "Cortex-M", c->board.name,
+		    strcmp(c->board.arch, "tricore") ? "Cortex-M" : "TriCore", tricore ? "TriCore" : "Cortex-M",
+		    tricore ? "--board qemu-tc277, or --board aurix-tc297 --gdb HOST:PORT" : "e.g. --board sim-stm32f4",
+		    c->board.name);
+	if (o->icount && (o->gdb || o->openocd || !c->have_board || strcmp(c->board.backend, "qemu")))
+		return bench_fail(c->err, BENCH_E_USAGE,
+		                  "--icount counts QEMU's instructions and needs a QEMU board bench starts (--board "
+		                  "qemu-tc277 or qemu-mps2-an386): drop --icount or pick such a board");
+	if (c->have_board && !strcmp(c->board.backend, "gdb") && !o->gdb)
+		return bench_fail(c->err, BENCH_E_USAGE,
+		                  "board %s is reached through your own gdbserver: start it and pass --gdb HOST:PORT",
+		                  c->board.name);
+	if (tricore && (o->openocd || (c->have_board && !strcmp(c->board.backend, "openocd") && !o->gdb)))
+		return bench_fail(c->err, BENCH_E_ARCH,
+		                  "%s is a TriCore ELF and OpenOCD debugs no TriCore: use --board qemu-tc277 or a "
+		                  "TriCore gdbserver with --gdb HOST:PORT",
+		                  o->firmware);
+	return 0;
+}
+
 static int prepare_board(struct run_ctx *c)
 {
 	const struct run_opts *o = c->o;
@@ -178,7 +211,7 @@ static int prepare_board(struct run_ctx *c)
 	}
 	if (o->probe)
 		snprintf(ctx->probe, sizeof(ctx->probe), "%s", o->probe);
-	return 0;
+	return check_arch(c);
 }
 
 /* The counter the board names, as data (firmware/counters.h): read at its address, or none. A
@@ -190,7 +223,9 @@ static int choose_counter(struct run_ctx *c)
 
 	/* No counter (QEMU models no DWT): still run from marker to marker, so the firmware and its
 	 * inputs are exercised, but record no cycles rather than zeros (docs/gdb.md). */
-	if (!backend_has(&c->sess.bk, BK_CAP_CYCCNT) || !strcmp(ctx->counter, "none")) {
+	/* A TriCore attached without a board has no CSFR base to read CCNT at (board.json "csfr_base"). */
+	if (!backend_has(&c->sess.bk, BK_CAP_CYCCNT) || !strcmp(ctx->counter, "none") ||
+	    (c->cfg.tricore && !c->have_board)) {
 		ctx->cycles_modelled = false;
 		(void)snprintf(ctx->counter, sizeof(ctx->counter), "none");
 		return 0;
@@ -201,6 +236,11 @@ static int choose_counter(struct run_ctx *c)
 		                  "counter `%s` of board %s is not one bench can read: name DWT_CYCCNT, CCNT or "
 		                  "none in its board.json (docs/boards.md)",
 		                  ctx->counter, c->have_board ? c->board.name : "(attached)");
+	if ((k->core == COUNTER_TRICORE) != c->cfg.tricore)
+		return bench_fail(
+		    c->err, BENCH_E_BOARD,
+		    "counter `%s` of board %s belongs to another core than %s's: fix the board's \"counter\"",
+		    ctx->counter, c->board.name, c->o->firmware);
 	c->cfg.counter = k;
 	return counters_address(k, c->have_board ? c->board.csfr_base : 0, &c->cfg.counter_addr, c->err);
 }
@@ -219,6 +259,8 @@ static int open_session(struct run_ctx *c)
 	    .work_dir = o->work_dir,
 	    .tcl_port = o->tcl_port,
 	    .elf_abs = c->firmware_abs,
+	    .arch = elf_arch(&c->elf),
+	    .icount = o->icount,
 	    /* BENCH_SIM_PRELOAD=0 starts an empty chip that OpenOCD programs (docs/run.md). */
 	    .allow_preload = !(pre && !strcmp(pre, "0")),
 	    .cancel = {cancelled, c},

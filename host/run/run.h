@@ -43,6 +43,8 @@ struct run_opts {
 	bool bp_markers;            /* --bp-markers: plant hardware breakpoints at the marker sites */
 	unsigned poll_ms;           /* --poll MS: read the region table while running; 0: only at DONE */
 	bool no_regions;            /* --no-regions: skip the region table */
+	bool icount;                /* --icount: QEMU boards also count instructions between markers (unit
+	                             * "instructions", never cycles; docs/gdb.md) */
 	bool no_load;               /* --no-load: the target already holds this firmware; do not program it */
 	const char *work_dir;       /* logs and sockets; NULL: a fresh directory under $TMPDIR, removed after */
 	uint16_t tcl_port;          /* 0: a free port */

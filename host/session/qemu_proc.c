@@ -1,8 +1,9 @@
-/* QEMU as a debug peer (see qemu_proc.h): qemu-system-arm with its gdbstub on a free 127.0.0.1
- * port, the CPU held at reset (-S) until the gdb_rsp backend connects. Process control (process
- * group, log file, stop on every exit path and on SIGINT) is host/session/proc.c's. */
+/* QEMU as a debug peer (see qemu_proc.h): qemu-system-arm (or the board's qemu_system) with its gdbstub on a free
+ * 127.0.0.1 port, the CPU held at reset (-S) until the gdb_rsp backend connects. Process control (process group, log
+ * file, stop on every exit path and on SIGINT) is host/session/proc.c's. */
 #include "session/qemu_proc.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,13 @@
 static int start_once(const struct qemu_opts *o, uint16_t port, const char *log, struct proc **out,
                       struct bench_error *err)
 {
-	char gdb[64], tail[512];
-	const char *argv[16];
+	char gdb[64], tail[512], icount[PATH_MAX + 64], hint[96];
+	const char *argv[16], *bin = o->binary ? o->binary : "qemu-system-arm";
 	size_t n = 0;
 	int rc;
 
 	(void)snprintf(gdb, sizeof(gdb), "tcp:127.0.0.1:%u", (unsigned)port);
-	argv[n++] = "qemu-system-arm";
+	argv[n++] = bin;
 	argv[n++] = "-M";
 	argv[n++] = o->machine;
 	argv[n++] = "-nographic";
@@ -39,10 +40,19 @@ static int start_once(const struct qemu_opts *o, uint16_t port, const char *log,
 	if (o->icount) {
 		/* 2^0 ns of virtual time per instruction: virtual time counts instructions, not cycles. */
 		argv[n++] = "-icount";
-		argv[n++] = "shift=0";
+		/* Record/replay counts every executed instruction exactly (`info replay`, QEMU's
+		 * docs/devel/replay.rst); plain icount only keeps time by it. */
+		if (o->rr_file)
+			(void)snprintf(icount, sizeof(icount), "shift=0,rr=record,rrfile=%s", o->rr_file);
+		else
+			(void)snprintf(icount, sizeof(icount), "shift=0");
+		argv[n++] = icount;
 	}
 	argv[n] = NULL;
-	rc = proc_start(argv, log, NULL, "install it with: apt-get install qemu-system-arm", out, err);
+	/* Debian ships qemu-system-tricore in qemu-system-misc, qemu-system-arm in its own package. */
+	(void)snprintf(hint, sizeof(hint), "install it with: apt-get install %s",
+	               strcmp(bin, "qemu-system-arm") ? "qemu-system-misc" : "qemu-system-arm");
+	rc = proc_start(argv, log, NULL, hint, out, err);
 	if (rc < 0)
 		return rc;
 	rc = proc_wait_port("127.0.0.1", port, *out, QEMU_START_TIMEOUT_MS, err);
@@ -50,7 +60,8 @@ static int start_once(const struct qemu_opts *o, uint16_t port, const char *log,
 		proc_log_tail(log, 3, tail, sizeof(tail));
 		proc_stop(*out, QEMU_STOP_GRACE_MS);
 		*out = NULL;
-		return bench_fail(err, err->kind, "%s%s%s", err->msg, tail[0] ? "; qemu-system-arm said: " : "", tail);
+		return bench_fail(err, err->kind, "%s%s%s%s%s", err->msg, tail[0] ? "; " : "", tail[0] ? bin : "",
+		                  tail[0] ? " said: " : "", tail);
 	}
 	return 0;
 }
@@ -86,16 +97,19 @@ int qemu_start_opts(const struct qemu_opts *o, char *host_port_out, size_t len, 
 	return rc;
 }
 
-int qemu_start(const struct board *b, const char *elf, char *host_port_out, size_t len, struct proc **out,
-               struct bench_error *err)
+int qemu_start(const struct board *b, const char *elf, const char *rr_file, char *host_port_out, size_t len,
+               struct proc **out, struct bench_error *err)
 {
 	/* boards/qemu-<machine>/: the folder name after "qemu-" is QEMU's -M machine name. */
-	struct qemu_opts o = {.machine = b->name, .elf = elf, .icount = false};
+	struct qemu_opts o = {
+	    .binary = b->qemu_system, .machine = b->name, .elf = elf, .icount = rr_file != NULL, .rr_file = rr_file};
 
 	if (strcmp(b->backend, "qemu"))
 		return bench_fail(err, BENCH_E_BOARD, "board %s is not a QEMU board (\"backend\": \"%s\")", b->name,
 		                  b->backend);
-	if (!strncmp(b->name, "qemu-", 5))
+	if (b->qemu_machine[0])
+		o.machine = b->qemu_machine;
+	else if (!strncmp(b->name, "qemu-", 5))
 		o.machine = b->name + 5;
 	return qemu_start_opts(&o, host_port_out, len, out, err);
 }

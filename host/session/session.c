@@ -111,13 +111,20 @@ int session_open(struct session *s, const struct session_opts *o, struct bench_e
 	memset(s, 0, sizeof(*s));
 	s->sim_clock_fd = -1;
 	if (o->gdb) {
-		rc = rsp_backend_open(&s->bk, o->gdb, err);
+		rc = rsp_backend_open_arch(&s->bk, o->gdb, o->arch, 0, err);
 	} else if (o->openocd) {
 		rc = tcl_backend_open(&s->bk, o->openocd, 0, err);
 	} else if (o->board && !strcmp(o->board->backend, "qemu")) {
-		if ((rc = qemu_start(o->board, o->elf_abs, hp, sizeof(hp), &s->qemu, err)))
+		char rr[PATH_MAX + 16];
+
+		if (o->icount) {
+			if ((rc = make_work_dir(s, o->work_dir, err)))
+				return rc;
+			(void)snprintf(rr, sizeof(rr), "%s/qemu.rr", s->work_dir);
+		}
+		if ((rc = qemu_start(o->board, o->elf_abs, o->icount ? rr : NULL, hp, sizeof(hp), &s->qemu, err)))
 			return rc;
-		rc = rsp_backend_open(&s->bk, hp, err);
+		rc = rsp_backend_open_arch(&s->bk, hp, o->arch, 0, err);
 	} else if (o->board) {
 		rc = start_openocd(s, o, hp, sizeof(hp), err);
 	} else {
@@ -227,7 +234,7 @@ void session_close(struct session *s)
 
 void session_finish_work_dir(struct session *s, int rc, struct bench_error *err)
 {
-	static const char *const files[] = {"openocd.log", "bench-sim.log", "qemu.log"};
+	static const char *const files[] = {"openocd.log", "bench-sim.log", "qemu.log", "qemu.rr"};
 	char path[PATH_MAX + 32];
 	size_t used;
 

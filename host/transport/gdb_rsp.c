@@ -259,7 +259,6 @@ static int reg_regnum(struct rsp_priv *s, enum backend_reg reg, struct bench_err
 	return s->tdesc.map[reg];
 }
 
-
 /* Register n through the g packet (a server without p/P): fetches g into reply(s) and finds n's
  * byte offset in it, checking the reply covers n's four bytes. Returns 0 or a negated bench_err. */
 static int fetch_g(struct rsp_priv *s, int n, size_t *off, struct bench_error *err)
@@ -339,6 +338,9 @@ static int write_regnum(struct rsp_priv *s, int n, uint32_t v, struct bench_erro
 		pkt[0] = 'G';
 		memcpy(pkt + 1, reply(s), glen);
 		memcpy(pkt + 1 + 2 * off, hex, 8);
+		/* QEMU's TriCore G stores the A0-A15 slots (16-31) into D0-D15: repeat the D values there. */
+		if (s->flavour->g_a_slots_to_d && glen >= 2 * 32 * 4)
+			memcpy(pkt + 1 + 2 * 16 * 4, pkt + 1, 2 * 16 * 4);
 		rc = rsp_exchange(s, pkt, glen + 1, err);
 		free(pkt);
 	}
@@ -347,6 +349,15 @@ static int write_regnum(struct rsp_priv *s, int n, uint32_t v, struct bench_erro
 	if (strcmp(reply(s), "OK"))
 		return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused G (\"%.20s\")", s->link.io.peer, reply(s));
 	return 0;
+}
+
+int rsp_write_pc(struct rsp_priv *s, uint32_t pc, struct bench_error *err)
+{
+	int rc = write_regnum(s, s->tdesc.map[BK_REG_PC], pc, err);
+
+	s->pc = pc;
+	s->pc_valid = rc == 0;
+	return rc;
 }
 
 int rsp_read_pc(struct rsp_priv *s, uint32_t *pc, struct bench_error *err)
@@ -456,7 +467,8 @@ int rsp_op_halt(struct backend *bk, struct bench_error *err)
 
 static int send_break(struct rsp_priv *s, char insert, char type, uint32_t addr, struct bench_error *err)
 {
-	/* Z/z type,addr,kind: kind 2 is a 16-bit Thumb breakpoint (E.2, ARM breakpoint kinds). */
+	/* Z/z type,addr,kind: kind 2 is a 16-bit Thumb breakpoint (E.2, ARM breakpoint kinds); a TriCore
+	 * server takes the same (QEMU ignores kind; the shortest TriCore instruction is 16 bits). */
 	return rsp_command(s, err, "%c%c,%x,2", insert, type, (unsigned)addr);
 }
 

@@ -20,6 +20,15 @@ int rsp_backend_open(struct backend *bk, const char *host_port, struct bench_err
 /* The same with a per-exchange timeout other than the default 5000 ms (tests, slow links). */
 int rsp_backend_open_timeout(struct backend *bk, const char *host_port, unsigned timeout_ms, struct bench_error *err);
 
+/* The same for a target of core family arch, as board.json's "arch" names it: "cortex-m" (what
+ * rsp_backend_open() expects) or "tricore": registers from a description whose <architecture>
+ * starts with "tricore", else QEMU's TriCore layout (44 registers: D0-D15, A0-A15, LCX, FCX, PCXI,
+ * PSW, PC, ...); BK_REG_R0 + n is D[n] (n < 15: 15 is BK_REG_PC), BK_REG_PC the PC, BK_REG_XPSR the PSW. No
+ * BK_CAP_HALT_ON_BKPT on TriCore: markers are breakpoints at their sites. BENCH_E_ARCH when the server's description
+ * names another architecture. timeout_ms 0: the default 5000 ms. */
+int rsp_backend_open_arch(struct backend *bk, const char *host_port, const char *arch, unsigned timeout_ms,
+                          struct bench_error *err);
+
 /* Timeout (ms) for each request/reply exchange of a backend opened by rsp_backend_open();
  * the default is 5000. wait_halt() uses its own timeout argument. */
 void rsp_backend_set_timeout(struct backend *bk, unsigned timeout_ms);

@@ -139,6 +139,9 @@ int rsp_is_bkpt(struct rsp_priv *s, uint32_t addr, bool *is_bkpt, struct bench_e
 	uint8_t op[2];
 	int rc;
 
+	*is_bkpt = false;
+	if (s->tricore)
+		return 0;
 	addr &= ~1u;
 	for (size_t i = 0; i < s->n_insn_cache; i++)
 		if (s->insn_cache[i].addr == addr) {

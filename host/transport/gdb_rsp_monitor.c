@@ -101,6 +101,8 @@ int rsp_op_reset(struct backend *bk, enum backend_reset mode, struct bench_error
 	}
 	rc = rsp_monitor(s, cmd ? cmd : f->reset_halt, out, sizeof(out), err);
 	s->pc_valid = false;
+	if (rc == 0 && f->reset_keeps_pc)
+		rc = rsp_write_pc(s, s->attach_pc, err);
 	if (rc < 0)
 		return rc;
 	/* Reset-and-run is reset-halt then continue everywhere: a server sends a stop reply only for a

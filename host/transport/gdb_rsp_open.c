@@ -19,17 +19,21 @@ static const struct rsp_flavour flavours[] = {
     /* OpenOCD 0.12 src/server/gdb_server.c: `c` resumes with current=1, and cortex_m_resume()
      * steps over a BKPT it halted on (armv7m_maybe_skip_bkpt_inst, src/target/armv7m.c). */
     {"openocd", "version", "Open On-Chip Debugger", "reset halt", NULL, "reset init", true,
-     BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT | BK_CAP_FLASH, "resume", "wait_halt", "halt"},
+     BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT | BK_CAP_FLASH, "resume", "wait_halt", "halt", false, false},
     /* QEMU 7.2 gdbstub: a guest BKPT is a guest exception (HardFault), DWT is not modelled
      * (reads 0); `monitor` goes to the HMP monitor. Identified by qqemu.sstepbits below. */
-    {"qemu", "info version", NULL, "system_reset", NULL, "system_reset", false, 0, NULL, NULL, NULL},
+    {"qemu", "info version", NULL, "system_reset", NULL, "system_reset", false, 0, NULL, NULL, NULL, false, false},
     /* pyOCD, J-Link GDB Server, ST-LINK gdbserver on real Cortex-M silicon: the core halts on
      * BKPT with C_DEBUGEN set and has DWT_CYCCNT (unless the board says "counter": "none"). */
     {"gdbserver", NULL, NULL, "reset halt", NULL, "reset halt", false, BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT, NULL, NULL,
-     NULL},
+     NULL, false, false},
+    /* QEMU 7.2's TriCore gdbstub (KIT_AURIX_TC277_TRB, tricore_testboard): no p/P, a G that puts the
+     * A registers into the D slots, a system_reset that leaves the PC where it was; CCNT/ICNT are
+     * stored values that never count and the CSFRs are not memory-mapped: no counter. */
+    {"qemu", "info version", NULL, "system_reset", NULL, "system_reset", false, 0, NULL, NULL, NULL, true, true},
 };
 
-enum { FLAVOUR_OPENOCD, FLAVOUR_QEMU, FLAVOUR_GENERIC };
+enum { FLAVOUR_OPENOCD, FLAVOUR_QEMU, FLAVOUR_GENERIC, FLAVOUR_QEMU_TRICORE };
 
 /* qSupported reply: "PacketSize=1000;qXfer:features:read+;QStartNoAckMode+;..." */
 static void parse_supported(struct rsp_priv *s, const char *r)
@@ -101,7 +105,7 @@ static int identify(struct rsp_priv *s, struct bench_error *err)
 	if (rc < 0)
 		return rc;
 	if (!strncmp(s->link.parser.data, "ENABLE=", 7)) {
-		s->flavour = &flavours[FLAVOUR_QEMU];
+		s->flavour = &flavours[s->tricore ? FLAVOUR_QEMU_TRICORE : FLAVOUR_QEMU];
 		rc = rsp_monitor(s, "info version", out, sizeof(out), err);
 		out[strcspn(out, "\r\n")] = '\0';
 		(void)snprintf(s->version, sizeof(s->version), "QEMU %.100s", rc == 0 ? out : "(version unknown)");
@@ -133,7 +137,13 @@ static int probe_caps(struct rsp_priv *s, uint32_t *caps, struct bench_error *er
 
 	if (rc < 0)
 		return rc;
+	s->attach_pc = pc;
 	*caps = s->flavour->caps;
+	/* A TriCore marker is a DEBUG instruction, which halts only where the debugger has set the core's
+	 * debug event up for it (TC1.6P manual, "Debug events", CREVT) and is a no-op elsewhere (QEMU):
+	 * markers are caught with breakpoints at their sites on every TriCore server. */
+	if (s->tricore)
+		*caps &= ~(uint32_t)BK_CAP_HALT_ON_BKPT;
 	rc = rsp_command(s, err, "Z1,%x,2", (unsigned)(pc & ~1u));
 	if (rc < 0)
 		return rc;
@@ -166,10 +176,18 @@ int rsp_backend_open(struct backend *bk, const char *host_port, struct bench_err
 
 int rsp_backend_open_timeout(struct backend *bk, const char *host_port, unsigned timeout_ms, struct bench_error *err)
 {
+	return rsp_backend_open_arch(bk, host_port, "cortex-m", timeout_ms, err);
+}
+
+int rsp_backend_open_arch(struct backend *bk, const char *host_port, const char *arch, unsigned timeout_ms,
+                          struct bench_error *err)
+{
 	struct rsp_priv *s = calloc(1, sizeof(*s));
 	char *map = NULL;
 	int rc;
 
+	if (!timeout_ms)
+		timeout_ms = RSP_DEFAULT_TIMEOUT_MS;
 	memset(bk, 0, sizeof(*bk));
 	if (!s)
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory for the GDB backend");
@@ -180,6 +198,7 @@ int rsp_backend_open_timeout(struct backend *bk, const char *host_port, unsigned
 	}
 	bk->ops = &rsp_backend_ops;
 	bk->priv = s;
+	s->tricore = arch && !strcmp(arch, "tricore");
 	rc = rsp_io_connect(&s->link.io, host_port,
 	                    timeout_ms < RSP_CONNECT_TIMEOUT_MS ? timeout_ms : RSP_CONNECT_TIMEOUT_MS, err);
 	s->link.io.cancel = &bk->cancel; /* bk outlives the link; backend_set_cancel() fills it */

@@ -44,6 +44,14 @@ struct rsp_flavour {
 	const char *run_cmd;  /* "resume" */
 	const char *wait_cmd; /* "wait_halt" (takes the timeout in ms) */
 	const char *halt_cmd; /* "halt" */
+	/* QEMU 7.2's TriCore gdbstub writes G's A0-A15 slots into D0-D15 (target/tricore/gdbstub.c
+	 * tricore_cpu_gdb_write_register: gpr_d[n - 16]), and has no P: a register is written with a G
+	 * whose A slots repeat the D values, so D stays right and A is left as it was. */
+	bool g_a_slots_to_d;
+	/* The server's reset does not move the PC to the program's start (QEMU's TriCore machines set
+	 * it once, when -kernel loads: hw/tricore/triboard.c tricore_load_kernel): after a reset the
+	 * PC seen at attach is written back. */
+	bool reset_keeps_pc;
 };
 
 struct rsp_flash {
@@ -57,6 +65,8 @@ struct rsp_break {
 
 struct rsp_priv {
 	struct rsp_link link;
+	bool tricore;       /* the target is a TriCore (rsp_backend_open_arch): no BKPT, D/A registers */
+	uint32_t attach_pc; /* the PC when bench attached: a reset_keeps_pc server's start address */
 	const struct rsp_flavour *flavour;
 	size_t server_packet_size; /* qSupported PacketSize: the largest packet the server takes */
 	bool has_vcont, has_features, has_memory_map, has_noack;
@@ -95,15 +105,18 @@ int rsp_tdesc_load(struct rsp_priv *s, struct bench_error *err);
  * s is non-NULL and skipped otherwise. *next is the number the next register without regnum gets. */
 int rsp_tdesc_parse(struct rsp_priv *s, struct rsp_tdesc *td, const char *xml, int *next, int depth,
                     struct bench_error *err);
-/* Maps r0..r15, xpsr, msp, psp to GDB numbers and checks the architecture. */
+/* Maps r0..r15, xpsr, msp, psp to GDB numbers and checks the architecture; for a TriCore target
+ * d0..d15, psw and pc instead (BK_REG_R0 + n is D[n] for n < 15, BK_REG_XPSR the PSW). */
 int rsp_tdesc_finish(struct rsp_tdesc *td, const char *peer, struct bench_error *err);
+int rsp_tdesc_finish_tricore(struct rsp_tdesc *td, const char *peer, struct bench_error *err);
 /* Parses a qXfer:memory-map:read document's flash regions into s->flash (exposed for tests). */
 void rsp_memory_map_parse(struct rsp_priv *s, const char *xml);
 
 /* Memory through m and X/M, chunked to the server's packet size (gdb_rsp_load.c). */
 int rsp_read_mem(struct rsp_priv *s, uint32_t addr, void *buf, size_t len, struct bench_error *err);
 int rsp_write_mem(struct rsp_priv *s, uint32_t addr, const void *buf, size_t len, struct bench_error *err);
-/* Whether the halfword at addr is a BKPT (Thumb 0xBExx, Armv7-M ARM A7.7.17); cached per address. */
+/* Whether the halfword at addr is a BKPT (Thumb 0xBExx, Armv7-M ARM A7.7.17); cached per address.
+ * Always false on TriCore, which has no BKPT (its DEBUG markers are stepped over like any code). */
 int rsp_is_bkpt(struct rsp_priv *s, uint32_t addr, bool *is_bkpt, struct bench_error *err);
 
 /* gdb_rsp.c */
@@ -129,6 +142,7 @@ int rsp_mon_resume_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_
 /* Parses the stop reply in s->link.parser.data (T/S/W/X, E.3) into *info. */
 int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct bench_error *err);
 int rsp_read_pc(struct rsp_priv *s, uint32_t *pc, struct bench_error *err);
+int rsp_write_pc(struct rsp_priv *s, uint32_t pc, struct bench_error *err);
 
 /* backend ops implemented in gdb_rsp_load.c */
 int rsp_op_load(struct backend *bk, const char *elf_path, struct bench_error *err);

@@ -122,6 +122,60 @@ int rsp_tdesc_finish(struct rsp_tdesc *td, const char *peer, struct bench_error 
 	return 0;
 }
 
+/* TriCore (TC1.6P core architecture manual: D0-D15 data, A0-A15 address registers, PSW, PC):
+ * bench's registers are BK_REG_R0 + n = D[n] for n < 15, BK_REG_PC the PC, BK_REG_XPSR the PSW
+ * (backend_reg numbers Arm's registers, where 15 is the PC: D15 has no number of its own). */
+int rsp_tdesc_finish_tricore(struct rsp_tdesc *td, const char *peer, struct bench_error *err)
+{
+	char name[8];
+
+	if (td->arch[0] && strncasecmp(td->arch, "tricore", 7) != 0)
+		return bench_fail(err, BENCH_E_ARCH,
+		                  "gdbserver %s debugs a '%s' target, not a TriCore: point --gdb at the TriCore "
+		                  "core's gdbserver, or measure this ELF on its own board",
+		                  peer, td->arch);
+	for (int i = 0; i <= BK_REG_PSP; i++)
+		td->map[i] = -1;
+	for (int i = 0; i < 15; i++) {
+		(void)snprintf(name, sizeof(name), "d%d", i);
+		td->map[BK_REG_R0 + i] = find_reg(td, name, NULL);
+	}
+	td->map[BK_REG_PC] = find_reg(td, "pc", NULL);
+	td->map[BK_REG_XPSR] = find_reg(td, "psw", NULL);
+	for (int i = 0; i <= BK_REG_XPSR; i++)
+		if (td->map[i] < 0)
+			return bench_fail(err, BENCH_E_ARCH,
+			                  "gdbserver %s's target description has no register '%s': not a TriCore "
+			                  "target?",
+			                  peer,
+			                  i == BK_REG_PC     ? "pc"
+			                  : i == BK_REG_XPSR ? "psw"
+			                                     : "d0..d14");
+	return 0;
+}
+
+/* QEMU 7.2's TriCore gdbstub sends no description; its `g` is 44 32-bit registers in this order
+ * (target/tricore/gdbstub.c: D0-D15, A0-A15, then LCX 32 ... PC 36 ... DMUCON 43). */
+static void qemu_tricore(struct rsp_tdesc *td)
+{
+	static const char *const csfr[] = {"lcx", "fcx", "pcxi", "psw",    "pc",      "icr",
+	                                   "isp", "btv", "biv",  "syscon", "pmucon0", "dmucon"};
+
+	memset(td, 0, sizeof(*td));
+	(void)snprintf(td->arch, sizeof(td->arch), "tricore");
+	for (int i = 0; i < 32; i++) {
+		(void)snprintf(td->regs[i].name, sizeof(td->regs[i].name), "%c%d", i < 16 ? 'd' : 'a', i % 16);
+		td->regs[i].regnum = i;
+		td->regs[i].bitsize = 32;
+	}
+	for (int i = 0; i < 12; i++) {
+		(void)snprintf(td->regs[32 + i].name, sizeof(td->regs[32 + i].name), "%s", csfr[i]);
+		td->regs[32 + i].regnum = 32 + i;
+		td->regs[32 + i].bitsize = 32;
+	}
+	td->n_regs = 44;
+}
+
 /* GDB's built-in numbering for "arm" when a server sends no description: r0-r15 are 0-15,
  * f0-f7 16-23, fps 24, cpsr 25 (gdb/features/arm/arm-core.xml, arm-m-profile.xml: xpsr 25). */
 static void classic_arm(struct rsp_tdesc *td)
@@ -151,6 +205,10 @@ int rsp_tdesc_load(struct rsp_priv *s, struct bench_error *err)
 	int next = 0, rc;
 
 	if (!s->has_features) {
+		if (s->tricore) {
+			qemu_tricore(&s->tdesc);
+			return rsp_tdesc_finish_tricore(&s->tdesc, s->link.io.peer, err);
+		}
 		classic_arm(&s->tdesc);
 		return rsp_tdesc_finish(&s->tdesc, s->link.io.peer, err);
 	}
@@ -162,6 +220,8 @@ int rsp_tdesc_load(struct rsp_priv *s, struct bench_error *err)
 	free(xml);
 	if (rc < 0)
 		return rc;
+	if (s->tricore)
+		return rsp_tdesc_finish_tricore(&s->tdesc, s->link.io.peer, err);
 	return rsp_tdesc_finish(&s->tdesc, s->link.io.peer, err);
 }
 

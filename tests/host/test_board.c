@@ -51,7 +51,11 @@ static void test_parse_bad(void **state)
 	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"../../etc/x\"}",
 	     "must stay inside the board folder"},
 	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"backend\":\"jlink\"}",
-	     "\"backend\" must be \"openocd\" or \"qemu\""},
+	     "\"backend\" must be \"openocd\", \"qemu\" or \"gdb\""},
+	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"backend\":\"gdb\",\"arch\":\"riscv\"}",
+	     "\"arch\" must be \"cortex-m\" or \"tricore\""},
+	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"backend\":\"gdb\",\"csfr_base\":\"0xF88100000\"}",
+	     "\"csfr_base\" must be a 32-bit unsigned integer"},
 	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"virtual\":1}",
 	     "\"virtual\" must be true or false"},
 	    {"{\"name\":\"b\",\"core_clock_hz\":1,\"openocd_cfg\":\"o\",\"flash\":{\"base\":\"0x1zz\",\"size\":1}}",
@@ -85,6 +89,29 @@ static void test_qemu_board_needs_no_cfg(void **state)
 	assert_int_equal(board_parse(j, strlen(j), "/x/q", &b, &err), 0);
 	assert_string_equal(b.openocd_cfg, "");
 	assert_string_equal(b.counter, "none");
+}
+
+/* The TriCore boards (issue 15): QEMU's TC277 with its own emulator and machine name, and the AURIX
+ * TC297 through the user's gdbserver with core 0's CSFR base (TC29x user manual, CPU0 CSFR space). */
+static void test_tricore_boards(void **state)
+{
+	struct board b;
+	struct bench_error err;
+
+	assert_int_equal(board_load(boards_dir, "qemu-tc277", &b, &err), 0);
+	assert_string_equal(b.arch, "tricore");
+	assert_string_equal(b.qemu_system, "qemu-system-tricore");
+	assert_string_equal(b.qemu_machine, "KIT_AURIX_TC277_TRB");
+	assert_string_equal(b.counter, "none");
+	assert_int_equal(b.csfr_base, 0); /* none: QEMU does not map the CSFRs */
+	assert_int_equal(board_load(boards_dir, "aurix-tc297", &b, &err), 0);
+	assert_string_equal(b.backend, "gdb");
+	assert_string_equal(b.counter, "CCNT");
+	assert_int_equal(b.csfr_base, 0xF8810000u);
+	assert_int_equal(board_load(boards_dir, "qemu-mps2-an386", &b, &err), 0);
+	assert_string_equal(b.arch, "cortex-m"); /* the default */
+	assert_string_equal(b.qemu_system, "qemu-system-arm");
+	assert_string_equal(b.qemu_machine, "");
 }
 
 static void test_load_real(void **state)
@@ -131,6 +158,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_parse_good),
 	    cmocka_unit_test(test_parse_bad),
 	    cmocka_unit_test(test_qemu_board_needs_no_cfg),
+	    cmocka_unit_test(test_tricore_boards),
 	    cmocka_unit_test(test_load_real),
 	    cmocka_unit_test(test_load_unknown),
 	};

@@ -109,6 +109,49 @@ static void test_other_architectures(void **state)
 	}
 }
 
+/* TriCore (issue 15): d0-d14, pc and psw by the description's own numbers; an Arm description (the
+ * TriCore ELF pointed at an Arm target's port) and one without D registers are refused, exit 3. */
+static void test_tricore_description(void **state)
+{
+	static const char xml[] = "<target><architecture>tricore:V1_6</architecture><feature name=\"x\">"
+	                          "<reg name=\"pc\" bitsize=\"32\" regnum=\"0\"/><reg name=\"psw\" bitsize=\"32\"/>"
+	                          "<reg name=\"d0\" bitsize=\"32\" regnum=\"10\"/><reg name=\"d1\" bitsize=\"32\"/>"
+	                          "<reg name=\"d2\"/><reg name=\"d3\"/><reg name=\"d4\"/><reg name=\"d5\"/>"
+	                          "<reg name=\"d6\"/><reg name=\"d7\"/><reg name=\"d8\"/><reg name=\"d9\"/>"
+	                          "<reg name=\"d10\"/><reg name=\"d11\"/><reg name=\"d12\"/><reg name=\"d13\"/>"
+	                          "<reg name=\"d14\"/><reg name=\"d15\"/><reg name=\"a10\"/></feature></target>";
+	struct rsp_tdesc *td = calloc(1, sizeof(*td));
+	struct bench_error err;
+	int next = 0;
+
+	(void)state;
+	assert_int_equal(rsp_tdesc_parse(NULL, td, xml, &next, 0, &err), 0);
+	assert_int_equal(rsp_tdesc_finish_tricore(td, "t:1", &err), 0);
+	assert_int_equal(td->map[BK_REG_PC], 0);
+	assert_int_equal(td->map[BK_REG_XPSR], 1);
+	for (int r = 0; r < 15; r++)
+		assert_int_equal(td->map[BK_REG_R0 + r], 10 + r);
+	assert_int_equal(td->map[15], 0); /* Arm's PC number: the PC, D15 has none */
+	assert_int_equal(td->map[BK_REG_MSP], -1);
+	/* the same description read for an Arm ELF: not an Arm target */
+	assert_int_equal(rsp_tdesc_finish(td, "t:1", &err), -BENCH_E_ARCH);
+	memset(td, 0, sizeof(*td));
+	next = 0;
+	assert_int_equal(rsp_tdesc_parse(NULL, td, "<target><architecture>arm</architecture></target>", &next, 0, &err),
+	                 0);
+	assert_int_equal(rsp_tdesc_finish_tricore(td, "t:1", &err), -BENCH_E_ARCH);
+	assert_non_null(strstr(err.msg, "debugs a 'arm' target, not a TriCore"));
+	memset(td, 0, sizeof(*td));
+	next = 0;
+	assert_int_equal(rsp_tdesc_parse(NULL, td,
+	                                 "<target><architecture>tricore</architecture><reg name=\"pc\"/></target>",
+	                                 &next, 0, &err),
+	                 0);
+	assert_int_equal(rsp_tdesc_finish_tricore(td, "t:1", &err), -BENCH_E_ARCH);
+	assert_non_null(strstr(err.msg, "has no register 'd0..d14'"));
+	free(td);
+}
+
 static void test_openocd_memory_map(void **state)
 {
 	struct rsp_priv *s = calloc(1, sizeof(*s));
@@ -133,9 +176,8 @@ static void test_openocd_memory_map(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_openocd_description),
-	    cmocka_unit_test(test_qemu_description_with_include),
-	    cmocka_unit_test(test_other_architectures),
+	    cmocka_unit_test(test_openocd_description), cmocka_unit_test(test_qemu_description_with_include),
+	    cmocka_unit_test(test_other_architectures), cmocka_unit_test(test_tricore_description),
 	    cmocka_unit_test(test_openocd_memory_map),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
