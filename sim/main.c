@@ -19,6 +19,7 @@
 
 #include "wire/bitbang.h"
 #include "bus/bus.h"
+#include "chip/stm32f4.h"
 #include "core/core.h"
 #include "dap/dp.h"
 #include "wire/jtag.h"
@@ -467,11 +468,14 @@ static void ctl_command(struct sim *s, struct ctl_client *c, char *line)
 	} else if (strcmp(line, "dap-wait") == 0 && arg && parse_u64(arg, 1000000, &v) == 0) {
 		dp_inject_wait(&s->dp, (unsigned)v);
 		ctl_reply(c, "ok dap-wait %" PRIu64, v);
+	} else if (strcmp(line, "where") == 0 && arg && parse_u64(arg, UINT32_MAX, &v) == 0) {
+		char what[160];
+		ctl_reply(c, "where 0x%08" PRIx64 " %s", v, stm32f4_describe((uint32_t)v, what, sizeof(what)));
 	} else if (strcmp(line, "quit") == 0 && !arg) {
 		ctl_reply(c, "ok quit");
 		s->quit = true;
 	} else {
-		ctl_reply(c, "error unknown command `%s%s%s`: try stats, wait-states N, trace on|off, dap-wait N, quit",
+		ctl_reply(c, "error unknown command `%s%s%s`: try stats, wait-states N, trace on|off, dap-wait N, where ADDR, quit",
 		          line, arg ? " " : "", arg ? arg : "");
 	}
 }
@@ -650,6 +654,13 @@ static void close_all(struct sim *s)
 		core_free(s->core);
 }
 
+/* Once per block the firmware uses that the board does not model as silicon: one line in the log, which bench
+ * turns into a report warning (host/run/run.c). */
+static void on_chip_note(void *ctx, const char *msg)
+{
+	info(ctx, "note: %s", msg);
+}
+
 static int build_board(struct sim *s)
 {
 	char err[256] = "";
@@ -670,6 +681,7 @@ static int build_board(struct sim *s)
 		error_line("creating the core: %s", err);
 		return -1;
 	}
+	stm32f4_on_note(core_chip(s->core), on_chip_note, s);
 	if (s->opt.elf && core_load_elf(s->core, s->opt.elf, err, sizeof(err)) != 0) {
 		error_line("loading %s: %s", s->opt.elf, err);
 		return -1;

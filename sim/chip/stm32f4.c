@@ -1,5 +1,6 @@
-/* The virtual STM32F405/407: memory map, RCC, PWR, GPIO, USART2 and DBGMCU (see stm32f4.h for the
- * map; the FLASH controller is in stm32f4_flash.c). Register layouts and reset values are RM0090
+/* The virtual STM32F405/407: memories, RCC, PWR and DBGMCU (see stm32f4.h for the map; the peripheral
+ * block table is stm32f4_map.c, the FLASH controller stm32f4_flash.c, GPIO/SYSCFG/EXTI stm32f4_gpio.c,
+ * TIM2-TIM7 stm32f4_tim.c, CRC/RNG/USART stm32f4_misc.c). Register layouts and reset values are RM0090
  * rev 19's; only what firmware start-up code and OpenOCD's stm32f2x driver rely on has behaviour,
  * the rest stores what is written. */
 #include "chip/stm32f4.h"
@@ -10,8 +11,6 @@
 
 #include "chip/stm32f4_priv.h"
 
-#define PERIPH_BASE 0x40000000u
-#define PERIPH_SIZE 0x00080000u /* APB1, APB2 and AHB1 (RM0090 table 1) */
 #define DBGMCU_BASE 0xE0042000u
 #define DBGMCU_SIZE 0x1000u
 
@@ -32,12 +31,6 @@
 /* PWR_CSR.VOSRDY (RM0090 5.4.2): the regulator scale is always ready. */
 #define PWR_CSR_VOSRDY (1u << 14)
 
-/* USART (RM0090 30.6): SR.TXE and SR.TC always set, transmission takes no time. */
-#define USART_SR_TC  (1u << 6)
-#define USART_SR_TXE (1u << 7)
-#define USART_CR1_TE (1u << 3)
-#define USART_CR1_UE (1u << 13)
-
 /* Reset values of RCC registers, by word index (RM0090 7.3.24 register map). */
 static const struct {
 	uint32_t off, value;
@@ -52,18 +45,6 @@ static const struct {
     {0x64, 0x00075F33}, /* APB2LPENR */
     {0x74, 0x0E000000}, /* CSR: reset flags PORRSTF, PINRSTF, BORRSTF */
     {0x84, 0x20003000}, /* PLLI2SCFGR */
-};
-
-/* GPIO reset values that are not 0 (RM0090 8.4): PA13-15/PB3-4 are the JTAG pins. */
-static const struct {
-	unsigned port, reg;
-	uint32_t value;
-} gpio_reset[] = {
-    {0, 0, 0xA8000000}, /* GPIOA_MODER */
-    {0, 3, 0x64000000}, /* GPIOA_PUPDR */
-    {1, 0, 0x00000280}, /* GPIOB_MODER */
-    {1, 2, 0x000000C0}, /* GPIOB_OSPEEDR */
-    {1, 3, 0x00000100}, /* GPIOB_PUPDR */
 };
 
 /* ---- RCC ---------------------------------------------------------------------------------- */
@@ -83,11 +64,15 @@ static bool rcc_source_ready(const struct stm32f4 *st, uint32_t sw)
 	}
 }
 
-static enum bus_result rcc_read(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t *value)
+enum bus_result stm32f4_rcc_read(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
+                                 enum bus_initiator who, uint32_t *value)
 {
+	(void)b, (void)who;
 	uint32_t w = off & ~3u;
-	if (w >= sizeof(st->rcc))
-		return BUS_ERROR;
+	if (w >= sizeof(st->rcc)) {
+		*value = 0; /* reserved to the end of the block */
+		return BUS_OK;
+	}
 	uint32_t v = st->rcc[w / 4];
 	if (w == 0x00) {
 		/* RDY bits sit one above their ON bits. */
@@ -106,11 +91,13 @@ static enum bus_result rcc_read(struct stm32f4 *st, uint32_t off, unsigned size,
 	return BUS_OK;
 }
 
-static enum bus_result rcc_write(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t value)
+enum bus_result stm32f4_rcc_write(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
+                                  enum bus_initiator who, uint32_t value)
 {
+	(void)b, (void)who;
 	uint32_t w = off & ~3u;
 	if (w >= sizeof(st->rcc))
-		return BUS_ERROR;
+		return BUS_OK;
 	uint32_t v = bus_merge(st->rcc[w / 4], off, size, value);
 	/* HSION cannot be cleared while the HSI is the system clock (RM0090 7.3.1). */
 	if (w == 0x00 && (st->rcc[2] & 3u) == 0)
@@ -123,163 +110,79 @@ static enum bus_result rcc_write(struct stm32f4 *st, uint32_t off, unsigned size
 
 /* ---- PWR ---------------------------------------------------------------------------------- */
 
-static enum bus_result pwr_read(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t *value)
+enum bus_result stm32f4_pwr_read(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
+                                 enum bus_initiator who, uint32_t *value)
 {
+	(void)b, (void)who;
 	uint32_t w = off & ~3u;
 	if (w == 0x00)
 		*value = bus_extract(st->pwr_cr, off, size);
 	else if (w == 0x04)
 		*value = bus_extract(st->pwr_csr | PWR_CSR_VOSRDY, off, size);
 	else
-		return BUS_ERROR;
+		*value = 0; /* reserved to the end of the block */
 	return BUS_OK;
 }
 
-static enum bus_result pwr_write(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t value)
+enum bus_result stm32f4_pwr_write(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
+                                  enum bus_initiator who, uint32_t value)
 {
+	(void)b, (void)who;
 	uint32_t w = off & ~3u;
 	if (w == 0x00)
 		st->pwr_cr = bus_merge(st->pwr_cr, off, size, value);
 	else if (w == 0x04)
 		st->pwr_csr = bus_merge(st->pwr_csr, off, size, value) & 0x300u; /* EWUP, BRE writable */
-	else
-		return BUS_ERROR;
 	return BUS_OK;
 }
 
-/* ---- GPIO (registers only) ----------------------------------------------------------------- */
-
-static enum bus_result gpio_read(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t *value)
+enum bus_result stm32f4_flash_blk_read(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off,
+                                       unsigned size, enum bus_initiator who, uint32_t *value)
 {
-	unsigned port = off / 0x400, reg = (off % 0x400) / 4;
-	if (port >= 9 || reg >= 10)
-		return BUS_ERROR;
-	uint32_t v = st->gpio[port][reg];
-	if (reg == 4) /* IDR: no pins; outputs read back what they drive */
-		v = st->gpio[port][5] & 0xFFFFu;
-	if (reg == 6) /* BSRR is write-only */
-		v = 0;
-	*value = bus_extract(v, off, size);
-	return BUS_OK;
-}
-
-static enum bus_result gpio_write(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t value)
-{
-	unsigned port = off / 0x400, reg = (off % 0x400) / 4;
-	if (port >= 9 || reg >= 10)
-		return BUS_ERROR;
-	uint32_t *r = st->gpio[port];
-	if (reg == 4)
-		return BUS_OK; /* IDR is read-only */
-	if (reg == 6) {
-		/* BSRR: BSy set, BRy reset; set wins (RM0090 8.4.7). */
-		uint32_t v = bus_merge(0, off, size, value);
-		r[5] = ((r[5] & ~(v >> 16)) | v) & 0xFFFFu;
+	(void)b, (void)who;
+	if (off >= 0x18u) {
+		*value = 0; /* reserved to the end of the block: reads 0 */
 		return BUS_OK;
 	}
-	r[reg] = bus_merge(r[reg], off, size, value);
-	return BUS_OK;
+	return stm32f4_flash_reg_read(st, off, size, value);
 }
 
-/* ---- USART2 ------------------------------------------------------------------------------- */
-
-static void uart_flush_line(struct stm32f4 *st)
+enum bus_result stm32f4_flash_blk_write(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off,
+                                        unsigned size, enum bus_initiator who, uint32_t value)
 {
-	if (st->line_len == 0)
-		return;
-	FILE *out = st->uart_out ? st->uart_out : stdout;
-	if (fprintf(out, "uart: %.*s\n", (int)st->line_len, st->line) < 0 || fflush(out) != 0)
-		st->cfg.uart_echo = false; /* output is gone: stop trying rather than fail the core */
-	st->line_len = 0;
+	(void)b, (void)who;
+	if (off >= 0x18u)
+		return BUS_OK; /* reserved to the end of the block */
+	return stm32f4_flash_reg_write(st, off, size, value); /* a wrong key is an AHB error (RM0090 3.5.1) */
 }
 
-static void uart_putc(struct stm32f4 *st, char c)
+void stm32f4_apb1_timer_ratio(const struct stm32f4 *st, uint32_t *num, uint32_t *den)
 {
-	if (!st->cfg.uart_echo)
-		return;
-	if (c == '\r')
-		return;
-	if (c == '\n') {
-		if (st->line_len == 0)
-			st->line[st->line_len++] = ' ';
-		uart_flush_line(st);
+	uint32_t ppre1 = (st->rcc[0x08 / 4] >> 10) & 7u; /* RCC_CFGR.PPRE1 (7.3.3) */
+	if (ppre1 < 4) {
+		*num = *den = 1;
 		return;
 	}
-	st->line[st->line_len++] = c;
-	if (st->line_len == sizeof(st->line))
-		uart_flush_line(st);
+	*num = 2; /* APB1 timer clock = 2 x PCLK1 when the APB1 prescaler is not 1 (7.2) */
+	*den = 2u << (ppre1 - 4);
 }
 
-static enum bus_result usart_read(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t *value)
+void stm32f4_connect(struct stm32f4 *st, stm32f4_clock_fn clock, stm32f4_irq_fn irq, void *ctx)
 {
-	uint32_t w = off & ~3u;
-	if (w / 4 >= 7)
-		return BUS_ERROR;
-	uint32_t v = st->usart2[w / 4];
-	if (w == 0x00)
-		v |= USART_SR_TXE | USART_SR_TC;
-	if (w == 0x04)
-		v = 0; /* DR: nothing is ever received */
-	*value = bus_extract(v, off, size);
-	return BUS_OK;
+	st->clock = clock;
+	st->irq = irq;
+	st->core_ctx = ctx;
 }
 
-static enum bus_result usart_write(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t value)
+void stm32f4_raise_irq(struct stm32f4 *st, unsigned irq)
 {
-	uint32_t w = off & ~3u;
-	if (w / 4 >= 7)
-		return BUS_ERROR;
-	if (w == 0x04) {
-		/* Transmits only when the USART and its transmitter are enabled (RM0090 30.3.2). */
-		uint32_t cr1 = st->usart2[3];
-		if ((cr1 & USART_CR1_UE) && (cr1 & USART_CR1_TE))
-			uart_putc(st, (char)(value & 0xFFu));
-		return BUS_OK;
-	}
-	if (w == 0x00)
-		return BUS_OK; /* SR: TC/RXNE are rc_w0, and TC is set again at once */
-	st->usart2[w / 4] = bus_merge(st->usart2[w / 4], off, size, value);
-	return BUS_OK;
+	if (st->irq)
+		st->irq(st->core_ctx, irq);
 }
 
-/* ---- the peripheral window ----------------------------------------------------------------- */
-
-struct periph {
-	uint32_t base, size; /* relative to PERIPH_BASE */
-	enum bus_result (*read)(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t *value);
-	enum bus_result (*write)(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t value);
-};
-
-static const struct periph periphs[] = {
-    {0x00004400, 0x400, usart_read, usart_write},                         /* USART2 */
-    {0x00007000, 0x400, pwr_read, pwr_write},                             /* PWR */
-    {0x00020000, 0x2400, gpio_read, gpio_write},                          /* GPIOA..GPIOI */
-    {0x00023800, 0x400, rcc_read, rcc_write},                             /* RCC */
-    {0x00023C00, 0x400, stm32f4_flash_reg_read, stm32f4_flash_reg_write}, /* FLASH */
-};
-
-static const struct periph *periph_find(uint32_t off)
+uint64_t stm32f4_now(struct stm32f4 *st, uint32_t addr)
 {
-	for (size_t i = 0; i < sizeof(periphs) / sizeof(periphs[0]); i++)
-		if (off - periphs[i].base < periphs[i].size)
-			return &periphs[i];
-	return NULL;
-}
-
-static enum bus_result periph_read(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t *value)
-{
-	const struct periph *p = periph_find(off);
-	if (!p)
-		return BUS_ERROR;
-	return p->read(ctx, off - p->base, size, value);
-}
-
-static enum bus_result periph_write(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t value)
-{
-	const struct periph *p = periph_find(off);
-	if (!p)
-		return BUS_ERROR;
-	return p->write(ctx, off - p->base, size, value);
+	return st->clock ? st->clock(st->core_ctx, addr) : 0;
 }
 
 /* ---- DBGMCU (RM0090 38.16) ------------------------------------------------------------------ */
@@ -380,10 +283,10 @@ void stm32f4_reset(struct stm32f4 *st)
 		st->rcc[rcc_reset[i].off / 4] = rcc_reset[i].value;
 	st->pwr_cr = 0x00004000; /* VOS = 1: scale 1 (RM0090 5.4.1) */
 	st->pwr_csr = 0;
-	memset(st->gpio, 0, sizeof(st->gpio));
-	for (size_t i = 0; i < sizeof(gpio_reset) / sizeof(gpio_reset[0]); i++)
-		st->gpio[gpio_reset[i].port][gpio_reset[i].reg] = gpio_reset[i].value;
-	memset(st->usart2, 0, sizeof(st->usart2));
+	stm32f4_gpio_reset(st);
+	stm32f4_tim_reset(st);
+	stm32f4_misc_reset(st);
+	stm32f4_map_reset(st);
 	/* DBGMCU is reset by power-on only (RM0090 38.16.3): keep what the debugger set. */
 	stm32f4_flash_reset(st);
 }
@@ -402,7 +305,8 @@ int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct sim_con
 	st->sram = page_alloc(STM32F4_SRAM_SIZE, 0);
 	st->ccm = page_alloc(STM32F4_CCM_SIZE, 0);
 	st->sysmem = page_alloc(STM32F4_SYSMEM_SIZE, 0xFF);
-	if (!st->flash || !st->sram || !st->ccm || !st->sysmem) {
+	st->bkpsram = page_alloc(0x1000, 0);
+	if (!st->flash || !st->sram || !st->ccm || !st->sysmem || !st->bkpsram) {
 		stm32f4_free(st);
 		errmsg(err, errlen, "stm32f4: out of memory for %u KiB of flash and RAM",
 		       (STM32F4_FLASH_SIZE + STM32F4_SRAM_SIZE + STM32F4_CCM_SIZE + STM32F4_SYSMEM_SIZE) / 1024);
@@ -418,10 +322,16 @@ int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct sim_con
 	    {"ccm", STM32F4_CCM_BASE, STM32F4_CCM_SIZE, st->ccm, NULL, NULL, NULL},
 	    {"sysmem", STM32F4_SYSMEM_BASE, STM32F4_SYSMEM_SIZE, st->sysmem, NULL, sysmem_write, st},
 	    {"sram", STM32F4_SRAM_BASE, STM32F4_SRAM_SIZE, st->sram, NULL, NULL, NULL},
-	    {"periph", PERIPH_BASE, PERIPH_SIZE, NULL, periph_read, periph_write, st},
 	    {"dbgmcu", DBGMCU_BASE, DBGMCU_SIZE, NULL, dbgmcu_read, dbgmcu_write, st},
 	};
 	size_t n_before = bus->n_regions;
+	if (stm32f4_map_init(st, bus) != 0) {
+		errmsg(err, errlen, "stm32f4: cannot add the peripheral windows to the bus (map full, overlapping, or out of memory)");
+		bus->n_regions = n_before;
+		bus->last = NULL;
+		stm32f4_free(st);
+		return -1;
+	}
 	for (size_t i = 0; i < sizeof(regions) / sizeof(regions[0]); i++) {
 		if (bus_add_region(bus, &regions[i]) != 0) {
 			errmsg(err, errlen, "stm32f4: cannot add %s at 0x%08x to the bus (map full or overlapping)",
@@ -441,7 +351,9 @@ void stm32f4_free(struct stm32f4 *st)
 {
 	if (!st)
 		return;
-	uart_flush_line(st);
+	stm32f4_uart_flush_all(st);
+	stm32f4_map_free(st);
+	free(st->bkpsram);
 	free(st->flash);
 	free(st->sram);
 	free(st->ccm);
@@ -476,7 +388,7 @@ int stm32f4_flash_load(struct stm32f4 *st, uint32_t addr, const void *data, size
 
 void stm32f4_set_uart_out(struct stm32f4 *st, FILE *out)
 {
-	uart_flush_line(st);
+	stm32f4_uart_flush_all(st);
 	st->uart_out = out;
 }
 

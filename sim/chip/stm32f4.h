@@ -9,13 +9,11 @@
  *               through the FLASH controller), unique ID 0x1FFF7A10, flash size 0x1FFF7A22 (1024 KiB),
  *               option bytes 0x1FFFC000                                        RM0090 2.4, 3.8, 39
  *   0x20000000  128 KiB SRAM1+SRAM2 (112 + 16 KiB, contiguous)                RM0090 2.3.1
- *   0x40000000  512 KiB peripheral window, one bus region dispatching to:     RM0090 2.3, table 1
- *     0x40004400  USART2                                                      RM0090 30.6
- *     0x40007000  PWR                                                         RM0090 5.4
- *     0x40020000  GPIOA..GPIOI (plain registers, no pins)                     RM0090 8.4
- *     0x40023800  RCC                                                         RM0090 7.3
- *     0x40023C00  FLASH interface registers                                   RM0090 3.9
- *     anything else in the window is an AHB error (bus fault / MEM-AP sticky error)
+ *   0x40000000  APB1, APB2, AHB1 (0x40000000-0x4007FFFF), AHB2 (0x50000000-0x50060BFF) and the FSMC
+ *               registers (0xA0000000): three bus regions dispatching to the block table of
+ *               stm32f4_map.c, every block of RM0090 table 1 that the STM32F407 has. Modelled blocks
+ *               behave as on silicon, the others keep plain registers; an address between blocks
+ *               (a reserved hole) is an AHB error (bus fault / MEM-AP sticky error), as on silicon.
  *   0xE0042000  4 KiB DBGMCU (IDCODE 0x10076413: STM32F405/407, revision 1)  RM0090 38.6
  *
  * Every region is 4 KiB aligned in base and size, so a core can map each one into unicorn as is.
@@ -41,6 +39,12 @@
 
 struct stm32f4;
 
+/* The core's clock (cycles now, for an access at addr) and its interrupt lines (RM0090 table 61 positions). */
+typedef uint64_t (*stm32f4_clock_fn)(void *ctx, uint32_t addr);
+typedef void (*stm32f4_irq_fn)(void *ctx, unsigned irq);
+/* One line for the user, once per block: "the firmware used CRC (0x40023000), which ...". */
+typedef void (*stm32f4_note_fn)(void *ctx, const char *msg);
+
 /* Called after flash contents changed (program or erase) with the changed range, once for each
  * address the bytes are visible at (0x08000000-based and the alias at 0): the core drops translated
  * code and cycle-model blocks there (uc_ctl_remove_cache, cyc_invalidate). */
@@ -54,6 +58,20 @@ void stm32f4_free(struct stm32f4 *st);
 /* Registers the one code-write listener (NULL removes it). */
 void stm32f4_on_code_write(struct stm32f4 *st, stm32f4_code_write_fn fn, void *ctx);
 
+/* Connects the chip to the core: timers count core cycles and raise interrupts through these. */
+void stm32f4_connect(struct stm32f4 *st, stm32f4_clock_fn clock, stm32f4_irq_fn irq, void *ctx);
+/* Cycles from `now` until a peripheral next raises an interrupt by itself (a timer update), or UINT64_MAX. */
+uint64_t stm32f4_next_event(struct stm32f4 *st, uint64_t now);
+/* Brings the timers to core cycle `now`, raising the interrupts due. */
+void stm32f4_advance(struct stm32f4 *st, uint64_t now);
+
+/* Registers the listener for the once-per-block notes (NULL: they are dropped). */
+void stm32f4_on_note(struct stm32f4 *st, stm32f4_note_fn fn, void *ctx);
+
+/* Names what is at addr on the virtual board: "CRC (0x40023000, modelled)", "DMA2 (0x40026400, plain registers)",
+ * "SRAM", "a reserved hole in the peripheral map", ... Returns out. */
+const char *stm32f4_describe(uint32_t addr, char *out, size_t len);
+
 /* Peripheral reset values, as after power-on or NRST (AIRCR.SYSRESETREQ resets the whole chip,
  * RM0090 6.1.2). Memories keep their contents. */
 void stm32f4_reset(struct stm32f4 *st);
@@ -62,8 +80,9 @@ void stm32f4_reset(struct stm32f4 *st);
  * either flash window. Returns 0, or -1 when [addr, addr+len) is not inside flash. */
 int stm32f4_flash_load(struct stm32f4 *st, uint32_t addr, const void *data, size_t len);
 
-/* Where USART2 output goes when cfg->uart_echo is set: stdout by default. Each line is printed as
- * "uart: <text>\n"; an unfinished line is flushed by stm32f4_free. */
+/* Where USART output goes when cfg->uart_echo is set: stdout by default. Each line is printed as
+ * "uart: <text>\n" (USART2, the ST-LINK virtual COM port of ST's boards) or "uart: USART1: <text>\n" for the others;
+ * an unfinished line is flushed by stm32f4_free. */
 void stm32f4_set_uart_out(struct stm32f4 *st, FILE *out);
 
 /* FLASH_ACR.LATENCY as the firmware last set it (RM0090 3.5.1), for a cycle model that follows it. */

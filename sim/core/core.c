@@ -276,6 +276,17 @@ static bool map_region(struct sim_core *c, const struct bus_region *r)
 	return true;
 }
 
+/* The chip's view of the core: cycles at the access being made, and the NVIC's interrupt lines. */
+static uint64_t chip_clock(void *ctx, uint32_t addr)
+{
+	return core_now(ctx, addr);
+}
+
+static void chip_irq(void *ctx, unsigned irq)
+{
+	exc_set_pending(ctx, EXC_IRQ0 + (int)irq);
+}
+
 static void on_code_write(void *ctx, uint32_t addr, uint32_t size)
 {
 	core_invalidate_code(ctx, addr, size);
@@ -359,8 +370,14 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, cha
 	if (stm32f4_init(bus, &c->soc, cfg, err, errlen) != 0)
 		goto fail;
 	stm32f4_on_code_write(c->soc, on_code_write, c);
+	stm32f4_connect(c->soc, chip_clock, chip_irq, c);
 	if (add_ppb(c, err, errlen) != 0)
 		goto fail;
+	/* Bit-banding is the Cortex-M4's (TRM 3.7): both alias regions, on the bus for the core and the AHB-AP. */
+	if (bitband_add(bus, c->bitband) != 0) {
+		snprintf(err, errlen, "core: cannot add the bit-band alias regions to the bus (taken or map full)");
+		goto fail;
+	}
 	c->cyc = cyc_new(cfg->flash_wait_states);
 	if (!c->cyc) {
 		snprintf(err, errlen, "core: cannot create the cycle model (capstone)");
@@ -410,6 +427,11 @@ void core_free(struct sim_core *c)
 	stm32f4_free(c->soc);
 	free(c->div_hooked);
 	free(c);
+}
+
+struct stm32f4 *core_chip(struct sim_core *c)
+{
+	return c->soc;
 }
 
 void core_set_wait_states(struct sim_core *c, unsigned flash_wait_states)

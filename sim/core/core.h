@@ -55,6 +55,9 @@ bool core_runnable(const struct sim_core *core);
 
 void core_get_stats(const struct sim_core *core, struct core_stats *stats);
 
+/* The STM32F4 around the core (chip/stm32f4.h), for main.c's listeners (notes, UART output). */
+struct stm32f4 *core_chip(struct sim_core *core);
+
 /* The control interface (main.c: `wait-states N`, `trace on|off`) changes at run time what
  * sim_config set at core_new(). */
 void core_set_wait_states(struct sim_core *core, unsigned flash_wait_states);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <unicorn/unicorn.h>
 
+#include "bus/bitband.h"
 #include "bus/bus.h"
 #include "core/core.h"
 #include "core/cycles.h"
@@ -63,6 +64,7 @@ enum {
 #define DEMCR_VC_BUSERR    (1u << 8)
 #define DEMCR_VC_INTERR    (1u << 9)
 #define DEMCR_VC_HARDERR   (1u << 10)
+#define DEMCR_MON_EN       (1u << 16)
 #define DEMCR_TRCENA       (1u << 24)
 #define DEMCR_WRITABLE     0x010F07F1u
 
@@ -177,6 +179,7 @@ struct systick_state {
 
 struct sim_core {
 	struct sim_bus *bus;
+	struct bitband bitband[2]; /* the two alias regions' contexts (bus/bitband.h) */
 	struct sim_config cfg;
 	struct stm32f4 *soc;
 	uc_engine *uc;
@@ -272,6 +275,8 @@ void core_invalidate_code(struct sim_core *c, uint32_t addr, uint32_t size);
 void core_invalidate_all_code(struct sim_core *c);
 
 /* core_run.c */
+/* Cycles from now to the next timed event (SysTick, a chip timer), or UINT64_MAX. */
+uint64_t core_next_event(struct sim_core *c);
 /* C_STEP: one instruction (or a pending exception's entry), then halt with DFSR.HALTED. */
 void core_step(struct sim_core *c);
 

@@ -135,7 +135,7 @@ static bool sleep_until(struct sim_core *c, uint64_t end)
 		c->state = CORE_RUNNING;
 		return true;
 	}
-	uint64_t next = systick_next_event(c);
+	uint64_t next = core_next_event(c);
 	if (next == UINT64_MAX)
 		return false;
 	uint64_t t = c->now + next;
@@ -144,9 +144,16 @@ static bool sleep_until(struct sim_core *c, uint64_t end)
 	dwt_count_sleep(c, t - c->now);
 	c->now = t;
 	systick_advance(c, c->now);
+	stm32f4_advance(c->soc, c->now);
 	if (wake_pending(c))
 		c->state = CORE_RUNNING;
 	return c->now < end || c->state == CORE_RUNNING;
+}
+
+uint64_t core_next_event(struct sim_core *c)
+{
+	uint64_t st = systick_next_event(c), tim = stm32f4_next_event(c->soc, c->now);
+	return st < tim ? st : tim;
 }
 
 /* ---- one slice of emulation ------------------------------------------------------------------ */
@@ -158,8 +165,16 @@ static void halt_or_hardfault_on_debug_event(struct sim_core *c, uint32_t pc, ui
 		debug_halt(c, dfsr_bit);
 		return;
 	}
-	/* C1.7: a BKPT with halting debug and DebugMonitor disabled escalates to HardFault with
-	 * HFSR.DEBUGEVT. */
+	/* C1.7.1 (debug event behaviour) and B1.5: with halting debug off and DEMCR.MON_EN set, a debug event
+	 * is a DebugMonitor exception (DFSR records why) when its priority lets it preempt; otherwise, and with
+	 * the monitor disabled, a BKPT escalates to HardFault with HFSR.DEBUGEVT. The monitor returns to the
+	 * BKPT itself: its handler steps over it. */
+	if ((c->demcr & DEMCR_MON_EN) &&
+	    exc_group_priority(c, c->prio[EXC_DEBUGMON] & (0xFFu << (8 - CORE_PRIO_BITS))) < exc_execution_priority(c)) {
+		c->dfsr |= dfsr_bit;
+		exc_take_sync(c, EXC_DEBUGMON, pc);
+		return;
+	}
 	exc_fault(c, EXC_HARDFAULT, 0, HFSR_DEBUGEVT, pc);
 }
 
@@ -319,8 +334,9 @@ static void run_slice(struct sim_core *c, uint64_t end)
 {
 	uint64_t stop_at = end;
 	uint64_t st = systick_next_event(c);
-	if (st != UINT64_MAX && c->now + st < stop_at)
-		stop_at = c->now + (st ? st : 1);
+	uint64_t ev = core_next_event(c);
+	if (ev != UINT64_MAX && c->now + ev < stop_at)
+		stop_at = c->now + (ev ? ev : 1);
 	c->tick_at = c->cfg.exact_ticks && st != UINT64_MAX && systick_tickint(c) ? c->now + (st ? st : 1) : UINT64_MAX;
 	uc_hook split = c->split_hook; /* armed by the previous slice: this one runs with it */
 	c->stop_at = c->step_hook ? UINT64_MAX : stop_at;
@@ -359,6 +375,7 @@ static void run_slice(struct sim_core *c, uint64_t end)
 	if (c->instructions != before)
 		c->dhcsr_sticky |= DHCSR_S_RETIRE_ST;
 	systick_advance(c, c->now);
+	stm32f4_advance(c->soc, c->now);
 	if (c->locked && c->state != CORE_HALTED)
 		c->state = CORE_LOCKUP;
 }
@@ -445,7 +462,7 @@ bool core_runnable(const struct sim_core *c)
 	if (c->state != CORE_SLEEPING)
 		return false;
 	struct sim_core *m = (struct sim_core *)c; /* the queries only read */
-	return wake_pending(m) || systick_next_event(m) != UINT64_MAX;
+	return wake_pending(m) || core_next_event(m) != UINT64_MAX;
 }
 
 void core_get_stats(const struct sim_core *c, struct core_stats *s)

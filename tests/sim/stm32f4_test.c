@@ -110,7 +110,7 @@ static void test_map(void **state)
 	assert_int_equal(rd(f, 0x1000FFFEu, 2), 0xBEEFu);
 	uint32_t v;
 	assert_int_equal(bus_read(&f->bus, 0x20020000u, 4, BUS_DEBUG, &v), BUS_ERROR); /* past SRAM */
-	assert_int_equal(bus_read(&f->bus, 0x40000000u, 4, BUS_DEBUG, &v), BUS_ERROR); /* TIM2: not modelled */
+	assert_int_equal(bus_read(&f->bus, 0x40002400u, 4, BUS_DEBUG, &v), BUS_ERROR); /* reserved hole */
 	assert_int_equal(bus_write(&f->bus, 0x1FFF0000u, 4, BUS_CORE, 0), BUS_ERROR);  /* system memory is ROM */
 	/* What OpenOCD's stm32x_probe reads: DBGMCU_IDCODE and the flash size in KiB. */
 	assert_int_equal(rd(f, 0xE0042000u, 4), 0x10076413u);
