@@ -183,6 +183,7 @@ static const struct opt opts[] = {
     {"--tcl-port", OPT_PORT, F(tcl_port), "PORT", "OpenOCD's TCL port when bench starts it (default: a free one)"},
     {"--boards-dir", OPT_STR, F(boards_dir), "DIR", "folder of board folders (default: the source tree's boards/)"},
     {"--quiet", OPT_FLAG, F(quiet), NULL, "no table on stdout"},
+    {"--uart", OPT_FLAG, F(uart), NULL, "virtual board: echo the firmware's UART lines to stderr, keep them in JSON"},
     {"--no-progress", OPT_NOFLAG, F(progress), NULL, "no progress bar"},
     {"--help", OPT_HELP, 0, NULL, "this text"},
 };

@@ -172,6 +172,21 @@ cJSON *json_report_build(const struct bench_report *rep)
 				cJSON_Delete(s);
 		}
 	}
+	if (ok && rep->n_uart) {
+		/* The firmware's UART lines (bench run --uart), additive to schema version 1. */
+		cJSON *u = cJSON_CreateObject(), *lines = NULL;
+		ok = add(root, "uart", u);
+		if (ok)
+			lines = cJSON_CreateArray();
+		ok = ok && add(u, "lines", lines);
+		for (size_t i = 0; ok && i < rep->n_uart; i++) {
+			cJSON *s = cJSON_CreateString(rep->uart[i]);
+			ok = s && cJSON_AddItemToArray(lines, s);
+			if (!ok)
+				cJSON_Delete(s);
+		}
+		ok = ok && add(u, "dropped", cJSON_CreateNumber((double)rep->uart_dropped));
+	}
 	if (!ok) {
 		cJSON_Delete(root);
 		cJSON_Delete(results);

@@ -1,5 +1,6 @@
 /* The in-memory report: results keyed by (marker pair name, input values), samples appended in the
  * order they were measured. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,9 @@ void results_free(struct bench_report *r)
 	}
 	free(r->results);
 	free(r->regions);
+	free(r->uart);
+	r->uart = NULL;
+	r->n_uart = r->uart_dropped = 0;
 	r->results = NULL;
 	r->regions = NULL;
 	r->n_results = r->cap_results = 0;
@@ -130,4 +134,30 @@ const char *results_status_name(enum bench_status s)
 		return "error";
 	}
 	return "error";
+}
+
+bool results_add_warning(struct bench_report *r, const char *text)
+{
+	for (size_t i = 0; i < r->n_warnings; i++)
+		if (!strncmp(r->warnings[i], text, sizeof(r->warnings[0]) - 1))
+			return true;
+	if (r->n_warnings >= BENCH_MAX_WARNINGS)
+		return false;
+	snprintf(r->warnings[r->n_warnings++], sizeof(r->warnings[0]), "%s", text);
+	return true;
+}
+
+int results_add_uart(struct bench_report *r, const char *line)
+{
+	if (r->n_uart >= BENCH_MAX_UART_LINES) {
+		r->uart_dropped++;
+		return 0;
+	}
+	if (!r->uart) {
+		r->uart = calloc(BENCH_MAX_UART_LINES, sizeof(*r->uart));
+		if (!r->uart)
+			return -1;
+	}
+	snprintf(r->uart[r->n_uart++], sizeof(r->uart[0]), "%s", line);
+	return 0;
 }

@@ -11,7 +11,9 @@
 #define BENCH_SCHEMA_VERSION 1
 #define BENCH_MAX_ARGS 8
 #define BENCH_NAME_MAX 64
-#define BENCH_MAX_WARNINGS 4
+#define BENCH_MAX_WARNINGS 16
+#define BENCH_MAX_UART_LINES 200 /* firmware UART lines a report keeps (--uart) */
+#define BENCH_UART_LINE_MAX 256
 
 enum bench_status { BENCH_STATUS_OK = 0, BENCH_STATUS_INCOMPLETE, BENCH_STATUS_ERROR };
 
@@ -91,6 +93,10 @@ struct bench_report {
 	 * JSON `warnings`, written only when there are some. Additive to schema version 1. */
 	char warnings[BENCH_MAX_WARNINGS][512];
 	size_t n_warnings;
+	/* The firmware's UART lines with `bench run --uart` (JSON `uart`, additive to schema version 1): the first
+	 * BENCH_MAX_UART_LINES, and how many more were dropped. */
+	char (*uart)[BENCH_UART_LINE_MAX];
+	size_t n_uart, uart_dropped;
 };
 
 void results_init(struct bench_report *r);
@@ -100,6 +106,10 @@ struct bench_result *results_get(struct bench_report *r, const char *name, const
 				 size_t n_args);
 int results_add_sample(struct bench_result *res, int64_t cycles, uint8_t flags);
 struct bench_region_result *results_add_region(struct bench_report *r);
+/* Adds a warning unless the same text is there already; false when the list is full. */
+bool results_add_warning(struct bench_report *r, const char *text);
+/* Keeps a firmware UART line (counted as dropped past BENCH_MAX_UART_LINES); -1 when out of memory. */
+int results_add_uart(struct bench_report *r, const char *line);
 /* Computes stats for every result (n, min, max, mean, median, sample stddev). */
 void results_finish(struct bench_report *r);
 void stats_compute(const int64_t *samples, size_t n, struct bench_stats *out);

@@ -69,6 +69,36 @@ static const char *marker_text(const struct marker *m, char *buf, size_t len)
 	return buf;
 }
 
+/* What to fix, from where the run was when the target faulted: before the first marker the firmware was still
+ * starting (clocks, HAL, peripherals; bench_init() not reached or not finished), inside a BEGIN..END pair it ran
+ * the code under test, elsewhere its own code between measurements. */
+static const char *fault_advice(const struct loop *c)
+{
+	if (!c->last_marker)
+		return "it faulted while starting up, before bench_init() reached its first marker: fix the start-up "
+		       "code (clock set-up, HAL init, peripheral access; docs/sim.md lists what the virtual board models)";
+	switch (c->last_marker->kind) {
+	case MARKER_BEGIN:
+		return "fix the code under test";
+	case MARKER_CAL_BEGIN:
+		return "it faulted in bench_init()'s calibration: check the target runtime's build (target/)";
+	default:
+		return "it faulted between measurements, in the firmware's own code around the markers: fix that code";
+	}
+}
+
+static bool name_addr(void *ctx, uint32_t addr, char *out, size_t len)
+{
+	const struct loop *c = ctx;
+	return c->hooks->name_addr && c->hooks->name_addr(c->hooks->ctx, addr, out, len);
+}
+
+static void board_output(struct loop *c, bool first_reset)
+{
+	if (c->hooks->board_output)
+		c->hooks->board_output(c->hooks->ctx, first_reset);
+}
+
 /* The target stopped where it should not have, or did not stop: say where and why. */
 static int diagnose(struct loop *c, bool timed_out, uint32_t pc)
 {
@@ -83,18 +113,17 @@ static int diagnose(struct loop *c, bool timed_out, uint32_t pc)
 		    (dhcsr & LOOP_DHCSR_S_LOCKUP))
 			return bench_fail(c->err, BENCH_E_FAULT,
 			                  "the target locked up (DHCSR.S_LOCKUP: a fault while taking a fault, "
-			                  "e.g. a bad vector table) after marker %s: fix the code under test",
-			                  marker_text(c->last_marker, last, sizeof(last)));
+			                  "e.g. a bad vector table) after marker %s: %s",
+			                  marker_text(c->last_marker, last, sizeof(last)), fault_advice(c));
 		if (backend_halt(c->bk, &e) || backend_read_reg(c->bk, BK_REG_PC, &pc, &e))
 			return bench_fail(c->err, BENCH_E_TIMEOUT,
 			                  "the target did not reach the next marker within %u ms "
 			                  "and does not halt (after marker %s): raise --timeout or check the firmware",
 			                  c->cfg->o->timeout_ms, marker_text(c->last_marker, last, sizeof(last)));
 	}
-	if (!c->cfg->tricore && run_fault_describe(c->bk, c->cfg->elf, pc, fault, sizeof(fault)))
-		return bench_fail(c->err, BENCH_E_FAULT,
-		                  "the target faulted: %s (after marker %s): fix the code under test", fault,
-		                  marker_text(c->last_marker, last, sizeof(last)));
+	if (!c->cfg->tricore && run_fault_describe(c->bk, c->cfg->elf, pc, name_addr, c, fault, sizeof(fault)))
+		return bench_fail(c->err, BENCH_E_FAULT, "the target faulted: %s (after marker %s): %s", fault,
+		                  marker_text(c->last_marker, last, sizeof(last)), fault_advice(c));
 	elf_describe_addr(c->cfg->elf, pc, where, sizeof(where));
 	if (timed_out)
 		return bench_fail(c->err, BENCH_E_TIMEOUT,
@@ -160,6 +189,7 @@ static int next_halt(struct loop *c, uint32_t *pc, uint32_t *cnt)
 		rc = backend_resume_sample(c->bk, slice, c->cfg->counter_addr, &h, cnt, c->err);
 	}
 	while (is_timeout(rc)) {
+		board_output(c, false);
 		if (cancelled(c))
 			return loop_interrupted(c);
 		if ((rc = children_alive(c)))
@@ -174,6 +204,8 @@ static int next_halt(struct loop *c, uint32_t *pc, uint32_t *cnt)
 	}
 	if (rc)
 		return rc;
+	if (c->hooks->every_halt)
+		board_output(c, false); /* the firmware's lines as they come */
 	c->halts++;
 	*pc = h.pc & ~1u;
 	bench_error_clear(c->err);
@@ -629,6 +661,8 @@ int loop_run(struct loop *c, const struct loop_config *cfg, const struct loop_ho
 		if (!c->cfg->tricore && run_fault_catch(c->bk, c->err))
 			bench_error_clear(c->err);
 		run_phase_done(c->phases, RUN_PHASE_RESET);
+		if (pass == 0)
+			board_output(c, true);
 		if (c->mode == LOOP_MODE_SYMBOLS && c->cfg->counter && (rc = enable_counter(c)))
 			break;
 		if (pass == 0 && c->mode != LOOP_MODE_MARKERS && (rc = plant_breakpoints(c)))

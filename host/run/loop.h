@@ -57,6 +57,12 @@ struct loop_hooks {
 	/* Optional: a wider clock than the counter (the virtual board's 64-bit cycle count), read at
 	 * BEGIN and END to flag a stretch of 2^bits cycles or more as wrapped. NULL: none. */
 	int (*wide_clock)(void *ctx, uint64_t *cycles, struct bench_error *err);
+	/* Optional: the board's output (the virtual board's UART lines and notes) is read: between slices of a
+	 * halt wait, at every halt when `every_halt`, and once after the first reset halt with `first_reset`. */
+	void (*board_output)(void *ctx, bool first_reset);
+	bool every_halt;
+	/* Optional: names a faulting data address on the board (BFAR/MMFAR); false: unknown. */
+	bool (*name_addr)(void *ctx, uint32_t addr, char *out, size_t len);
 };
 
 /* What the loop measures with: the firmware and the counter, resolved by run.c before it starts. */

@@ -40,6 +40,7 @@ struct run_ctx {
 	struct loop_config cfg;
 	struct loop loop;
 	struct run_phases phases;
+	bool uart_live; /* UART lines count from the first reset halt on (before it: the board's power-on run) */
 };
 
 /* The one test of "stop now": a signal (SIGINT, SIGTERM) or the caller's flag (a farm's thread). */
@@ -58,6 +59,44 @@ static int children_alive(void *ctx, struct bench_error *err)
 static int sim_cycles(void *ctx, uint64_t *cycles, struct bench_error *err)
 {
 	return session_sim_cycles(&((struct run_ctx *)ctx)->sess, cycles, err);
+}
+
+#define SIM_NOTE_PREFIX "bench-sim: note: "
+#define SIM_UART_PREFIX "uart: "
+
+/* One line of bench-sim's log: its notes become report warnings (once each; a full list keeps the first, the log
+ * keeps them all); with --uart the firmware's lines are echoed and kept. */
+static void on_sim_line(void *ctx, const char *line)
+{
+	struct run_ctx *c = ctx;
+
+	if (!strncmp(line, SIM_NOTE_PREFIX, strlen(SIM_NOTE_PREFIX))) {
+		(void)results_add_warning(c->rep, line + strlen(SIM_NOTE_PREFIX));
+		return;
+	}
+	if (!c->o->uart || !c->uart_live || strncmp(line, SIM_UART_PREFIX, strlen(SIM_UART_PREFIX)))
+		return;
+	if (c->loop.prog.shown) /* the bar is a line without its newline: start below it */
+		(void)fputc('\n', stderr);
+	fprintf(stderr, "%s\n", line);
+	if (results_add_uart(c->rep, line + strlen(SIM_UART_PREFIX)))
+		c->rep->uart_dropped++;
+}
+
+static void board_output(void *ctx, bool first_reset)
+{
+	struct run_ctx *c = ctx;
+
+	session_sim_output(&c->sess, on_sim_line, c);
+	/* A preloaded virtual board ran the firmware from power-on until OpenOCD halted it: its UART lines from
+	 * then are not this run's (its notes are: the same firmware did that). */
+	if (first_reset)
+		c->uart_live = true;
+}
+
+static bool name_addr(void *ctx, uint32_t addr, char *out, size_t len)
+{
+	return session_name_addr(&((struct run_ctx *)ctx)->sess, addr, out, len);
 }
 
 /* Input symbols: NAME, else bench_arg_NAME (docs/markers.md "Control block and inputs"). */
@@ -365,8 +404,14 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	if (!rc)
 		rc = open_session(c);
 	if (!rc) {
-		if (session_has_sim_clock(&c->sess))
+		if (session_has_sim_clock(&c->sess)) {
 			hooks.wide_clock = sim_cycles;
+			hooks.name_addr = name_addr;
+		}
+		if (c->sess.sim_log_on) {
+			hooks.board_output = board_output;
+			hooks.every_halt = o->uart;
+		}
 		rc = loop_run(&c->loop, &c->cfg, &hooks, &c->sess.bk, rep, &c->phases, err);
 	}
 	/* A signal that lands while bench waits on OpenOCD comes back from the TCL client as a bare
@@ -382,6 +427,7 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		session_annotate(&c->sess, err);
 	if (c->sess_open) {
 		bool started = c->sess.ocd_started;
+		board_output(c, false); /* the last UART lines and notes, before bench-sim is stopped */
 		session_close(&c->sess);
 		if (started) {
 			run_phase_done(&c->phases, RUN_PHASE_STOP);

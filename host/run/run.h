@@ -52,6 +52,7 @@ struct run_opts {
 	const char *sim_bin;        /* NULL: found next to bench */
 	bool progress;              /* show a progress bar (cmd_run sets it on a TTY) */
 	bool quiet;                 /* no console table */
+	bool uart;                  /* --uart: echo the firmware's UART lines (virtual board) and keep them in the report */
 	const char *format;         /* console reporter name; NULL: "console" */
 	const volatile int *cancel; /* optional: nonzero stops the run as if interrupted (farm threads) */
 };

@@ -52,8 +52,31 @@ const char *run_fault_exception_name(uint32_t ipsr)
 	return ipsr < sizeof(names) / sizeof(names[0]) ? names[ipsr] : NULL;
 }
 
-bool run_fault_describe(struct backend *bk, const struct elf_file *elf, uint32_t pc, char *out, size_t len)
+/* ", data address 0x42470060 (BFAR: the peripheral bit-band alias)" when a fault address register is valid. */
+static void fault_address(struct backend *bk, uint32_t cfsr, run_fault_namer namer, void *ctx, char *out, size_t len)
 {
+	struct bench_error e;
+	uint32_t addr;
+	char what[160];
+	const char *reg = NULL;
+
+	out[0] = '\0';
+	if ((cfsr & RUN_CFSR_BFARVALID) && !backend_read_u32(bk, RUN_REG_BFAR, &addr, &e))
+		reg = "BFAR";
+	else if ((cfsr & RUN_CFSR_MMARVALID) && !backend_read_u32(bk, RUN_REG_MMFAR, &addr, &e))
+		reg = "MMFAR";
+	if (!reg)
+		return;
+	if (namer && namer(ctx, addr, what, sizeof(what)))
+		snprintf(out, len, ", data address 0x%08x (%s: %s)", addr, reg, what);
+	else
+		snprintf(out, len, ", data address 0x%08x (%s)", addr, reg);
+}
+
+bool run_fault_describe(struct backend *bk, const struct elf_file *elf, uint32_t pc, run_fault_namer namer,
+                        void *namer_ctx, char *out, size_t len)
+{
+	char addr_text[240];
 	struct bench_error e;
 	uint32_t xpsr, ipsr, cfsr = 0, hfsr = 0, lr = 0, sp = 0, stacked_pc = 0;
 	const char *exc;
@@ -77,12 +100,14 @@ bool run_fault_describe(struct backend *bk, const struct elf_file *elf, uint32_t
 			have_pc = true;
 	}
 	run_fault_bits(cfsr, hfsr, bits, sizeof(bits));
+	fault_address(bk, cfsr, namer, namer_ctx, addr_text, sizeof(addr_text));
 	if (have_pc) {
 		elf_describe_addr(elf, stacked_pc & ~1u, where, sizeof(where));
-		snprintf(out, len, "%s (%s) at %s", exc, bits[0] ? bits : "no fault status bits", where);
+		snprintf(out, len, "%s (%s) at %s%s", exc, bits[0] ? bits : "no fault status bits", where, addr_text);
 	} else {
 		elf_describe_addr(elf, pc & ~1u, where, sizeof(where));
-		snprintf(out, len, "%s (%s), halted in %s", exc, bits[0] ? bits : "no fault status bits", where);
+		snprintf(out, len, "%s (%s), halted in %s%s", exc, bits[0] ? bits : "no fault status bits", where,
+		         addr_text);
 	}
 	return true;
 }

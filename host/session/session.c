@@ -60,6 +60,10 @@ static int start_openocd(struct session *s, const struct session_opts *o, char *
 	if ((rc = openocd_start(&so, &s->ocd, err)))
 		return rc;
 	s->ocd_started = true;
+	if (s->ocd.sim) {
+		sim_log_init(&s->sim_log, s->ocd.sim_log_path);
+		s->sim_log_on = true;
+	}
 	if (s->ocd.sim_ctl_port) {
 		rc = sim_clock_open(s->ocd.sim_ctl_port, err);
 		if (rc < 0)
@@ -217,6 +221,19 @@ int session_sim_cycles(struct session *s, uint64_t *cycles, struct bench_error *
 	if (s->sim_clock_fd < 0)
 		return bench_fail(err, BENCH_E_UNSUPPORTED, "no virtual board clock in this session");
 	return sim_clock_cycles(s->sim_clock_fd, cycles, err);
+}
+
+void session_sim_output(struct session *s, sim_log_line_fn fn, void *ctx)
+{
+	if (s->sim_log_on)
+		sim_log_poll(&s->sim_log, fn, ctx);
+}
+
+bool session_name_addr(struct session *s, uint32_t addr, char *out, size_t len)
+{
+	struct bench_error e;
+
+	return s->sim_clock_fd >= 0 && sim_clock_where(s->sim_clock_fd, addr, out, len, &e) == 0;
 }
 
 void session_close(struct session *s)

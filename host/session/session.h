@@ -13,6 +13,7 @@
 #include "base/cancel.h"
 #include "base/error.h"
 #include "session/openocd_proc.h"
+#include "session/sim_log.h"
 #include "transport/backend.h"
 
 struct board;
@@ -40,6 +41,8 @@ struct session {
 	bool ocd_started;
 	struct proc *qemu;
 	int sim_clock_fd; /* bench-sim's control port (session/sim_clock.h), or -1 */
+	struct sim_log sim_log; /* bench-sim's log read as it grows (session/sim_log.h) */
+	bool sim_log_on;        /* there is a bench-sim log to read */
 	char work_dir[PATH_MAX];
 	bool own_work_dir;
 	bool preloaded; /* bench-sim started holding elf_abs: nothing to program or verify */
@@ -62,6 +65,11 @@ void session_annotate(struct session *s, struct bench_error *err);
 /* bench-sim's 64-bit cycle count; BENCH_E_UNSUPPORTED when there is no virtual board clock. */
 int session_sim_cycles(struct session *s, uint64_t *cycles, struct bench_error *err);
 bool session_has_sim_clock(const struct session *s);
+/* Hands bench-sim's new log lines to fn (the firmware's "uart: " lines, its "bench-sim: note: " lines); nothing
+ * without a virtual board bench started. */
+void session_sim_output(struct session *s, sim_log_line_fn fn, void *ctx);
+/* What the virtual board has at addr (bench-sim's `where`); false without one or when it does not answer. */
+bool session_name_addr(struct session *s, uint32_t addr, char *out, size_t len);
 /* Stops everything started (backend, OpenOCD, bench-sim, QEMU). Safe to call twice. */
 void session_close(struct session *s);
 /* After a good run: removes the work folder bench made. After a failed one, keeps it and appends

@@ -32,6 +32,48 @@ int sim_clock_open(uint16_t port, struct bench_error *err)
 	return fd;
 }
 
+/* One command, one reply line (docs/sim.md "Control interface"). */
+static int ctl_request(int fd, const char *cmd, char *line, size_t len, struct bench_error *err)
+{
+	size_t n = 0, cl = strlen(cmd);
+
+	if (send(fd, cmd, cl, MSG_NOSIGNAL) != (ssize_t)cl)
+		return bench_fail(err, BENCH_E_CONNECT, "bench-sim's control port: send: %s", strerror(errno));
+	while (n < len - 1 && (n == 0 || line[n - 1] != '\n')) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		int r = poll(&p, 1, SIM_CLOCK_TIMEOUT_MS);
+		ssize_t got;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return bench_fail(err, BENCH_E_CONNECT, "bench-sim's control port did not answer `%.*s`",
+			                  (int)(cl - 1), cmd);
+		got = recv(fd, line + n, len - 1 - n, 0);
+		if (got <= 0)
+			return bench_fail(err, BENCH_E_CONNECT, "bench-sim's control port closed");
+		n += (size_t)got;
+	}
+	line[n] = '\0';
+	if (n && line[n - 1] == '\n')
+		line[n - 1] = '\0';
+	return 0;
+}
+
+int sim_clock_where(int fd, uint32_t addr, char *out, size_t len, struct bench_error *err)
+{
+	char cmd[32], line[256];
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "where 0x%08x\n", addr);
+	if ((rc = ctl_request(fd, cmd, line, sizeof(line), err)))
+		return rc;
+	/* "where 0x40023000 CRC (0x40023000, modelled)" */
+	if (strncmp(line, "where ", 6) || !strchr(line + 6, ' '))
+		return bench_fail(err, BENCH_E_PROTOCOL, "bench-sim's `where` reply: %.80s: rebuild bench-sim", line);
+	snprintf(out, len, "%s", strchr(line + 6, ' ') + 1);
+	return 0;
+}
+
 int sim_clock_cycles(int fd, uint64_t *cycles, struct bench_error *err)
 {
 	static const char cmd[] = "stats\n";

@@ -5,6 +5,7 @@
 #ifndef HOST_SESSION_SIM_CLOCK_H
 #define HOST_SESSION_SIM_CLOCK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/error.h"
@@ -13,6 +14,9 @@
 int sim_clock_open(uint16_t port, struct bench_error *err);
 /* The simulator's cycle count since its start. 0, or a negated bench_err (connection, protocol). */
 int sim_clock_cycles(int fd, uint64_t *cycles, struct bench_error *err);
+/* What the virtual board has at addr ("CRC (0x40023000, modelled)", "a reserved hole in the peripheral map"):
+ * bench-sim's `where` command. 0, or a negated bench_err. */
+int sim_clock_where(int fd, uint32_t addr, char *out, size_t len, struct bench_error *err);
 void sim_clock_close(int fd);
 
 #endif /* HOST_SESSION_SIM_CLOCK_H */

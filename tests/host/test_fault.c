@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -14,7 +15,7 @@ static const char *real_elf;
 /* A target frozen in a fault handler: registers and a few words of memory, served through the
  * backend ops the decoder uses. */
 struct frozen {
-	uint32_t xpsr, lr, msp, psp, cfsr, hfsr, stacked_pc;
+	uint32_t xpsr, lr, msp, psp, cfsr, hfsr, stacked_pc, bfar, mmfar;
 };
 
 static int f_read_reg(struct backend *bk, enum backend_reg reg, uint32_t *v, struct bench_error *err)
@@ -48,6 +49,10 @@ static int f_read_mem(struct backend *bk, uint32_t addr, void *buf, size_t len, 
 		v = f->cfsr;
 	else if (addr == RUN_REG_HFSR)
 		v = f->hfsr;
+	else if (addr == RUN_REG_BFAR)
+		v = f->bfar;
+	else if (addr == RUN_REG_MMFAR)
+		v = f->mmfar;
 	else if (addr == (f->lr & 4u ? f->psp : f->msp) + 24u)
 		v = f->stacked_pc;
 	else
@@ -57,6 +62,13 @@ static int f_read_mem(struct backend *bk, uint32_t addr, void *buf, size_t len, 
 }
 
 static const struct backend_ops frozen_ops = {.name = "frozen", .read_reg = f_read_reg, .read_mem = f_read_mem};
+
+static bool name_hole(void *ctx, uint32_t addr, char *out, size_t len)
+{
+	(void)ctx, (void)addr;
+	snprintf(out, len, "a reserved hole in the peripheral map (RM0090 table 1)");
+	return true;
+}
 
 static void test_describe(void **state)
 {
@@ -71,19 +83,35 @@ static void test_describe(void **state)
 		skip();
 	assert_int_equal(elf_open(real_elf, &e, &err), 0);
 	f.stacked_pc = elf_symbol(&e, "fut")->addr + 0x12;
-	assert_true(run_fault_describe(&bk, &e, 0x08000300u, out, sizeof(out)));
+	assert_true(run_fault_describe(&bk, &e, 0x08000300u, NULL, NULL, out, sizeof(out)));
 	assert_string_equal(out, "HardFault (FORCED; UsageFault NOCP) at fut+0x12");
 	/* Thread mode on the process stack: EXC_RETURN bit 2 picks PSP. */
 	f.lr = 0xfffffffdu, f.psp = 0x20001000u, f.msp = 0;
-	assert_true(run_fault_describe(&bk, &e, 0x08000300u, out, sizeof(out)));
+	assert_true(run_fault_describe(&bk, &e, 0x08000300u, NULL, NULL, out, sizeof(out)));
 	assert_string_equal(out, "HardFault (FORCED; UsageFault NOCP) at fut+0x12");
 	/* Deeper in the handler (LR no longer EXC_RETURN): name where it halted, guess nothing. */
 	f.lr = 0x08000101u;
-	assert_true(run_fault_describe(&bk, &e, elf_symbol(&e, "fut")->addr, out, sizeof(out)));
+	assert_true(run_fault_describe(&bk, &e, elf_symbol(&e, "fut")->addr, NULL, NULL, out, sizeof(out)));
 	assert_string_equal(out, "HardFault (FORCED; UsageFault NOCP), halted in fut");
+	/* A precise BusFault at a peripheral: BFAR, named by the board (bench-sim's `where`). */
+	f.lr = 0xfffffff9u, f.msp = 0x2001ffd0u;
+	f.cfsr = (1u << 9) | (1u << 15), f.hfsr = 1u << 30, f.bfar = 0x40002400u;
+	assert_true(run_fault_describe(&bk, &e, 0x08000300u, name_hole, NULL, out, sizeof(out)));
+	assert_string_equal(out, "HardFault (FORCED; BusFault PRECISERR) at fut+0x12, data address 0x40002400 "
+	                         "(BFAR: a reserved hole in the peripheral map (RM0090 table 1))");
+	assert_true(run_fault_describe(&bk, &e, 0x08000300u, NULL, NULL, out, sizeof(out)));
+	assert_string_equal(out, "HardFault (FORCED; BusFault PRECISERR) at fut+0x12, data address 0x40002400 (BFAR)");
+	/* BFARVALID clear: the address register means nothing and is not shown. */
+	f.cfsr = 1u << 10;
+	assert_true(run_fault_describe(&bk, &e, 0x08000300u, name_hole, NULL, out, sizeof(out)));
+	assert_string_equal(out, "HardFault (FORCED; BusFault IMPRECISERR) at fut+0x12");
+	/* MemManage with MMARVALID. */
+	f.cfsr = (1u << 1) | (1u << 7), f.mmfar = 0x20000010u;
+	assert_true(run_fault_describe(&bk, &e, 0x08000300u, NULL, NULL, out, sizeof(out)));
+	assert_string_equal(out, "HardFault (FORCED; MemManage DACCVIOL) at fut+0x12, data address 0x20000010 (MMFAR)");
 	/* Thread mode: no fault. */
 	f.xpsr = 0x01000000u;
-	assert_false(run_fault_describe(&bk, &e, 0, out, sizeof(out)));
+	assert_false(run_fault_describe(&bk, &e, 0, NULL, NULL, out, sizeof(out)));
 	elf_close(&e);
 }
 
