@@ -250,6 +250,12 @@ static int prepare_board(struct run_ctx *c)
 	}
 	if (o->probe)
 		snprintf(ctx->probe, sizeof(ctx->probe), "%s", o->probe);
+	/* --uart reads the firmware's lines from bench-sim's log: only a virtual board bench starts has one. */
+	if (o->uart && (!c->have_board || !c->board.virtual_board || o->openocd || o->gdb))
+		return bench_fail(c->err, BENCH_E_USAGE,
+		                  "--uart shows the virtual board's UART output: drop --uart, or run on the virtual "
+		                  "board (no --board other than sim-stm32f4, no --openocd or --gdb) and read a real "
+		                  "board's UART with a terminal");
 	return check_arch(c);
 }
 
