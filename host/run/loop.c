@@ -76,7 +76,8 @@ static const char *fault_advice(const struct loop *c)
 {
 	if (!c->last_marker)
 		return "it faulted while starting up, before bench_init() reached its first marker: fix the start-up "
-		       "code (clock set-up, HAL init, peripheral access; docs/sim.md lists what the virtual board models)";
+		       "code (clock set-up, HAL init, peripheral access; docs/sim.md lists what the virtual board "
+		       "models)";
 	switch (c->last_marker->kind) {
 	case MARKER_BEGIN:
 		return "fix the code under test";
