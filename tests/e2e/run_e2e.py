@@ -200,6 +200,69 @@ def case_attach():
                 p.wait(timeout=10)
 
 
+def tcl_command(sock, cmd):
+    """One command on OpenOCD's TCL port (terminated by 0x1a both ways); returns the reply text."""
+    sock.sendall(cmd.encode() + b"\x1a")
+    buf = b""
+    while not buf.endswith(b"\x1a"):
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        buf += chunk
+    return buf.rstrip(b"\x1a").decode()
+
+
+def case_bitband_debugger():
+    """The bit-band aliases through stock OpenOCD (AHB-AP), every access size: SRAM bits set with 32-, 16- and
+    8-bit writes to the alias read back in the word and as 0/1 from the alias; RCC_CR.PLLON through 0x42470060
+    sets PLLRDY (Cortex-M4 TRM 3.7)."""
+    import socket
+    tmp = tempfile.mkdtemp(prefix="bench-e2e-")
+    sim = subprocess.Popen([os.path.join(BUILD, "bench-sim"), "--jtag-port", "0", "--quiet", "--elf",
+                            os.path.join(EX, "nops.elf")], stdout=subprocess.PIPE, text=True)
+    ocd = None
+    try:
+        jtag = int(sim.stdout.readline().split()[1])
+        tcl = free_port()
+        ocd = subprocess.Popen(["openocd", "-c", f"set SIM_JTAG_PORT {jtag}", "-f",
+                                os.path.join(SRC, "boards", "sim-stm32f4", "openocd.cfg"), "-c", "bindto 127.0.0.1",
+                                "-c", "gdb_port disabled", "-c", "telnet_port disabled", "-c", f"tcl_port {tcl}"],
+                               stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "ocd.log"), "w"))
+        sock = None
+        deadline = time.time() + 20
+        while time.time() < deadline and sock is None:
+            try:
+                sock = socket.create_connection(("127.0.0.1", tcl), timeout=10)
+            except OSError:
+                time.sleep(0.05)
+        expect(sock is not None, "OpenOCD's TCL port did not open")
+        if sock is None:
+            return
+        tcl_command(sock, "halt")
+        steps = [("write_memory 0x20000100 32 {0}", ""),
+                 ("write_memory 0x22002014 32 {0xff}", ""),   # word: 0x20000100 bit 5
+                 ("write_memory 0x22002044 16 {3}", ""),      # halfword: 0x20000102 bit 1 = word bit 17
+                 ("write_memory 0x2200207c 8 {1}", ""),       # byte: 0x20000103 bit 7 = word bit 31
+                 ("read_memory 0x20000100 32 1", "0x80020020"),
+                 ("read_memory 0x22002014 32 1", "0x1"),
+                 ("read_memory 0x22002044 16 1", "0x1"),
+                 ("read_memory 0x2200207c 8 1", "0x1"),
+                 ("read_memory 0x22002010 32 1", "0x0"),
+                 ("write_memory 0x22002014 32 {0xe}", ""),
+                 ("read_memory 0x20000100 32 1", "0x80020000"),
+                 ("write_memory 0x42470060 32 {1}", ""),      # RCC_CR.PLLON, as HAL writes it
+                 ("read_memory 0x42470064 32 1", "0x1")]      # RCC_CR.PLLRDY
+        for cmd, want in steps:
+            got = tcl_command(sock, cmd).strip()
+            expect(got == want, f"{cmd}: {got!r}, expected {want!r}")
+        sock.close()
+    finally:
+        for p in (ocd, sim):
+            if p:
+                p.terminate()
+                p.wait(timeout=10)
+
+
 def case_attach_nothing():
     rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--openocd", f"127.0.0.1:{free_port()}"],
                             status="error")
