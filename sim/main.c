@@ -61,13 +61,14 @@ static const char usage_text[] =
     "  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4\n"
     "                    (1 on lockup or when --max-cycles elapse)\n"
     "  --max-cycles N    --standalone: give up after N cycles (default: no limit)\n"
-    "  --quiet           no informational messages on stderr, no UART echo\n"
+    "  --quiet           no informational messages or notes on stderr, no UART echo\n"
     "  --no-spin         sleep in poll() between JTAG requests instead of busy-waiting up to 200 us\n"
     "                    in poll() (faster round trips on an idle machine, slower on a loaded one)\n"
     "  --help            this text\n"
     "\n"
     "Control interface: one command per line, one reply line: `stats`, `wait-states N`,\n"
-    "`trace on|off`, `dap-wait N`, `quit`. Exit: 0 on SIGINT/SIGTERM/quit, 2 on bad usage, 1 on errors.\n";
+    "`trace on|off`, `dap-wait N`, `where ADDR`, `quit`.\n"
+    "Exit: 0 on SIGINT/SIGTERM/quit, 2 on bad usage, 1 on errors.\n";
 
 struct options {
 	long stlink_port; /* -1: not given */
@@ -475,7 +476,9 @@ static void ctl_command(struct sim *s, struct ctl_client *c, char *line)
 		ctl_reply(c, "ok quit");
 		s->quit = true;
 	} else {
-		ctl_reply(c, "error unknown command `%s%s%s`: try stats, wait-states N, trace on|off, dap-wait N, where ADDR, quit",
+		ctl_reply(c,
+		          "error unknown command `%s%s%s`: try stats, wait-states N, trace on|off, dap-wait N, where "
+		          "ADDR, quit",
 		          line, arg ? " " : "", arg ? arg : "");
 	}
 }

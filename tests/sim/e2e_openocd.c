@@ -481,6 +481,11 @@ static int test_cli(const char *sim_bin, const char *fw_dir)
 	E2E_CHECK(strcmp(ctl(&b, "trace off"), "ok trace off") == 0, "trace off");
 	E2E_CHECK(strncmp(ctl(&b, "wait-states x"), "error unknown command `wait-states x`", 37) == 0, "bad arg");
 	E2E_CHECK(strncmp(ctl(&b, "frobnicate"), "error unknown command `frobnicate`", 34) == 0, "bad command");
+	/* What the board has at an address (bench names a fault's BFAR with it, docs/sim.md). */
+	E2E_CHECK(strcmp(ctl(&b, "where 0x40023000"), "where 0x40023000 CRC (0x40023000, modelled)") == 0, "where CRC");
+	E2E_CHECK(strcmp(ctl(&b, "where 0x40023400"),
+	                 "where 0x40023400 a reserved hole in the peripheral map (RM0090 table 1)") == 0,
+	          "where hole");
 
 	/* One JTAG client at a time: the second is refused, the first keeps working. */
 	int c1 = e2e_connect(b.jtag_port, 2000);
