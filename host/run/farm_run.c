@@ -187,6 +187,10 @@ static int refuse_single_board_options(const struct run_opts *o, struct bench_er
 	if (bad)
 		return bench_fail(err, BENCH_E_USAGE,
 		                  "%s cannot go with --farm: the farm file names each board and probe", bad);
+	/* Several boards' lines would interleave on stderr unnamed, and a merged report keeps none. */
+	if (o->uart)
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "--uart cannot go with --farm: run the one board whose output you want with --uart");
 	return 0;
 }
 
