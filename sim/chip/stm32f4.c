@@ -136,8 +136,8 @@ enum bus_result stm32f4_pwr_write(struct stm32f4 *st, const struct stm32f4_block
 	return BUS_OK;
 }
 
-enum bus_result stm32f4_flash_blk_read(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off,
-                                       unsigned size, enum bus_initiator who, uint32_t *value)
+enum bus_result stm32f4_flash_blk_read(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
+                                       enum bus_initiator who, uint32_t *value)
 {
 	(void)b, (void)who;
 	if (off >= 0x18u) {
@@ -147,12 +147,12 @@ enum bus_result stm32f4_flash_blk_read(struct stm32f4 *st, const struct stm32f4_
 	return stm32f4_flash_reg_read(st, off, size, value);
 }
 
-enum bus_result stm32f4_flash_blk_write(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off,
-                                        unsigned size, enum bus_initiator who, uint32_t value)
+enum bus_result stm32f4_flash_blk_write(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
+                                        enum bus_initiator who, uint32_t value)
 {
 	(void)b, (void)who;
 	if (off >= 0x18u)
-		return BUS_OK; /* reserved to the end of the block */
+		return BUS_OK;                                /* reserved to the end of the block */
 	return stm32f4_flash_reg_write(st, off, size, value); /* a wrong key is an AHB error (RM0090 3.5.1) */
 }
 
@@ -326,7 +326,9 @@ int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct sim_con
 	};
 	size_t n_before = bus->n_regions;
 	if (stm32f4_map_init(st, bus) != 0) {
-		errmsg(err, errlen, "stm32f4: cannot add the peripheral windows to the bus (map full, overlapping, or out of memory)");
+		errmsg(
+		    err, errlen,
+		    "stm32f4: cannot add the peripheral windows to the bus (map full, overlapping, or out of memory)");
 		bus->n_regions = n_before;
 		bus->last = NULL;
 		stm32f4_free(st);

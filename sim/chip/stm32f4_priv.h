@@ -111,7 +111,6 @@ struct stm32f4_block {
 extern const struct stm32f4_block stm32f4_blocks[];
 extern const size_t stm32f4_n_blocks;
 
-
 /* FLASH interface registers (offset within 0x40023C00). */
 enum bus_result stm32f4_flash_reg_read(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t *value);
 enum bus_result stm32f4_flash_reg_write(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t value);
@@ -130,10 +129,10 @@ enum bus_result stm32f4_pwr_read(struct stm32f4 *st, const struct stm32f4_block 
                                  enum bus_initiator who, uint32_t *value);
 enum bus_result stm32f4_pwr_write(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
                                   enum bus_initiator who, uint32_t value);
-enum bus_result stm32f4_flash_blk_read(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off,
-                                       unsigned size, enum bus_initiator who, uint32_t *value);
-enum bus_result stm32f4_flash_blk_write(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off,
-                                        unsigned size, enum bus_initiator who, uint32_t value);
+enum bus_result stm32f4_flash_blk_read(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
+                                       enum bus_initiator who, uint32_t *value);
+enum bus_result stm32f4_flash_blk_write(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
+                                        enum bus_initiator who, uint32_t value);
 /* The timer clock of APB1 timers per core (HCLK) cycle, as num/den from RCC_CFGR.PPRE1 (RM0090 7.2: x2 when the
  * APB1 prescaler is not 1). */
 void stm32f4_apb1_timer_ratio(const struct stm32f4 *st, uint32_t *num, uint32_t *den);
@@ -150,8 +149,8 @@ enum bus_result stm32f4_gpio_write(struct stm32f4 *st, const struct stm32f4_bloc
                                    enum bus_initiator who, uint32_t value);
 enum bus_result stm32f4_syscfg_read(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
                                     enum bus_initiator who, uint32_t *value);
-enum bus_result stm32f4_syscfg_write(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off,
-                                     unsigned size, enum bus_initiator who, uint32_t value);
+enum bus_result stm32f4_syscfg_write(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
+                                     enum bus_initiator who, uint32_t value);
 enum bus_result stm32f4_exti_read(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
                                   enum bus_initiator who, uint32_t *value);
 enum bus_result stm32f4_exti_write(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,

@@ -170,7 +170,8 @@ static void halt_or_hardfault_on_debug_event(struct sim_core *c, uint32_t pc, ui
 	 * the monitor disabled, a BKPT escalates to HardFault with HFSR.DEBUGEVT. The monitor returns to the
 	 * BKPT itself: its handler steps over it. */
 	if ((c->demcr & DEMCR_MON_EN) &&
-	    exc_group_priority(c, c->prio[EXC_DEBUGMON] & (0xFFu << (8 - CORE_PRIO_BITS))) < exc_execution_priority(c)) {
+	    exc_group_priority(c, c->prio[EXC_DEBUGMON] & (0xFFu << (8 - CORE_PRIO_BITS))) <
+	        exc_execution_priority(c)) {
 		c->dfsr |= dfsr_bit;
 		exc_take_sync(c, EXC_DEBUGMON, pc);
 		return;
