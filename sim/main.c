@@ -17,13 +17,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "board.h"
 #include "wire/bitbang.h"
 #include "bus/bus.h"
 #include "chip/stm32f4.h"
 #include "core/core.h"
 #include "dap/dp.h"
 #include "wire/jtag.h"
-#include "dap/romtable.h"
+#include "wire/jtag_dp.h"
 #include "wire/stlink_server.h"
 
 /* Cycles per core_run() slice while a client may be waiting: ~2 ms at 100 M instr/s, so a JTAG
@@ -93,8 +94,8 @@ struct ctl_client {
 
 struct sim {
 	struct options opt;
-	struct sim_bus bus;
-	struct sim_core *core;
+	struct board board; /* bus, chip, core */
+	struct sim_core *core; /* board.core */
 	struct dp dp;
 	struct jtag_tap tap;
 	struct bitbang bb;
@@ -276,7 +277,7 @@ static void nrst(struct sim *s, bool asserted)
 	}
 	if (s->srst_asserted) {
 		s->srst_asserted = false;
-		if (bus_write(&s->bus, SCB_AIRCR, 4, BUS_DEBUG, AIRCR_VECTKEY | AIRCR_SYSRESETREQ) != BUS_OK)
+		if (bus_write(&s->board.bus, SCB_AIRCR, 4, BUS_DEBUG, AIRCR_VECTKEY | AIRCR_SYSRESETREQ) != BUS_OK)
 			error_line("NRST: AIRCR.SYSRESETREQ write failed; core not reset");
 	}
 }
@@ -653,8 +654,8 @@ static void close_all(struct sim *s)
 		if (unlink(s->opt.jtag_socket) < 0 && errno != ENOENT)
 			error_line("removing %s: %s", s->opt.jtag_socket, strerror(errno));
 	}
-	if (s->core)
-		core_free(s->core);
+	board_free(&s->board);
+	s->core = NULL;
 }
 
 /* Once per block the firmware uses that the board does not model as silicon: one line in the log, which bench
@@ -672,24 +673,17 @@ static int build_board(struct sim *s)
 	    .trace = s->opt.trace,
 	    .uart_echo = !s->opt.quiet,
 	};
-	bus_init(&s->bus);
-	/* The ROM table is the debug port's (romtable.h). It goes on the bus first, so core_new()
-	 * maps it for the core too. */
-	if (romtable_add(&s->bus) != 0) {
-		error_line("adding the ROM table at 0x%08x to the bus failed", ROMTABLE_BASE);
-		return -1;
-	}
-	s->core = core_new(&s->bus, &cfg, err, sizeof(err));
-	if (!s->core) {
+	if (board_init(&s->board, &cfg, err, sizeof(err)) != 0) {
 		error_line("creating the core: %s", err);
 		return -1;
 	}
-	stm32f4_on_note(core_chip(s->core), on_chip_note, s);
+	s->core = s->board.core;
+	stm32f4_on_note(s->board.chip, on_chip_note, s);
 	if (s->opt.elf && core_load_elf(s->core, s->opt.elf, err, sizeof(err)) != 0) {
 		error_line("loading %s: %s", s->opt.elf, err);
 		return -1;
 	}
-	dp_init(&s->dp, &s->bus);
+	dp_init(&s->dp, &s->board.bus);
 	jtag_init(&s->tap, DP_IR_LEN, DP_IR_IDCODE, &dp_jtag_ops, &s->dp);
 	bitbang_init(&s->bb, &s->tap, on_bitbang_reset, s);
 	stlink_probe_init(&s->probe, &s->dp, on_stlink_nrst, s);

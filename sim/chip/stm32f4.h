@@ -21,12 +21,12 @@
 #ifndef SIM_STM32F4_H
 #define SIM_STM32F4_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "bus/bus.h"
-#include "core/core.h"
 
 #define STM32F4_FLASH_BASE    0x08000000u
 #define STM32F4_FLASH_ALIAS   0x00000000u
@@ -37,6 +37,9 @@
 #define STM32F4_CCM_SIZE      (64u * 1024u)
 #define STM32F4_DBGMCU_IDCODE 0x10076413u /* REV_ID 0x1007 (rev 1), DEV_ID 0x413 (F405/407/415/417) */
 
+/* RM0090 table 61: the STM32F405/407's maskable interrupt lines into the NVIC (positions 0-81). */
+#define STM32F4_NUM_IRQ 82
+
 struct stm32f4;
 
 /* The core's clock (cycles now, for an access at addr) and its interrupt lines (RM0090 table 61 positions). */
@@ -45,6 +48,10 @@ typedef void (*stm32f4_irq_fn)(void *ctx, unsigned irq);
 /* One line for the user, once per block: "the firmware used CRC (0x40023000), which ...". */
 typedef void (*stm32f4_note_fn)(void *ctx, const char *msg);
 
+struct stm32f4_config {
+	bool uart_echo; /* copy USART output of the firmware to stm32f4_set_uart_out's stream */
+};
+
 /* Called after flash contents changed (program or erase) with the changed range, once for each
  * address the bytes are visible at (0x08000000-based and the alias at 0): the core drops translated
  * code and cycle-model blocks there (uc_ctl_remove_cache, cyc_invalidate). */
@@ -52,7 +59,8 @@ typedef void (*stm32f4_code_write_fn)(void *ctx, uint32_t addr, uint32_t size);
 
 /* Adds the memory map above to `bus`. Flash reads erased (0xFF), RAM zero. Returns 0, or -1 with
  * a message in err (out of memory, or a region overlaps one already on the bus). */
-int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct sim_config *cfg, char *err, size_t errlen);
+int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct stm32f4_config *cfg, char *err,
+                 size_t errlen);
 void stm32f4_free(struct stm32f4 *st);
 
 /* Registers the one code-write listener (NULL removes it). */

@@ -8,7 +8,6 @@
 #include <stdio.h>
 
 #include "bus/bus.h"
-#include "core/core.h"
 #include "chip/stm32f4.h"
 
 #define STM32F4_SYSMEM_BASE  0x1FFF0000u
@@ -52,7 +51,7 @@ struct stm32f4_tim {
 struct stm32f4_block;
 
 struct stm32f4 {
-	struct sim_config cfg;
+	struct stm32f4_config cfg;
 	uint8_t *flash; /* STM32F4_FLASH_SIZE bytes, seen at 0x08000000 and at 0 */
 	uint8_t *sram;
 	uint8_t *ccm;

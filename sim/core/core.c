@@ -5,7 +5,7 @@
  * Time: every cycle is charged per translated block from the cycle model (cycles.h), never per
  * instruction; see core_internal.h for how the count inside a block is exact. */
 #include "core/core_internal.h"
-#include "chip/stm32f4.h"
+#include "core/romtable.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,22 +276,6 @@ static bool map_region(struct sim_core *c, const struct bus_region *r)
 	return true;
 }
 
-/* The chip's view of the core: cycles at the access being made, and the NVIC's interrupt lines. */
-static uint64_t chip_clock(void *ctx, uint32_t addr)
-{
-	return core_now(ctx, addr);
-}
-
-static void chip_irq(void *ctx, unsigned irq)
-{
-	exc_set_pending(ctx, EXC_IRQ0 + (int)irq);
-}
-
-static void on_code_write(void *ctx, uint32_t addr, uint32_t size)
-{
-	core_invalidate_code(ctx, addr, size);
-}
-
 void core_invalidate_code(struct sim_core *c, uint32_t addr, uint32_t size)
 {
 	if (c->in_emu) {
@@ -317,6 +301,17 @@ void core_invalidate_code(struct sim_core *c, uint32_t addr, uint32_t size)
 		return;
 	}
 	blk_drop_range(c, addr, size);
+}
+
+uint64_t core_cycles(struct sim_core *c, uint32_t access_addr)
+{
+	return core_now(c, access_addr);
+}
+
+void core_pend_irq(struct sim_core *c, unsigned irq)
+{
+	if (irq < c->num_irq)
+		exc_set_pending(c, EXC_IRQ0 + (int)irq);
 }
 
 void core_invalidate_all_code(struct sim_core *c)
@@ -353,11 +348,22 @@ static int add_ppb(struct sim_core *c, char *err, size_t errlen)
 			return -1;
 		}
 	}
+	/* The Cortex-M4's ROM table (TRM 8.3), which lists the pages above for the debugger. */
+	if (romtable_add(c->bus) != 0) {
+		snprintf(err, errlen, "core: cannot add the ROM table at 0x%08x to the bus (taken or map full)",
+		         ROMTABLE_BASE);
+		return -1;
+	}
 	return 0;
 }
 
-struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, char *err, size_t errlen)
+struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, const struct core_soc *soc, char *err,
+                          size_t errlen)
 {
+	if (soc->num_irq < 1 || soc->num_irq > CORE_MAX_IRQ) {
+		snprintf(err, errlen, "core: %u interrupt lines: a Cortex-M4 has 1 to %u", soc->num_irq, CORE_MAX_IRQ);
+		return NULL;
+	}
 	struct sim_core *c = calloc(1, sizeof(*c) + BUS_MAX_REGIONS * sizeof(struct core_mmio));
 	if (!c) {
 		snprintf(err, errlen, "core: out of memory");
@@ -365,12 +371,11 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, cha
 	}
 	c->bus = bus;
 	c->cfg = *cfg;
+	c->soc = *soc;
+	c->num_irq = soc->num_irq;
+	c->num_exc = EXC_IRQ0 + (int)soc->num_irq;
 	if (scs_check(err, errlen) != 0)
 		goto fail;
-	if (stm32f4_init(bus, &c->soc, cfg, err, errlen) != 0)
-		goto fail;
-	stm32f4_on_code_write(c->soc, on_code_write, c);
-	stm32f4_connect(c->soc, chip_clock, chip_irq, c);
 	if (add_ppb(c, err, errlen) != 0)
 		goto fail;
 	/* Bit-banding is the Cortex-M4's (TRM 3.7): both alias regions, on the bus for the core and the AHB-AP. */
@@ -424,14 +429,8 @@ void core_free(struct sim_core *c)
 		(void)uc_close(c->uc);
 	}
 	cyc_free(c->cyc);
-	stm32f4_free(c->soc);
 	free(c->div_hooked);
 	free(c);
-}
-
-struct stm32f4 *core_chip(struct sim_core *c)
-{
-	return c->soc;
 }
 
 void core_set_wait_states(struct sim_core *c, unsigned flash_wait_states)

@@ -1,11 +1,14 @@
 /* The virtual board's Cortex-M4F: unicorn for the instruction set, plus everything unicorn does not
  * do for M-profile (NVIC, SysTick, exceptions, faults, the debug registers DHCSR/DCRSR/DCRDR/DEMCR/
- * DFSR, FPB, DWT) and the STM32F4 around it. The debug port (dap.c) reaches all of it through the
- * bus only; main.c drives it with core_run() between servicing the JTAG socket. Single-threaded. */
+ * DFSR, FPB, DWT, ITM, the ROM table). It knows no chip: the board (sim/board.c) puts the chip's
+ * memory map on the bus and says what the chip decides (struct core_soc). The debug port (dap/)
+ * reaches the core through the bus only; main.c drives it with core_run() between servicing the
+ * JTAG socket. Single-threaded. */
 #ifndef SIM_CORE_H
 #define SIM_CORE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bus/bus.h"
@@ -37,10 +40,41 @@ struct core_stats {
 
 struct sim_core;
 
-/* Creates the core and the STM32F4 memory map on `bus` (flash, SRAM, CCM, PPB, peripherals).
- * Returns NULL with a message in err on failure. The core starts as after power-on reset, running. */
-struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, char *err, size_t errlen);
+/* Cortex-M4 TRM 2.3.2 / 7.1: an implementation has 1 to 240 external interrupts. */
+#define CORE_MAX_IRQ 240
+
+/* What the chip around the core decides (the implementer's choices, Armv7-M ARM B3.4). */
+struct core_soc {
+	unsigned num_irq; /* external interrupt lines wired to the NVIC, 1..CORE_MAX_IRQ */
+	/* AIRCR.SYSRESETREQ (B3.2.6): resets the rest of the chip; the core resets itself. May be NULL. */
+	void (*system_reset)(void *ctx);
+	/* The chip's own timed events (its timers), in core cycles: next_event gives the cycles from
+	 * `now` until one is due (0: due now, UINT64_MAX: none); advance brings them to `now`, raising
+	 * interrupt lines through core_pend_irq. The run loop ends a slice at the next one and a sleep
+	 * wakes for it, as for SysTick. Both may be NULL. */
+	uint64_t (*next_event)(void *ctx, uint64_t now);
+	void (*advance)(void *ctx, uint64_t now);
+	void *ctx;
+};
+
+/* Creates the core on `bus`: maps every region already there (the chip's memory map) into
+ * unicorn and adds the core's own PPB pages (ITM, DWT, FPB, SCS) and ROM table. Returns NULL with
+ * a message in err on failure. The core starts as after power-on reset, running. */
+struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, const struct core_soc *soc, char *err,
+                          size_t errlen);
 void core_free(struct sim_core *core);
+
+/* Code at [addr, addr + size) changed behind the core (a flash controller programmed or erased
+ * it): translations and cycle-model blocks there are dropped (after the current stop if running). */
+void core_invalidate_code(struct sim_core *core, uint32_t addr, uint32_t size);
+
+/* An interrupt line from the chip: sets external interrupt `irq` pending in the NVIC (B3.4.1).
+ * Lines at or above core_soc.num_irq are ignored. */
+void core_pend_irq(struct sim_core *core, unsigned irq);
+
+/* Modelled cycles since power-on: during emulation (inside a bus handler) at the instruction
+ * making the access to `access_addr`, else now. The chip's clock for timers and registers. */
+uint64_t core_cycles(struct sim_core *core, uint32_t access_addr);
 
 /* Power-on reset: everything, debug registers included. */
 void core_power_on_reset(struct sim_core *core);
@@ -55,8 +89,6 @@ bool core_runnable(const struct sim_core *core);
 
 void core_get_stats(const struct sim_core *core, struct core_stats *stats);
 
-/* The STM32F4 around the core (chip/stm32f4.h), for main.c's listeners (notes, UART output). */
-struct stm32f4 *core_chip(struct sim_core *core);
 
 /* The control interface (main.c: `wait-states N`, `trace on|off`) changes at run time what
  * sim_config set at core_new(). */

@@ -391,7 +391,7 @@ static void hook_div(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	if (uc_mem_read(uc, address, &hw1, 2) != UC_ERR_OK)
 		return;
 	bool is_signed = (hw1 & 0xFFF0u) == 0xFB90u;
-	if (d == 0 && (c->ccr & (1u << 4))) { /* CCR.DIV_0_TRP: UsageFault DIVBYZERO (B3.2.8) */
+	if (d == 0 && exc_div0_trap(c)) { /* UsageFault DIVBYZERO (B3.2.8) */
 		c->stop = STOP_OTHER;
 		c->stop_pc = (uint32_t)address;
 		c->stop_addr = CFSR_DIVBYZERO;

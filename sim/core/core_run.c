@@ -2,7 +2,6 @@
  * the next timer event, then turns the reason unicorn stopped into what an Armv7-M core does:
  * a debug halt (Armv7-M ARM C1.5), an exception or fault (B1.5), sleep (B1.5.18), lockup (B1.5.15). */
 #include "core/core_internal.h"
-#include "chip/stm32f4.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -11,8 +10,8 @@
 
 void core_local_reset(struct sim_core *c, bool system)
 {
-	if (system)
-		stm32f4_reset(c->soc);
+	if (system && c->soc.system_reset)
+		c->soc.system_reset(c->soc.ctx); /* the chip's part of SYSRESETREQ (the board's) */
 	for (int r = UC_ARM_REG_R0; r <= UC_ARM_REG_R12; r++)
 		core_set_reg(c, r, 0);
 	/* Thread mode, privileged, MSP, no FP context: set IPSR 0 before CONTROL so the SP swap of
@@ -23,12 +22,13 @@ void core_local_reset(struct sim_core *c, bool system)
 	core_set_reg(c, UC_ARM_REG_FAULTMASK, 0);
 	core_set_reg(c, UC_ARM_REG_BASEPRI, 0);
 	exc_reset(c);
+	c->event_reg = false;
 	systick_reset(c);
 	blk_set_fp_trap(c, false);
 	exc_update_fp_trap(c);
 	uint32_t sp = 0, pc = 0;
-	if (bus_read(c->bus, c->vtor, 4, BUS_CORE, &sp) != BUS_OK ||
-	    bus_read(c->bus, c->vtor + 4, 4, BUS_CORE, &pc) != BUS_OK) {
+	uint32_t vtor = exc_vtor(c);
+	if (bus_read(c->bus, vtor, 4, BUS_CORE, &sp) != BUS_OK || bus_read(c->bus, vtor + 4, 4, BUS_CORE, &pc) != BUS_OK) {
 		/* No vector table: the reset exception's vector fetch fails, the core locks up. */
 		c->locked = true;
 		c->state = CORE_LOCKUP;
@@ -43,11 +43,11 @@ void core_local_reset(struct sim_core *c, bool system)
 	c->locked = false;
 	c->state = CORE_RUNNING;
 	c->cur = NULL;
-	c->dhcsr_sticky |= DHCSR_S_RESET_ST;
+	debug_note_sticky(c, DHCSR_S_RESET_ST);
 	/* C1.6.5 DEMCR.VC_CORERESET: halt on the reset vector's first instruction. */
-	if (debug_enabled(c) && (c->demcr & DEMCR_VC_CORERESET))
+	if (debug_vector_catch(c, DEMCR_VC_CORERESET))
 		debug_halt(c, DFSR_VCATCH);
-	else if (debug_enabled(c) && (c->dhcsr_ctrl & DHCSR_C_HALT))
+	else if (debug_enabled(c) && debug_halt_requested(c))
 		debug_halt(c, DFSR_HALTED);
 }
 
@@ -56,8 +56,7 @@ void core_power_on_reset(struct sim_core *c)
 	debug_power_on(c);
 	dwt_power_on(c);
 	fpb_power_on(c);
-	c->now = 0;
-	c->vtor = 0;
+	c->now = 0; /* VTOR: exc_reset, in the local reset below */
 	core_local_reset(c, true);
 }
 
@@ -127,7 +126,28 @@ static void enter_sleep(struct sim_core *c)
 	c->state = CORE_SLEEPING;
 }
 
-/* Sleeping: time skips to the next SysTick event (or the end of the slice). Returns false when
+/* Cycles from now to the next timed event: SysTick or one of the chip's (struct core_soc), or
+ * UINT64_MAX. */
+static uint64_t next_event(struct sim_core *c)
+{
+	uint64_t next = systick_next_event(c);
+	if (c->soc.next_event) {
+		uint64_t chip = c->soc.next_event(c->soc.ctx, c->now);
+		if (chip < next)
+			next = chip;
+	}
+	return next;
+}
+
+/* Brings the timers to c->now: each pends what expired. */
+static void advance_timers(struct sim_core *c)
+{
+	systick_advance(c, c->now);
+	if (c->soc.advance)
+		c->soc.advance(c->soc.ctx, c->now);
+}
+
+/* Sleeping: time skips to the next timed event (or the end of the slice). Returns false when
  * nothing can wake the core in this slice. */
 static bool sleep_until(struct sim_core *c, uint64_t end)
 {
@@ -135,7 +155,7 @@ static bool sleep_until(struct sim_core *c, uint64_t end)
 		c->state = CORE_RUNNING;
 		return true;
 	}
-	uint64_t next = core_next_event(c);
+	uint64_t next = next_event(c);
 	if (next == UINT64_MAX)
 		return false;
 	uint64_t t = c->now + next;
@@ -143,17 +163,10 @@ static bool sleep_until(struct sim_core *c, uint64_t end)
 		t = end;
 	dwt_count_sleep(c, t - c->now);
 	c->now = t;
-	systick_advance(c, c->now);
-	stm32f4_advance(c->soc, c->now);
+	advance_timers(c);
 	if (wake_pending(c))
 		c->state = CORE_RUNNING;
 	return c->now < end || c->state == CORE_RUNNING;
-}
-
-uint64_t core_next_event(struct sim_core *c)
-{
-	uint64_t st = systick_next_event(c), tim = stm32f4_next_event(c->soc, c->now);
-	return st < tim ? st : tim;
 }
 
 /* ---- one slice of emulation ------------------------------------------------------------------ */
@@ -169,10 +182,9 @@ static void halt_or_hardfault_on_debug_event(struct sim_core *c, uint32_t pc, ui
 	 * is a DebugMonitor exception (DFSR records why) when its priority lets it preempt; otherwise, and with
 	 * the monitor disabled, a BKPT escalates to HardFault with HFSR.DEBUGEVT. The monitor returns to the
 	 * BKPT itself: its handler steps over it. */
-	if ((c->demcr & DEMCR_MON_EN) &&
-	    exc_group_priority(c, c->prio[EXC_DEBUGMON] & (0xFFu << (8 - CORE_PRIO_BITS))) <
-	        exc_execution_priority(c)) {
-		c->dfsr |= dfsr_bit;
+	if (debug_monitor_enabled(c) &&
+	    exc_group_priority(c, exc_priority(c, EXC_DEBUGMON)) < exc_execution_priority(c)) {
+		debug_set_dfsr(c, dfsr_bit);
 		exc_take_sync(c, EXC_DEBUGMON, pc);
 		return;
 	}
@@ -189,7 +201,7 @@ static void handle_error(struct sim_core *c, uc_err err, uint32_t npc)
 		/* unicorn left PC stale: find the load/store by its address (core_blocks.c). */
 		int idx = c->cur ? blk_find_access(c, c->cur, c->stop_addr, 0) : -1;
 		settle_at_index(c, idx < 0 ? 0 : idx);
-		c->bfar = c->stop_addr;
+		exc_set_bfar(c, c->stop_addr);
 		exc_fault(c, EXC_BUSFAULT, CFSR_PRECISERR | CFSR_BFARVALID, 0, core_pc(c));
 		return;
 	}
@@ -276,10 +288,9 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 		settle(c, npc);
 		core_set_pc(c, npc);
 		if (c->stop_write) {
-			c->cfsr |= CFSR_IMPRECISERR;
-			exc_set_pending(c, EXC_BUSFAULT);
+			exc_imprecise_bus_fault(c);
 		} else {
-			c->bfar = c->stop_addr;
+			exc_set_bfar(c, c->stop_addr);
 			exc_fault(c, EXC_BUSFAULT, CFSR_PRECISERR | CFSR_BFARVALID, 0, npc);
 		}
 		return;
@@ -335,7 +346,7 @@ static void run_slice(struct sim_core *c, uint64_t end)
 {
 	uint64_t stop_at = end;
 	uint64_t st = systick_next_event(c);
-	uint64_t ev = core_next_event(c);
+	uint64_t ev = next_event(c);
 	if (ev != UINT64_MAX && c->now + ev < stop_at)
 		stop_at = c->now + (ev ? ev : 1);
 	c->tick_at = c->cfg.exact_ticks && st != UINT64_MAX && systick_tickint(c) ? c->now + (st ? st : 1) : UINT64_MAX;
@@ -362,21 +373,18 @@ static void run_slice(struct sim_core *c, uint64_t end)
 		core_set_pc(c, c->block_stop_pc);
 	uint32_t npc = core_pc(c);
 	apply_fixups(c);
-	if (c->fpb_dirty)
-		fpb_update(c);
+	fpb_settle(c);
 	if (err != UC_ERR_OK && c->stop != STOP_BKPT && c->stop != STOP_SVC && c->stop != STOP_EXC_RETURN)
 		handle_error(c, err, npc);
 	else
 		handle_stop(c, npc);
-	if (c->dwt.wp_hit) {
-		c->dwt.wp_hit = false;
+	if (dwt_take_watchpoint_hit(c)) {
 		if (debug_enabled(c) && c->state != CORE_HALTED && c->state != CORE_LOCKUP)
 			debug_halt(c, DFSR_DWTTRAP);
 	}
 	if (c->instructions != before)
-		c->dhcsr_sticky |= DHCSR_S_RETIRE_ST;
-	systick_advance(c, c->now);
-	stm32f4_advance(c->soc, c->now);
+		debug_note_sticky(c, DHCSR_S_RETIRE_ST);
+	advance_timers(c);
 	if (c->locked && c->state != CORE_HALTED)
 		c->state = CORE_LOCKUP;
 }
@@ -463,7 +471,7 @@ bool core_runnable(const struct sim_core *c)
 	if (c->state != CORE_SLEEPING)
 		return false;
 	struct sim_core *m = (struct sim_core *)c; /* the queries only read */
-	return wake_pending(m) || core_next_event(m) != UINT64_MAX;
+	return wake_pending(m) || next_event(m) != UINT64_MAX;
 }
 
 void core_get_stats(const struct sim_core *c, struct core_stats *s)

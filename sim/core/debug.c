@@ -12,21 +12,21 @@
 
 void debug_power_on(struct sim_core *c)
 {
-	c->dhcsr_ctrl = 0;
-	c->dhcsr_sticky = 0;
-	c->demcr = 0;
+	c->dbg.dhcsr_ctrl = 0;
+	c->dbg.dhcsr_sticky = 0;
+	c->dbg.demcr = 0;
 	scs_reset(c, true); /* DCRDR, DFSR */
 }
 
 bool debug_enabled(const struct sim_core *c)
 {
-	return (c->dhcsr_ctrl & DHCSR_C_DEBUGEN) != 0;
+	return (c->dbg.dhcsr_ctrl & DHCSR_C_DEBUGEN) != 0;
 }
 
 void debug_halt(struct sim_core *c, uint32_t dfsr_bits)
 {
-	c->dfsr |= dfsr_bits;
-	c->dhcsr_ctrl |= DHCSR_C_HALT;
+	c->dbg.dfsr |= dfsr_bits;
+	c->dbg.dhcsr_ctrl |= DHCSR_C_HALT;
 	if (c->state == CORE_HALTED)
 		return;
 	c->state = CORE_HALTED;
@@ -118,14 +118,14 @@ bool debug_write_core_reg(struct sim_core *c, unsigned sel, uint32_t v)
 
 uint32_t debug_dhcsr_read(struct sim_core *c)
 {
-	uint32_t v = c->dhcsr_ctrl | c->dhcsr_sticky | DHCSR_S_REGRDY;
+	uint32_t v = c->dbg.dhcsr_ctrl | c->dbg.dhcsr_sticky | DHCSR_S_REGRDY;
 	if (c->state == CORE_HALTED)
 		v |= DHCSR_S_HALT | DHCSR_C_HALT;
 	if (c->state == CORE_SLEEPING)
 		v |= DHCSR_S_SLEEP;
 	if (c->locked)
 		v |= DHCSR_S_LOCKUP;
-	c->dhcsr_sticky = 0; /* S_RETIRE_ST, S_RESET_ST: cleared on read (C1.6.3) */
+	c->dbg.dhcsr_sticky = 0; /* S_RETIRE_ST, S_RESET_ST: cleared on read (C1.6.3) */
 	return v;
 }
 
@@ -139,14 +139,14 @@ void debug_dhcsr_write(struct sim_core *c, enum bus_initiator who, uint32_t v)
 	bool was_enabled = debug_enabled(c);
 	bool halted = c->state == CORE_HALTED;
 	if (!(ctrl & DHCSR_C_DEBUGEN)) {
-		c->dhcsr_ctrl = 0;
+		c->dbg.dhcsr_ctrl = 0;
 		if (was_enabled)
 			fpb_update(c);
 		if (halted)
 			resume(c);
 		return;
 	}
-	c->dhcsr_ctrl = ctrl;
+	c->dbg.dhcsr_ctrl = ctrl;
 	if (!was_enabled)
 		fpb_update(c);
 	if (halted) {
@@ -170,15 +170,55 @@ void debug_dcrsr_write(struct sim_core *c, enum bus_initiator who, uint32_t v)
 	if (who != BUS_DEBUG || c->state != CORE_HALTED)
 		return;
 	if (v & (1u << 16)) {
-		(void)debug_write_core_reg(c, v & 0x7Fu, c->dcrdr);
+		(void)debug_write_core_reg(c, v & 0x7Fu, c->dbg.dcrdr);
 	} else {
 		bool ok;
-		c->dcrdr = debug_read_core_reg(c, v & 0x7Fu, &ok);
+		c->dbg.dcrdr = debug_read_core_reg(c, v & 0x7Fu, &ok);
 	}
 }
 
 void debug_demcr_write(struct sim_core *c, uint32_t v)
 {
 	dwt_sync(c, core_now(c, 0xE000EDFCu)); /* TRCENA gates CYCCNT: fold the cycles so far first */
-	c->demcr = v & DEMCR_WRITABLE;
+	c->dbg.demcr = v & DEMCR_WRITABLE;
+}
+
+uint32_t debug_demcr(const struct sim_core *c)
+{
+	return c->dbg.demcr;
+}
+
+bool debug_trcena(const struct sim_core *c)
+{
+	return (c->dbg.demcr & DEMCR_TRCENA) != 0;
+}
+
+bool debug_vector_catch(const struct sim_core *c, uint32_t vc_bits)
+{
+	return debug_enabled(c) && (c->dbg.demcr & vc_bits);
+}
+
+bool debug_masking_ints(const struct sim_core *c)
+{
+	return debug_enabled(c) && (c->dbg.dhcsr_ctrl & DHCSR_C_MASKINTS);
+}
+
+bool debug_halt_requested(const struct sim_core *c)
+{
+	return (c->dbg.dhcsr_ctrl & DHCSR_C_HALT) != 0;
+}
+
+void debug_note_sticky(struct sim_core *c, uint32_t s_bits)
+{
+	c->dbg.dhcsr_sticky |= s_bits & (DHCSR_S_RETIRE_ST | DHCSR_S_RESET_ST);
+}
+
+bool debug_monitor_enabled(const struct sim_core *c)
+{
+	return (c->dbg.demcr & DEMCR_MON_EN) != 0;
+}
+
+void debug_set_dfsr(struct sim_core *c, uint32_t dfsr_bits)
+{
+	c->dbg.dfsr |= dfsr_bits;
 }

@@ -8,7 +8,7 @@
  * CYCCNT is kept lazily: the value at a sync point plus the core cycles since, so the running core
  * pays nothing for it. */
 #include "core/core_internal.h"
-#include "dap/romtable.h"
+#include "core/romtable.h"
 
 #include <string.h>
 
@@ -31,7 +31,7 @@ void dwt_power_on(struct sim_core *c)
 
 static bool on(const struct sim_core *c, uint32_t enable)
 {
-	return (c->demcr & DEMCR_TRCENA) && (c->dwt.ctrl & enable);
+	return debug_trcena(c) && (c->dwt.ctrl & enable);
 }
 
 uint32_t dwt_cyccnt(struct sim_core *c, uint64_t now)
@@ -67,7 +67,7 @@ void dwt_count_cpi(struct sim_core *c, uint32_t cycles)
 
 void dwt_count_block(struct sim_core *c, const struct cyc_block *cb, uint32_t cpi_extra)
 {
-	if (!(c->demcr & DEMCR_TRCENA) || !(c->dwt.ctrl & (CTRL_CPIEVTENA | CTRL_LSUEVTENA | CTRL_FOLDEVTENA)))
+	if (!debug_trcena(c) || !(c->dwt.ctrl & (CTRL_CPIEVTENA | CTRL_LSUEVTENA | CTRL_FOLDEVTENA)))
 		return;
 	if (c->dwt.ctrl & CTRL_CPIEVTENA)
 		c->dwt.cpicnt = (uint8_t)(c->dwt.cpicnt + cb->cpi_extra + cpi_extra);
@@ -229,4 +229,31 @@ enum bus_result dwt_write(void *ctx, uint32_t off, unsigned size, enum bus_initi
 	default:
 		return BUS_OK;
 	}
+}
+
+bool dwt_pc_comparator(const struct sim_core *c, unsigned n, uint32_t *addr)
+{
+	if (n >= CORE_DWT_NUM_COMP || (c->dwt.function[n] & 0xFu) != 4u || c->dwt.mask[n] != 0)
+		return false;
+	*addr = c->dwt.comp[n] & ~1u;
+	return true;
+}
+
+bool dwt_pc_match(struct sim_core *c, uint32_t addr)
+{
+	bool hit = false;
+	for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++) {
+		if ((c->dwt.function[n] & 0xFu) == 4u && ((c->dwt.comp[n] ^ addr) & ~1u) == 0) {
+			c->dwt.function[n] |= 1u << 24; /* MATCHED (C1.8.17) */
+			hit = true;
+		}
+	}
+	return hit;
+}
+
+bool dwt_take_watchpoint_hit(struct sim_core *c)
+{
+	bool hit = c->dwt.wp_hit;
+	c->dwt.wp_hit = false;
+	return hit;
 }

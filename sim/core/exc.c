@@ -20,27 +20,27 @@
 #define FPCCR_HFRDY   (1u << 4)
 #define FPCCR_LSPEN   (1u << 30)
 #define CCR_STKALIGN  (1u << 9)
+#define CCR_DIV_0_TRP (1u << 4)
 
 void exc_reset(struct sim_core *c)
 {
-	memset(c->pending, 0, sizeof(c->pending));
-	memset(c->active, 0, sizeof(c->active));
-	memset(c->enabled, 0, sizeof(c->enabled));
-	memset(c->prio, 0, sizeof(c->prio));
+	memset(c->exc.pending, 0, sizeof(c->exc.pending));
+	memset(c->exc.active, 0, sizeof(c->exc.active));
+	memset(c->exc.enabled, 0, sizeof(c->exc.enabled));
+	memset(c->exc.prio, 0, sizeof(c->exc.prio));
 	for (int e = EXC_NMI; e < EXC_IRQ0; e++)
-		c->enabled[e] = true;
-	c->enabled[EXC_MEMMANAGE] = c->enabled[EXC_BUSFAULT] = c->enabled[EXC_USAGEFAULT] = false;
+		c->exc.enabled[e] = true;
+	c->exc.enabled[EXC_MEMMANAGE] = c->exc.enabled[EXC_BUSFAULT] = c->exc.enabled[EXC_USAGEFAULT] = false;
 	scs_reset(c, false); /* VTOR, SCR, CCR, CFSR, HFSR, MMFAR, BFAR, AFSR, CPACR, FPCAR, FPDSCR */
-	c->aircr_prigroup = 0;
-	c->shcsr = 0;
-	c->fpccr = 0xC0000000u; /* ASPEN | LSPEN (B3.2.22) */
-	c->event_reg = false;
-	c->tail_chain = false;
+	c->scb.aircr_prigroup = 0;
+	c->scb.shcsr = 0;
+	c->scb.fpccr = 0xC0000000u; /* ASPEN | LSPEN (B3.2.22) */
+	c->exc.tail_chain = false;
 }
 
 /* Priority of an exception (B1.5.4): fixed for Reset, NMI, HardFault; otherwise the implemented
  * upper bits of its priority byte. */
-static int raw_priority(const struct sim_core *c, int exc)
+int exc_priority(const struct sim_core *c, int exc)
 {
 	switch (exc) {
 	case EXC_RESET:
@@ -50,7 +50,7 @@ static int raw_priority(const struct sim_core *c, int exc)
 	case EXC_HARDFAULT:
 		return -1;
 	default:
-		return c->prio[exc] & (0xFFu << (8 - CORE_PRIO_BITS));
+		return c->exc.prio[exc] & (0xFFu << (8 - CORE_PRIO_BITS));
 	}
 }
 
@@ -58,7 +58,7 @@ int exc_group_priority(const struct sim_core *c, int prio)
 {
 	if (prio < 0)
 		return prio;
-	unsigned groupvalue = 2u << c->aircr_prigroup;
+	unsigned groupvalue = 2u << c->scb.aircr_prigroup;
 	return prio - (int)((unsigned)prio % groupvalue);
 }
 
@@ -70,9 +70,9 @@ int exc_current(struct sim_core *c)
 int exc_execution_priority(struct sim_core *c)
 {
 	int highest = 256;
-	for (int e = EXC_RESET; e < CORE_NUM_EXC; e++)
-		if (c->active[e] && raw_priority(c, e) < highest)
-			highest = raw_priority(c, e);
+	for (int e = EXC_RESET; e < c->num_exc; e++)
+		if (c->exc.active[e] && exc_priority(c, e) < highest)
+			highest = exc_priority(c, e);
 	highest = exc_group_priority(c, highest);
 	int boosted = 256;
 	uint32_t basepri = core_reg(c, UC_ARM_REG_BASEPRI) & 0xFFu;
@@ -88,13 +88,13 @@ int exc_execution_priority(struct sim_core *c)
 static bool masked_by_debug(const struct sim_core *c, int exc)
 {
 	/* C1.6.3 C_MASKINTS: PendSV, SysTick and external interrupts do not preempt. */
-	return debug_enabled(c) && (c->dhcsr_ctrl & DHCSR_C_MASKINTS) && (exc == EXC_PENDSV || exc >= EXC_SYSTICK);
+	return debug_masking_ints(c) && (exc == EXC_PENDSV || exc >= EXC_SYSTICK);
 }
 
 bool exc_any_pending(const struct sim_core *c)
 {
-	for (int e = EXC_NMI; e < CORE_NUM_EXC; e++)
-		if (c->pending[e] && c->enabled[e] && !masked_by_debug(c, e))
+	for (int e = EXC_NMI; e < c->num_exc; e++)
+		if (c->exc.pending[e] && c->exc.enabled[e] && !masked_by_debug(c, e))
 			return true;
 	return false;
 }
@@ -102,10 +102,10 @@ bool exc_any_pending(const struct sim_core *c)
 int exc_pending_preempting(struct sim_core *c)
 {
 	int best = 0, best_prio = 0;
-	for (int e = EXC_NMI; e < CORE_NUM_EXC; e++) {
-		if (!c->pending[e] || !c->enabled[e] || masked_by_debug(c, e))
+	for (int e = EXC_NMI; e < c->num_exc; e++) {
+		if (!c->exc.pending[e] || !c->exc.enabled[e] || masked_by_debug(c, e))
 			continue;
-		int p = raw_priority(c, e);
+		int p = exc_priority(c, e);
 		if (!best || p < best_prio) {
 			best = e;
 			best_prio = p;
@@ -118,9 +118,9 @@ int exc_pending_preempting(struct sim_core *c)
 
 void exc_set_pending(struct sim_core *c, int exc)
 {
-	if (exc <= 0 || exc >= CORE_NUM_EXC)
+	if (exc <= 0 || exc >= c->num_exc)
 		return;
-	c->pending[exc] = true;
+	c->exc.pending[exc] = true;
 	core_request_stop(c);
 }
 
@@ -128,13 +128,13 @@ bool fp_access_allowed(const struct sim_core *c)
 {
 	/* CPACR.CP10 (B3.2.20): 0b00 denied, 0b01 privileged, 0b11 full. Unprivileged code with
 	 * 0b01 is not modelled (benchmarks run privileged). */
-	unsigned cp10 = (c->cpacr >> 20) & 3u;
+	unsigned cp10 = (c->scb.cpacr >> 20) & 3u;
 	return cp10 == 1u || cp10 == 3u;
 }
 
 void exc_update_fp_trap(struct sim_core *c)
 {
-	blk_set_fp_trap(c, !fp_access_allowed(c) || (c->fpccr & FPCCR_LSPACT));
+	blk_set_fp_trap(c, !fp_access_allowed(c) || (c->scb.fpccr & FPCCR_LSPACT));
 }
 
 static uint32_t read_s(struct sim_core *c, unsigned n)
@@ -190,9 +190,9 @@ static bool push_fp(struct sim_core *c, uint32_t at)
 void exc_preserve_lazy_fp(struct sim_core *c)
 {
 	/* B1.5.7 PreserveFPState: the first FP instruction in the handler writes the reserved space. */
-	if (!push_fp(c, c->fpcar))
-		c->cfsr |= CFSR_LSPERR;
-	c->fpccr &= ~FPCCR_LSPACT;
+	if (!push_fp(c, c->scb.fpcar))
+		c->scb.cfsr |= CFSR_LSPERR;
+	c->scb.fpccr &= ~FPCCR_LSPACT;
 	exc_update_fp_trap(c);
 }
 
@@ -249,7 +249,7 @@ static void enter_handler(struct sim_core *c, int exc, uint32_t frameptr, bool f
 static bool jump_to_vector(struct sim_core *c, int exc)
 {
 	uint32_t vec = 0;
-	if (bus_read(c->bus, c->vtor + 4u * (uint32_t)exc, 4, BUS_CORE, &vec) != BUS_OK)
+	if (bus_read(c->bus, c->scb.vtor + 4u * (uint32_t)exc, 4, BUS_CORE, &vec) != BUS_OK)
 		return false;
 	/* EPSR.IT cleared on entry: rewrite xPSR with IPSR kept and the T bit from the vector. */
 	uint32_t xpsr = core_reg(c, UC_ARM_REG_XPSR);
@@ -269,10 +269,10 @@ static void take(struct sim_core *c, int exc, uint32_t ret_pc, uint32_t vc_bit)
 	uint32_t ctrl = core_reg(c, UC_ARM_REG_CONTROL);
 	bool from_thread = exc_current(c) == 0;
 	bool fpca = (ctrl & CONTROL_FPCA) != 0;
-	bool lazy = fpca && (c->fpccr & FPCCR_LSPEN);
+	bool lazy = fpca && (c->scb.fpccr & FPCCR_LSPEN);
 	uint32_t sp = core_reg(c, UC_ARM_REG_SP);
 	uint32_t framesize = fpca ? 0x68u : 0x20u;
-	bool force_align = (c->ccr & CCR_STKALIGN) != 0;
+	bool force_align = (c->scb.ccr & CCR_STKALIGN) != 0;
 	uint32_t align = ((sp >> 2) & 1u) & (force_align ? 1u : 0u);
 	uint32_t frameptr = (sp - framesize) & ~(force_align ? 4u : 0u);
 	uint32_t xpsr = (core_reg(c, UC_ARM_REG_XPSR) & ~(1u << 9)) | 0x01000000u | (align << 9);
@@ -286,8 +286,8 @@ static void take(struct sim_core *c, int exc, uint32_t ret_pc, uint32_t vc_bit)
 	if (fpca) {
 		if (lazy) {
 			/* B1.5.7 UpdateFPCCR: reserve the space, stack it when the handler first uses FP. */
-			c->fpcar = frameptr + 0x20;
-			c->fpccr = (c->fpccr & ~(FPCCR_USER | FPCCR_THREAD)) | FPCCR_LSPACT | FPCCR_HFRDY |
+			c->scb.fpcar = frameptr + 0x20;
+			c->scb.fpccr = (c->scb.fpccr & ~(FPCCR_USER | FPCCR_THREAD)) | FPCCR_LSPACT | FPCCR_HFRDY |
 			           (from_thread ? FPCCR_THREAD : 0) |
 			           ((ctrl & CONTROL_NPRIV) && from_thread ? FPCCR_USER : 0);
 		} else {
@@ -295,49 +295,49 @@ static void take(struct sim_core *c, int exc, uint32_t ret_pc, uint32_t vc_bit)
 		}
 	}
 	if (!ok)
-		c->cfsr |= CFSR_STKERR; /* derived fault not modelled further: the handler still runs */
+		c->scb.cfsr |= CFSR_STKERR; /* derived fault not modelled further: the handler still runs */
 	uint32_t excret = 0xFFFFFFE1u | (fpca ? 0 : 0x10u) | (from_thread ? 0x8u : 0) |
 	                  (from_thread && (ctrl & CONTROL_SPSEL) ? 0x4u : 0);
 	enter_handler(c, exc, frameptr, from_thread, ctrl);
 	core_set_reg(c, UC_ARM_REG_LR, excret);
 	charge_overhead(c, cyc_exception_entry(c->cyc, fpca && !lazy));
-	c->pending[exc] = false;
-	c->active[exc] = true;
+	c->exc.pending[exc] = false;
+	c->exc.active[exc] = true;
 	c->exceptions++;
 	if (lazy)
 		exc_update_fp_trap(c);
 	if (!jump_to_vector(c, exc)) {
-		c->hfsr |= HFSR_VECTTBL;
+		c->scb.hfsr |= HFSR_VECTTBL;
 		if (exc == EXC_HARDFAULT || exc_execution_priority(c) < 0) {
 			lockup(c);
 			return;
 		}
-		c->active[exc] = false;
+		c->exc.active[exc] = false;
 		take(c, EXC_HARDFAULT, ret_pc, DEMCR_VC_HARDERR);
 		return;
 	}
-	if (vc_bit && debug_enabled(c) && (c->demcr & vc_bit))
+	if (vc_bit && debug_vector_catch(c, vc_bit))
 		debug_halt(c, DFSR_VCATCH);
 }
 
 void exc_take(struct sim_core *c, int exc, uint32_t ret_pc)
 {
-	if (exc <= 0 || exc >= CORE_NUM_EXC)
+	if (exc <= 0 || exc >= c->num_exc)
 		return;
-	c->tail_chain = false;
+	c->exc.tail_chain = false;
 	take(c, exc, ret_pc, 0);
 }
 
 void exc_take_sync(struct sim_core *c, int exc, uint32_t ret_pc)
 {
-	c->pending[exc] = true;
-	if (exc_group_priority(c, raw_priority(c, exc)) < exc_execution_priority(c)) {
+	c->exc.pending[exc] = true;
+	if (exc_group_priority(c, exc_priority(c, exc)) < exc_execution_priority(c)) {
 		take(c, exc, ret_pc, 0);
 		return;
 	}
 	/* B1.5.14: a synchronous exception that cannot preempt escalates to HardFault. */
-	c->pending[exc] = false;
-	c->hfsr |= HFSR_FORCED;
+	c->exc.pending[exc] = false;
+	c->scb.hfsr |= HFSR_FORCED;
 	if (exc_execution_priority(c) <= -1) {
 		lockup(c);
 		return;
@@ -348,16 +348,16 @@ void exc_take_sync(struct sim_core *c, int exc, uint32_t ret_pc)
 void exc_fault(struct sim_core *c, int exc, uint32_t cfsr_bits, uint32_t hfsr_bits, uint32_t pc)
 {
 	core_set_pc(c, pc);
-	c->cfsr |= cfsr_bits;
+	c->scb.cfsr |= cfsr_bits;
 	if (!(cfsr_bits & CFSR_BFARVALID) && exc == EXC_BUSFAULT)
-		c->cfsr &= ~CFSR_BFARVALID;
-	c->hfsr |= hfsr_bits;
+		c->scb.cfsr &= ~CFSR_BFARVALID;
+	c->scb.hfsr |= hfsr_bits;
 	int target = exc;
 	uint32_t vc = vector_catch_bit(c, exc, cfsr_bits);
 	if (exc != EXC_HARDFAULT &&
-	    (!c->enabled[exc] || exc_group_priority(c, raw_priority(c, exc)) >= exc_execution_priority(c))) {
+	    (!c->exc.enabled[exc] || exc_group_priority(c, exc_priority(c, exc)) >= exc_execution_priority(c))) {
 		target = EXC_HARDFAULT;
-		c->hfsr |= HFSR_FORCED;
+		c->scb.hfsr |= HFSR_FORCED;
 		vc |= DEMCR_VC_HARDERR;
 	}
 	if (target == EXC_HARDFAULT && exc_execution_priority(c) <= -1) {
@@ -373,11 +373,11 @@ void exc_return(struct sim_core *c, uint32_t excret)
 	int cur = exc_current(c);
 	unsigned mode = excret & 0xFu;
 	if ((excret & 0xFFFFFFE0u) != 0xFFFFFFE0u || (mode != 0x1u && mode != 0x9u && mode != 0xDu) || cur == 0 ||
-	    !c->active[cur]) {
+	    !c->exc.active[cur]) {
 		exc_fault(c, EXC_USAGEFAULT, CFSR_INVPC, 0, excret & ~1u);
 		return;
 	}
-	c->active[cur] = false;
+	c->exc.active[cur] = false;
 	bool fp_frame = !(excret & 0x10u);
 	bool to_thread = (excret & 0x8u) != 0;
 	bool to_psp = (excret & 0x4u) != 0;
@@ -385,13 +385,13 @@ void exc_return(struct sim_core *c, uint32_t excret)
 	if (next) {
 		/* Tail-chain: the frame stays, the next handler runs with the same EXC_RETURN. */
 		charge_overhead(c, cyc_tail_chain(c->cyc));
-		c->pending[next] = false;
-		c->active[next] = true;
+		c->exc.pending[next] = false;
+		c->exc.active[next] = true;
 		c->exceptions++;
 		core_set_reg(c, UC_ARM_REG_IPSR, (uint32_t)next);
 		core_set_reg(c, UC_ARM_REG_LR, excret);
 		if (!jump_to_vector(c, next)) {
-			c->hfsr |= HFSR_VECTTBL;
+			c->scb.hfsr |= HFSR_VECTTBL;
 			lockup(c);
 		}
 		return;
@@ -402,10 +402,10 @@ void exc_return(struct sim_core *c, uint32_t excret)
 	bool ok = true;
 	for (unsigned i = 0; i < 8; i++)
 		ok &= pop_word(c, frameptr + 4 * i, &w[i]);
-	bool lazy_pending = fp_frame && (c->fpccr & FPCCR_LSPACT);
+	bool lazy_pending = fp_frame && (c->scb.fpccr & FPCCR_LSPACT);
 	if (fp_frame) {
 		if (lazy_pending) {
-			c->fpccr &= ~FPCCR_LSPACT; /* the handler never used FP: nothing to restore */
+			c->scb.fpccr &= ~FPCCR_LSPACT; /* the handler never used FP: nothing to restore */
 		} else {
 			for (unsigned i = 0; i < 16; i++) {
 				uint32_t v = 0;
@@ -418,9 +418,9 @@ void exc_return(struct sim_core *c, uint32_t excret)
 		}
 	}
 	if (!ok)
-		c->cfsr |= CFSR_UNSTKERR;
+		c->scb.cfsr |= CFSR_UNSTKERR;
 	uint32_t sp = frameptr + (fp_frame ? 0x68u : 0x20u);
-	if ((c->ccr & CCR_STKALIGN) && (w[7] & (1u << 9)))
+	if ((c->scb.ccr & CCR_STKALIGN) && (w[7] & (1u << 9)))
 		sp |= 4u;
 	uint32_t fpca = fp_frame ? CONTROL_FPCA : 0;
 	uint32_t xpsr = (w[7] & ~(1u << 9)) | 0x01000000u;
@@ -447,6 +447,27 @@ void exc_return(struct sim_core *c, uint32_t excret)
 	exc_update_fp_trap(c);
 	/* B1.5.18 SCR.SLEEPONEXIT: back in thread mode the core sleeps as after a WFI (the next
 	 * exception is taken from there with a full entry, not the tail-chain silicon may use). */
-	if (to_thread && (c->scr & 2u) && !exc_pending_preempting(c))
+	if (to_thread && (c->scb.scr & 2u) && !exc_pending_preempting(c))
 		c->state = CORE_SLEEPING;
+}
+
+uint32_t exc_vtor(const struct sim_core *c)
+{
+	return c->scb.vtor;
+}
+
+bool exc_div0_trap(const struct sim_core *c)
+{
+	return (c->scb.ccr & CCR_DIV_0_TRP) != 0;
+}
+
+void exc_set_bfar(struct sim_core *c, uint32_t addr)
+{
+	c->scb.bfar = addr;
+}
+
+void exc_imprecise_bus_fault(struct sim_core *c)
+{
+	c->scb.cfsr |= CFSR_IMPRECISERR;
+	exc_set_pending(c, EXC_BUSFAULT);
 }

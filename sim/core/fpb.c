@@ -7,7 +7,7 @@
  * on exactly that address. A comparator at the address the core resumes from fires at once, as on
  * silicon: OpenOCD's cortex_m_step() sets one at the PC to let pending interrupts run first. */
 #include "core/core_internal.h"
-#include "dap/romtable.h"
+#include "core/romtable.h"
 
 #include <string.h>
 
@@ -44,12 +44,8 @@ static void hook_bp(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	if (c->state == CORE_HALTED || !debug_enabled(c))
 		return;
 	enum core_stop why = STOP_NONE;
-	for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++) {
-		if ((c->dwt.function[n] & 0xFu) == 4u && ((c->dwt.comp[n] ^ addr) & ~1u) == 0) {
-			c->dwt.function[n] |= 1u << 24; /* MATCHED (C1.8.17) */
-			why = STOP_DWT;
-		}
-	}
+	if (dwt_pc_match(c, addr))
+		why = STOP_DWT;
 	if (is_fpb_bp(c, addr))
 		why = STOP_FPB; /* DFSR.BKPT */
 	/* A hook whose comparator was just cleared may still fire once (unicorn deletes hooks
@@ -74,11 +70,11 @@ void fpb_update(struct sim_core *c)
 {
 	if (c->in_emu) {
 		/* The core wrote a comparator: rebuild after this slice, never under unicorn. */
-		c->fpb_dirty = true;
+		c->fpb.dirty = true;
 		core_request_stop(c);
 		return;
 	}
-	c->fpb_dirty = false;
+	c->fpb.dirty = false;
 	for (unsigned i = 0; i < c->fpb.n_hooks; i++)
 		(void)uc_hook_del(c->uc, c->fpb.hooks[i]);
 	for (unsigned i = 0; i < c->fpb.n_bp; i++)
@@ -101,9 +97,11 @@ void fpb_update(struct sim_core *c)
 				add_bp(c, base + 2);
 		}
 	}
-	for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++)
-		if ((c->dwt.function[n] & 0xFu) == 4u && c->dwt.mask[n] == 0)
-			add_bp(c, c->dwt.comp[n] & ~1u);
+	for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++) {
+		uint32_t a;
+		if (dwt_pc_comparator(c, n, &a))
+			add_bp(c, a);
+	}
 	for (unsigned i = 0; i < c->fpb.n_bp; i++) {
 		uint32_t a = c->fpb.bp[i];
 		if (uc_hook_add(c->uc, &c->fpb.hooks[c->fpb.n_hooks], UC_HOOK_CODE, (void *)hook_bp, c, a, a) ==
@@ -149,4 +147,10 @@ enum bus_result fpb_write(void *ctx, uint32_t off, unsigned size, enum bus_initi
 	}
 	fpb_update(c);
 	return BUS_OK;
+}
+
+void fpb_settle(struct sim_core *c)
+{
+	if (c->fpb.dirty)
+		fpb_update(c);
 }

@@ -3,28 +3,28 @@
  * DEMCR.TRCENA set is printed as "itm: <text>" lines when cfg.uart_echo is on. Stimulus reads
  * return 1 (FIFOREADY), so firmware that polls never waits. */
 #include "core/core_internal.h"
-#include "dap/romtable.h"
+#include "core/romtable.h"
 
 #include <stdio.h>
 
 void itm_flush(struct sim_core *c)
 {
-	if (c->itm_len && c->cfg.uart_echo) {
-		printf("itm: %.*s\n", (int)c->itm_len, c->itm_line);
+	if (c->itm.len && c->cfg.uart_echo) {
+		printf("itm: %.*s\n", (int)c->itm.len, c->itm.line);
 		(void)fflush(stdout);
 	}
-	c->itm_len = 0;
+	c->itm.len = 0;
 }
 
 static void itm_putc(struct sim_core *c, char ch)
 {
-	if (ch == '\n' || c->itm_len == sizeof(c->itm_line)) {
+	if (ch == '\n' || c->itm.len == sizeof(c->itm.line)) {
 		itm_flush(c);
 		if (ch == '\n')
 			return;
 	}
 	if (ch != '\r')
-		c->itm_line[c->itm_len++] = ch;
+		c->itm.line[c->itm.len++] = ch;
 }
 
 enum bus_result itm_read(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t *v)
@@ -38,11 +38,11 @@ enum bus_result itm_read(void *ctx, uint32_t off, unsigned size, enum bus_initia
 	} else if (off < 0x80) {
 		w = 1;
 	} else if (off == 0xE00) {
-		w = c->itm_ter;
+		w = c->itm.ter;
 	} else if (off == 0xE40) {
-		w = c->itm_tpr;
+		w = c->itm.tpr;
 	} else if (off == 0xE80) {
-		w = c->itm_tcr;
+		w = c->itm.tcr;
 	}
 	*v = bus_extract(w, off, size);
 	return BUS_OK;
@@ -54,15 +54,15 @@ enum bus_result itm_write(void *ctx, uint32_t off, unsigned size, enum bus_initi
 	(void)who;
 	if (off < 0x80) {
 		unsigned port = off / 4;
-		if ((c->demcr & DEMCR_TRCENA) && (c->itm_tcr & 1u) && (c->itm_ter & (1u << port)))
+		if (debug_trcena(c) && (c->itm.tcr & 1u) && (c->itm.ter & (1u << port)))
 			for (unsigned i = 0; i < size; i++)
 				itm_putc(c, (char)(v >> (8 * i)));
 	} else if (off == 0xE00 && size == 4) {
-		c->itm_ter = v;
+		c->itm.ter = v;
 	} else if (off == 0xE40 && size == 4) {
-		c->itm_tpr = v & 0xFu;
+		c->itm.tpr = v & 0xFu;
 	} else if (off == 0xE80 && size == 4) {
-		c->itm_tcr = v & 0x00FF0F3Fu;
+		c->itm.tcr = v & 0x00FF0F3Fu;
 	}
 	return BUS_OK;
 }

@@ -6,7 +6,7 @@
  * read and write it; scs_read/scs_write find the row and do the byte-lane work once.
  * Values are those of the STM32F4's Cortex-M4F r0p1 (PM0214 chapter 4). */
 #include "core/core_internal.h"
-#include "dap/romtable.h"
+#include "core/romtable.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -20,12 +20,12 @@
 
 /* ---- NVIC (B3.4) and SCB (B3.2) registers with behaviour ---------------------------------------- */
 
-static uint32_t irq_bits(const bool *arr, unsigned word)
+static uint32_t irq_bits(const struct sim_core *c, const bool *arr, unsigned word)
 {
 	uint32_t v = 0;
 	for (unsigned b = 0; b < 32; b++) {
 		unsigned irq = word * 32 + b;
-		if (irq < CORE_NUM_IRQ && arr[EXC_IRQ0 + irq])
+		if (irq < c->num_irq && arr[EXC_IRQ0 + irq])
 			v |= 1u << b;
 	}
 	return v;
@@ -35,7 +35,7 @@ static void irq_set_bits(struct sim_core *c, bool *arr, unsigned word, uint32_t 
 {
 	for (unsigned b = 0; b < 32; b++) {
 		unsigned irq = word * 32 + b;
-		if (irq < CORE_NUM_IRQ && (v & (1u << b)))
+		if (irq < c->num_irq && (v & (1u << b)))
 			arr[EXC_IRQ0 + irq] = value;
 	}
 	core_request_stop(c);
@@ -46,10 +46,10 @@ static uint32_t icsr_read(struct sim_core *c)
 	int cur = exc_current(c);
 	unsigned nactive = 0;
 	int pend = 0, pend_prio = 0x7FFFFFFF;
-	for (int e = EXC_NMI; e < CORE_NUM_EXC; e++) {
-		nactive += c->active[e];
-		if (c->pending[e] && c->enabled[e]) {
-			int p = e < EXC_MEMMANAGE ? e - 4 : c->prio[e];
+	for (int e = EXC_NMI; e < c->num_exc; e++) {
+		nactive += c->exc.active[e];
+		if (c->exc.pending[e] && c->exc.enabled[e]) {
+			int p = e < EXC_MEMMANAGE ? e - 4 : c->exc.prio[e];
 			if (p < pend_prio) {
 				pend = e;
 				pend_prio = p;
@@ -57,11 +57,11 @@ static uint32_t icsr_read(struct sim_core *c)
 		}
 	}
 	bool irq_pending = false;
-	for (int e = EXC_IRQ0; e < CORE_NUM_EXC; e++)
-		irq_pending |= c->pending[e];
+	for (int e = EXC_IRQ0; e < c->num_exc; e++)
+		irq_pending |= c->exc.pending[e];
 	return (uint32_t)cur | (nactive <= 1 ? 1u << 11 : 0) | (uint32_t)pend << 12 | (irq_pending ? 1u << 22 : 0) |
-	       (c->pending[EXC_SYSTICK] ? ICSR_PENDSTSET : 0) | (c->pending[EXC_PENDSV] ? ICSR_PENDSVSET : 0) |
-	       (c->pending[EXC_NMI] ? ICSR_NMIPENDSET : 0);
+	       (c->exc.pending[EXC_SYSTICK] ? ICSR_PENDSTSET : 0) | (c->exc.pending[EXC_PENDSV] ? ICSR_PENDSVSET : 0) |
+	       (c->exc.pending[EXC_NMI] ? ICSR_NMIPENDSET : 0);
 }
 
 static void icsr_write(struct sim_core *c, uint32_t v)
@@ -71,11 +71,11 @@ static void icsr_write(struct sim_core *c, uint32_t v)
 	if (v & ICSR_PENDSVSET)
 		exc_set_pending(c, EXC_PENDSV);
 	else if (v & ICSR_PENDSVCLR)
-		c->pending[EXC_PENDSV] = false;
+		c->exc.pending[EXC_PENDSV] = false;
 	if (v & ICSR_PENDSTSET)
 		exc_set_pending(c, EXC_SYSTICK);
 	else if (v & ICSR_PENDSTCLR)
-		c->pending[EXC_SYSTICK] = false;
+		c->exc.pending[EXC_SYSTICK] = false;
 }
 
 static uint32_t shcsr_read(const struct sim_core *c)
@@ -87,24 +87,24 @@ static uint32_t shcsr_read(const struct sim_core *c)
 	           {EXC_DEBUGMON, 8},  {EXC_PENDSV, 10},  {EXC_SYSTICK, 11}};
 	uint32_t v = 0;
 	for (size_t i = 0; i < sizeof(act) / sizeof(act[0]); i++)
-		if (c->active[act[i].exc])
+		if (c->exc.active[act[i].exc])
 			v |= 1u << act[i].bit;
-	v |= (c->pending[EXC_USAGEFAULT] ? 1u << 12 : 0) | (c->pending[EXC_MEMMANAGE] ? 1u << 13 : 0) |
-	     (c->pending[EXC_BUSFAULT] ? 1u << 14 : 0) | (c->pending[EXC_SVCALL] ? 1u << 15 : 0);
-	v |= (c->enabled[EXC_MEMMANAGE] ? 1u << 16 : 0) | (c->enabled[EXC_BUSFAULT] ? 1u << 17 : 0) |
-	     (c->enabled[EXC_USAGEFAULT] ? 1u << 18 : 0);
+	v |= (c->exc.pending[EXC_USAGEFAULT] ? 1u << 12 : 0) | (c->exc.pending[EXC_MEMMANAGE] ? 1u << 13 : 0) |
+	     (c->exc.pending[EXC_BUSFAULT] ? 1u << 14 : 0) | (c->exc.pending[EXC_SVCALL] ? 1u << 15 : 0);
+	v |= (c->exc.enabled[EXC_MEMMANAGE] ? 1u << 16 : 0) | (c->exc.enabled[EXC_BUSFAULT] ? 1u << 17 : 0) |
+	     (c->exc.enabled[EXC_USAGEFAULT] ? 1u << 18 : 0);
 	return v;
 }
 
 static void shcsr_write(struct sim_core *c, uint32_t v)
 {
-	c->enabled[EXC_MEMMANAGE] = (v >> 16) & 1u;
-	c->enabled[EXC_BUSFAULT] = (v >> 17) & 1u;
-	c->enabled[EXC_USAGEFAULT] = (v >> 18) & 1u;
-	c->pending[EXC_USAGEFAULT] = (v >> 12) & 1u;
-	c->pending[EXC_MEMMANAGE] = (v >> 13) & 1u;
-	c->pending[EXC_BUSFAULT] = (v >> 14) & 1u;
-	c->pending[EXC_SVCALL] = (v >> 15) & 1u;
+	c->exc.enabled[EXC_MEMMANAGE] = (v >> 16) & 1u;
+	c->exc.enabled[EXC_BUSFAULT] = (v >> 17) & 1u;
+	c->exc.enabled[EXC_USAGEFAULT] = (v >> 18) & 1u;
+	c->exc.pending[EXC_USAGEFAULT] = (v >> 12) & 1u;
+	c->exc.pending[EXC_MEMMANAGE] = (v >> 13) & 1u;
+	c->exc.pending[EXC_BUSFAULT] = (v >> 14) & 1u;
+	c->exc.pending[EXC_SVCALL] = (v >> 15) & 1u;
 	core_request_stop(c);
 }
 
@@ -112,8 +112,8 @@ static void write_prio_bytes(struct sim_core *c, int first_exc, uint32_t v, uint
 {
 	for (unsigned b = 0; b < 4; b++) {
 		int e = first_exc + (int)b;
-		if ((bytemask >> (8 * b)) & 0xFFu && e < CORE_NUM_EXC)
-			c->prio[e] = (uint8_t)((v >> (8 * b)) & (0xFFu << (8 - CORE_PRIO_BITS)));
+		if ((bytemask >> (8 * b)) & 0xFFu && e < c->num_exc)
+			c->exc.prio[e] = (uint8_t)((v >> (8 * b)) & (0xFFu << (8 - CORE_PRIO_BITS)));
 	}
 	core_request_stop(c);
 }
@@ -122,13 +122,13 @@ static void aircr_write(struct sim_core *c, uint32_t v)
 {
 	if ((v >> 16) != 0x05FAu)
 		return; /* VECTKEY (B3.2.6) */
-	c->aircr_prigroup = (v >> 8) & 7u;
+	c->scb.aircr_prigroup = (v >> 8) & 7u;
 	if (v & 4u) { /* SYSRESETREQ: the whole chip but the debug logic */
 		core_local_reset(c, true);
 	} else if (v & 1u) { /* VECTRESET: the core only */
 		core_local_reset(c, false);
 	} else if (v & 2u) { /* VECTCLRACTIVE */
-		memset(c->active, 0, sizeof(c->active));
+		memset(c->exc.active, 0, sizeof(c->exc.active));
 	}
 }
 
@@ -136,47 +136,47 @@ static void aircr_write(struct sim_core *c, uint32_t v)
 
 static uint32_t ictr_read(struct sim_core *c, unsigned i)
 {
-	(void)c, (void)i;
-	return (CORE_NUM_IRQ - 1u) / 32u; /* INTLINESNUM: interrupt lines in steps of 32 */
+	(void)i;
+	return (c->num_irq - 1u) / 32u; /* INTLINESNUM: interrupt lines in steps of 32 */
 }
 
 static uint32_t iser_read(struct sim_core *c, unsigned i)
 {
-	return irq_bits(c->enabled, i);
+	return irq_bits(c, c->exc.enabled, i);
 }
 
 static void iser_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)lanes, (void)who;
-	irq_set_bits(c, c->enabled, i, v, true);
+	irq_set_bits(c, c->exc.enabled, i, v, true);
 }
 
 static void icer_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)lanes, (void)who;
-	irq_set_bits(c, c->enabled, i, v, false);
+	irq_set_bits(c, c->exc.enabled, i, v, false);
 }
 
 static uint32_t ispr_read(struct sim_core *c, unsigned i)
 {
-	return irq_bits(c->pending, i);
+	return irq_bits(c, c->exc.pending, i);
 }
 
 static void ispr_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)lanes, (void)who;
-	irq_set_bits(c, c->pending, i, v, true);
+	irq_set_bits(c, c->exc.pending, i, v, true);
 }
 
 static void icpr_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)lanes, (void)who;
-	irq_set_bits(c, c->pending, i, v, false);
+	irq_set_bits(c, c->exc.pending, i, v, false);
 }
 
 static uint32_t iabr_read(struct sim_core *c, unsigned i)
 {
-	return irq_bits(c->active, i);
+	return irq_bits(c, c->exc.active, i);
 }
 
 /* NVIC_IPRn: the priority bytes of IRQs 4n..4n+3 (B3.4.7). */
@@ -185,8 +185,8 @@ static uint32_t ipr_read(struct sim_core *c, unsigned i)
 	uint32_t v = 0;
 	for (unsigned b = 0; b < 4; b++) {
 		unsigned irq = 4 * i + b;
-		if (irq < CORE_NUM_IRQ)
-			v |= (uint32_t)c->prio[EXC_IRQ0 + irq] << (8 * b);
+		if (irq < c->num_irq)
+			v |= (uint32_t)c->exc.prio[EXC_IRQ0 + irq] << (8 * b);
 	}
 	return v;
 }
@@ -194,7 +194,7 @@ static uint32_t ipr_read(struct sim_core *c, unsigned i)
 static void ipr_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)who;
-	if (4 * i < CORE_NUM_IRQ)
+	if (4 * i < c->num_irq)
 		write_prio_bytes(c, EXC_IRQ0 + (int)(4 * i), v, lanes);
 }
 
@@ -203,7 +203,7 @@ static uint32_t shpr_read(struct sim_core *c, unsigned i)
 {
 	uint32_t v = 0;
 	for (unsigned b = 0; b < 4; b++)
-		v |= (uint32_t)c->prio[4 + 4 * i + b] << (8 * b);
+		v |= (uint32_t)c->exc.prio[4 + 4 * i + b] << (8 * b);
 	return v;
 }
 
@@ -228,7 +228,7 @@ static void icsr_row_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t 
 static uint32_t aircr_read(struct sim_core *c, unsigned i)
 {
 	(void)i;
-	return 0xFA050000u | c->aircr_prigroup << 8; /* VECTKEYSTAT reads 0xFA05 */
+	return 0xFA050000u | c->scb.aircr_prigroup << 8; /* VECTKEYSTAT reads 0xFA05 */
 }
 
 static void aircr_row_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
@@ -260,20 +260,20 @@ static void fp_access_changed(struct sim_core *c, unsigned i, uint32_t v, uint32
 static uint32_t fpccr_read(struct sim_core *c, unsigned i)
 {
 	(void)i;
-	return c->fpccr;
+	return c->scb.fpccr;
 }
 
 static void fpccr_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	/* ASPEN, LSPEN and LSPACT are writable; the frame-state bits are the core's (B3.2.22). */
-	c->fpccr = (c->fpccr & ~0xC0000001u) | (v & 0xC0000001u);
+	c->scb.fpccr = (c->scb.fpccr & ~0xC0000001u) | (v & 0xC0000001u);
 	fp_access_changed(c, i, v, lanes, who);
 }
 
 static void stir_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)i, (void)lanes, (void)who;
-	if ((v & 0x1FFu) < CORE_NUM_IRQ)
+	if ((v & 0x1FFu) < c->num_irq)
 		exc_set_pending(c, EXC_IRQ0 + (int)(v & 0x1FFu));
 }
 
@@ -334,7 +334,7 @@ static void dcrsr_row_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t
 static uint32_t demcr_read(struct sim_core *c, unsigned i)
 {
 	(void)i;
-	return c->demcr;
+	return debug_demcr(c);
 }
 
 static void demcr_row_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
@@ -416,18 +416,18 @@ static const struct scs_reg scs_regs[] = {
     FN(0x400, 124, "NVIC_IPR0", "B3.4.7", true, ipr_read, ipr_write),
     CONST(0xD00, "CPUID", "B3.2", 0x410FC241u), /* Cortex-M4 r0p1 */
     FN(0xD04, 1, "ICSR", "B3.2", false, icsr_row_read, icsr_row_write),
-    FIELD(0xD08, "VTOR", "B3.2", vtor, 0xFFFFFF80u, 0, NULL),
+    FIELD(0xD08, "VTOR", "B3.2", scb.vtor, 0xFFFFFF80u, 0, NULL),
     FN(0xD0C, 1, "AIRCR", "B3.2.6", false, aircr_read, aircr_row_write),
-    FIELD(0xD10, "SCR", "B3.2", scr, 0x16u, 0, NULL),
-    FIELD(0xD14, "CCR", "B3.2.8", ccr, 0x31Bu, 0x200u, NULL), /* STKALIGN resets to 1 on r0p1 (PM0214 4.4.8) */
+    FIELD(0xD10, "SCR", "B3.2", scb.scr, 0x16u, 0, NULL),
+    FIELD(0xD14, "CCR", "B3.2.8", scb.ccr, 0x31Bu, 0x200u, NULL), /* STKALIGN resets to 1 on r0p1 (PM0214 4.4.8) */
     FN(0xD18, 3, "SHPR1", "B3.2.10", true, shpr_read, shpr_write),
     FN(0xD24, 1, "SHCSR", "B3.2", false, shcsr_row_read, shcsr_row_write),
-    W1C(0xD28, "CFSR", "B3.2.15", cfsr, SCS_CORE),
-    W1C(0xD2C, "HFSR", "B3.2.16", hfsr, SCS_CORE),
-    W1C(0xD30, "DFSR", "C1.6.1", dfsr, SCS_DEBUG),
-    FIELD(0xD34, "MMFAR", "B3.2", mmfar, 0xFFFFFFFFu, 0, NULL),
-    FIELD(0xD38, "BFAR", "B3.2", bfar, 0xFFFFFFFFu, 0, NULL),
-    FIELD(0xD3C, "AFSR", "B3.2", afsr, 0, 0, NULL), /* nothing implementation defined: reads 0 */
+    W1C(0xD28, "CFSR", "B3.2.15", scb.cfsr, SCS_CORE),
+    W1C(0xD2C, "HFSR", "B3.2.16", scb.hfsr, SCS_CORE),
+    W1C(0xD30, "DFSR", "C1.6.1", dbg.dfsr, SCS_DEBUG),
+    FIELD(0xD34, "MMFAR", "B3.2", scb.mmfar, 0xFFFFFFFFu, 0, NULL),
+    FIELD(0xD38, "BFAR", "B3.2", scb.bfar, 0xFFFFFFFFu, 0, NULL),
+    FIELD(0xD3C, "AFSR", "B3.2", scb.afsr, 0, 0, NULL), /* nothing implementation defined: reads 0 */
     /* The CPUID scheme of the Cortex-M4F r0p1 (PM0214 4.4, Cortex-M4 TRM 4.1 table 4-1). */
     CONST(0xD40, "ID_PFR0", "B4", 0x00000030u),
     CONST(0xD44, "ID_PFR1", "B4", 0x00000200u),
@@ -442,7 +442,7 @@ static const struct scs_reg scs_regs[] = {
     CONST(0xD68, "ID_ISAR2", "B4", 0x21112231u),
     CONST(0xD6C, "ID_ISAR3", "B4", 0x01111110u),
     CONST(0xD70, "ID_ISAR4", "B4", 0x01310132u),
-    FIELD(0xD88, "CPACR", "B3.2.20", cpacr, 0x00F00000u, 0, fp_access_changed), /* CP10, CP11 */
+    FIELD(0xD88, "CPACR", "B3.2.20", scb.cpacr, 0x00F00000u, 0, fp_access_changed), /* CP10, CP11 */
     CONST(0xD90, "MPU_TYPE", "B3.5", 0x00000800u), /* 8 regions (the MPU is not modelled) */
     FN(0xDF0, 1, "DHCSR", "C1.6.3", false, dhcsr_row_read, dhcsr_row_write),
     FN(0xDF4, 1, "DCRSR", "C1.6.4", false, NULL, dcrsr_row_write),
@@ -452,14 +452,14 @@ static const struct scs_reg scs_regs[] = {
      .ref = "C1.6",
      .kind = SCS_FIELD,
      .domain = SCS_DEBUG,
-     .field = offsetof(struct sim_core, dcrdr),
+     .field = offsetof(struct sim_core, dbg.dcrdr),
      .wmask = 0xFFFFFFFFu},
     FN(0xDFC, 1, "DEMCR", "C1.6.5", false, demcr_read, demcr_row_write),
     FN(0xF00, 1, "STIR", "B3.4", false, NULL, stir_write),
     FN(0xF34, 1, "FPCCR", "B3.2.22", false, fpccr_read, fpccr_write),
-    FIELD(0xF38, "FPCAR", "B3.2.20-B3.2.24", fpcar, ~7u, 0, NULL),
-    FIELD(0xF3C, "FPDSCR", "B3.2.20-B3.2.24", fpdscr, 0x07C00000u, 0, NULL), /* AHP, DN, FZ, RMode */
-    CONST(0xF40, "MVFR0", "B3.2.20-B3.2.24", 0x10110021u),                   /* single precision VFPv4-D16 */
+    FIELD(0xF38, "FPCAR", "B3.2.20-B3.2.24", scb.fpcar, ~7u, 0, NULL),
+    FIELD(0xF3C, "FPDSCR", "B3.2.20-B3.2.24", scb.fpdscr, 0x07C00000u, 0, NULL), /* AHP, DN, FZ, RMode */
+    CONST(0xF40, "MVFR0", "B3.2.20-B3.2.24", 0x10110021u),                       /* single precision VFPv4-D16 */
     CONST(0xF44, "MVFR1", "B3.2.20-B3.2.24", 0x11000011u),
     FN(0xFD0, 12, "PIDR4", "CoreSight IHI 0029 B2.1", false, coresight_id_read, NULL), /* romtable.c */
 };

@@ -111,9 +111,8 @@ void dp_ap_access(struct dp *dp, bool rnw, unsigned a, uint32_t data)
 	}
 }
 
-static unsigned dp_dr_length(void *ctx, unsigned ir)
+unsigned dp_scan_length(unsigned ir)
 {
-	(void)ctx;
 	switch (ir) {
 	case DP_IR_ABORT:
 	case DP_IR_DPACC:
@@ -126,9 +125,8 @@ static unsigned dp_dr_length(void *ctx, unsigned ir)
 	}
 }
 
-static uint64_t dp_dr_capture(void *ctx, unsigned ir)
+uint64_t dp_scan_capture(struct dp *dp, unsigned ir)
 {
-	struct dp *dp = ctx;
 	switch (ir) {
 	case DP_IR_IDCODE:
 		return DP_IDCODE;
@@ -150,9 +148,8 @@ static uint64_t dp_dr_capture(void *ctx, unsigned ir)
 	}
 }
 
-static void dp_dr_update(void *ctx, unsigned ir, uint64_t value)
+void dp_scan_update(struct dp *dp, unsigned ir, uint64_t value)
 {
-	struct dp *dp = ctx;
 	bool rnw = value & 1;
 	unsigned a = (unsigned)((value >> 1) & 3u) << 2;
 	uint32_t data = (uint32_t)(value >> 3);
@@ -178,9 +175,3 @@ static void dp_dr_update(void *ctx, unsigned ir, uint64_t value)
 	}
 	dp->scan_waited = false;
 }
-
-const struct jtag_dr_ops dp_jtag_ops = {
-    .length = dp_dr_length,
-    .capture = dp_dr_capture,
-    .update = dp_dr_update,
-};

@@ -19,7 +19,6 @@
 
 #include "dap/ap.h"
 #include "bus/bus.h"
-#include "wire/jtag.h"
 
 #define DP_IR_LEN    4
 #define DP_IR_ABORT  0x8u
@@ -78,8 +77,12 @@ struct dp {
 	struct dp_stats stats;
 };
 
-/* For jtag_init(tap, DP_IR_LEN, DP_IR_IDCODE, &dp_jtag_ops, dp). */
-extern const struct jtag_dr_ops dp_jtag_ops;
+/* The scan chains behind the 4-bit instruction `ir` (B3.2), as a JTAG TAP drives them: the data
+ * register's length in bits, its Capture-DR value (shifted out LSB first), its Update-DR with the
+ * bits shifted in. The TAP itself is the wire's (wire/jtag_dp.c plugs these into it). */
+unsigned dp_scan_length(unsigned ir);
+uint64_t dp_scan_capture(struct dp *dp, unsigned ir);
+void dp_scan_update(struct dp *dp, unsigned ir, uint64_t value);
 
 void dp_init(struct dp *dp, struct sim_bus *bus);
 /* Power-on reset of the debug port: power domains off, sticky flags clear, SELECT 0. */

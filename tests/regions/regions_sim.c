@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "board.h"
 #include "bus/bus.h"
 #include "core/core.h"
 #include "firmware/elf.h"
@@ -201,7 +202,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	struct bench_error err;
 	struct elf_file elf;
-	struct sim_bus bus;
+	static struct board board; /* the STM32F4 board bench-sim builds */
 	struct sim_config cfg = {0};
 	cfg.trace = getenv("REGIONS_SIM_ITRACE") != NULL;
 	char msg[256];
@@ -212,18 +213,18 @@ int main(int argc, char **argv)
 		printf("FAIL: %s\n", err.msg);
 		return 1;
 	}
-	bus_init(&bus);
-	struct sim_core *core = core_new(&bus, &cfg, msg, sizeof(msg));
+	struct sim_bus *bus = &board.bus;
+	struct sim_core *core = board_init(&board, &cfg, msg, sizeof(msg)) == 0 ? board.core : NULL;
 	if (!core || core_load_elf(core, argv[1], msg, sizeof(msg)) < 0) {
 		printf("FAIL: %s\n", msg);
 		return 1;
 	}
 	core_power_on_reset(core);
-	int driven = drive(core, &bus, &elf, iterations, &r);
+	int driven = drive(core, bus, &elf, iterations, &r);
 
 	struct bench_report rep;
 	struct regions_header h;
-	struct regions_source src = {bus_reader, &bus, bus_reader, &bus, 1};
+	struct regions_source src = {bus_reader, bus, bus_reader, bus, 1};
 	const struct elf_symbol *tab = elf_symbol(&elf, REGIONS_SYMBOL);
 	results_init(&rep);
 	if (!tab || regions_fetch(&src, tab->addr, &rep, &h, &err) < 0) {
@@ -252,7 +253,7 @@ int main(int argc, char **argv)
 
 	if (driven < 0) {
 		results_free(&rep);
-		core_free(core);
+		board_free(&board);
 		elf_close(&elf);
 		return 1;
 	}
@@ -315,7 +316,7 @@ int main(int argc, char **argv)
 	}
 	printf("%s\n", fail ? "regions_sim: FAILED" : "regions_sim: ok");
 	results_free(&rep);
-	core_free(core);
+	board_free(&board);
 	elf_close(&elf);
 	return fail;
 }

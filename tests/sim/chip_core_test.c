@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "board.h"
 #include "bus/bus.h"
 #include "core/core.h"
 
@@ -29,20 +30,20 @@
 #define AFTER      0x2000000Cu
 
 struct rig {
-	struct sim_bus bus;
-	struct sim_core *c;
+	struct board board; /* the STM32F4 board around the core, as bench-sim builds it */
+	struct sim_core *c; /* board.core */
 };
 
 static uint32_t rd(struct rig *r, uint32_t addr)
 {
 	uint32_t v = 0;
-	assert_int_equal(bus_read(&r->bus, addr, 4, BUS_DEBUG, &v), BUS_OK);
+	assert_int_equal(bus_read(&r->board.bus, addr, 4, BUS_DEBUG, &v), BUS_OK);
 	return v;
 }
 
 static void wr(struct rig *r, uint32_t addr, uint32_t v)
 {
-	assert_int_equal(bus_write(&r->bus, addr, 4, BUS_DEBUG, v), BUS_OK);
+	assert_int_equal(bus_write(&r->board.bus, addr, 4, BUS_DEBUG, v), BUS_OK);
 }
 
 static uint32_t reg(struct rig *r, unsigned sel)
@@ -57,10 +58,9 @@ static struct rig *rig_new(uint32_t test_id, bool debug)
 	struct sim_config cfg = {0};
 	char err[256], path[512];
 	assert_non_null(r);
-	bus_init(&r->bus);
-	r->c = core_new(&r->bus, &cfg, err, sizeof(err));
-	if (!r->c)
-		fail_msg("core_new: %s", err);
+	if (board_init(&r->board, &cfg, err, sizeof(err)) != 0)
+		fail_msg("board_init: %s", err);
+	r->c = r->board.core;
 	snprintf(path, sizeof(path), "%s/tests/firmware/core/chip.elf", CORE_FW_BUILD_DIR);
 	if (core_load_elf(r->c, path, err, sizeof(err)) != 0)
 		fail_msg("core_load_elf: %s", err);
@@ -72,7 +72,7 @@ static struct rig *rig_new(uint32_t test_id, bool debug)
 
 static void rig_free(struct rig *r)
 {
-	core_free(r->c);
+	board_free(&r->board);
 	free(r);
 }
 
@@ -82,7 +82,7 @@ static unsigned run_to_bkpt(struct rig *r)
 		(void)core_run(r->c, 100000);
 	assert_int_equal(core_state(r->c), CORE_HALTED);
 	uint32_t pc = reg(r, 15), hw = 0;
-	assert_int_equal(bus_read(&r->bus, pc, 2, BUS_DEBUG, &hw), BUS_OK);
+	assert_int_equal(bus_read(&r->board.bus, pc, 2, BUS_DEBUG, &hw), BUS_OK);
 	assert_int_equal(hw & 0xFF00u, 0xBE00u);
 	return hw & 0xFFu;
 }

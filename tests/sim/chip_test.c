@@ -50,7 +50,7 @@ static void test_note(void *ctx, const char *msg)
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct sim_config cfg = {0};
+	struct stm32f4_config cfg = {0};
 	char err[160] = "";
 	if (!f)
 		return -1;
@@ -383,7 +383,7 @@ static void test_usart_lines(void **state)
 	(void)state;
 	struct sim_bus bus;
 	struct stm32f4 *st;
-	struct sim_config cfg = {.uart_echo = true};
+	struct stm32f4_config cfg = {.uart_echo = true};
 	char err[128], buf[256] = "";
 	bus_init(&bus);
 	assert_int_equal(stm32f4_init(&bus, &st, &cfg, err, sizeof(err)), 0);

@@ -15,7 +15,8 @@
 #include "bus/bus.h"
 #include "dap/dp.h"
 #include "wire/jtag.h"
-#include "dap/romtable.h"
+#include "wire/jtag_dp.h"
+#include "core/romtable.h"
 
 #define RIG_RAM_BASE 0x20000000u
 #define RIG_RAM_SIZE 4096u

@@ -57,7 +57,7 @@ static int setup(void **state)
 	static struct fixture f;
 	memset(&f, 0, sizeof(f));
 	bus_init(&f.bus);
-	struct sim_config cfg = {0};
+	struct stm32f4_config cfg = {0};
 	char err[128] = "";
 	if (stm32f4_init(&f.bus, &f.st, &cfg, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stm32f4_init: %s\n", err);
@@ -295,7 +295,7 @@ static void test_usart_echo(void **state)
 	(void)state;
 	struct sim_bus bus;
 	struct stm32f4 *st;
-	struct sim_config cfg = {.uart_echo = true};
+	struct stm32f4_config cfg = {.uart_echo = true};
 	char err[128];
 	bus_init(&bus);
 	assert_int_equal(stm32f4_init(&bus, &st, &cfg, err, sizeof(err)), 0);

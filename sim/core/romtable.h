@@ -7,8 +7,8 @@
  * (0xE0000000) register handlers answer reads of their offsets 0xFD0-0xFFC with
  *     uint32_t v; if (romtable_id_read(component_base, offset, &v) == 0) { *value = v; ... }
  * so the IDs live in one table. The ROM table's own 4 KiB is a bus region that romtable_add()
- * registers; core_new() leaves [0xE00FF000, 0xE0100000) free for it (main.c adds it before
- * core_new(), so the core maps it as well). */
+ * registers; core_new() adds it with the core's other PPB pages (it is part of the processor,
+ * TRM 8.3), so the core maps it too and a debugger finds it through the AHB-AP's BASE. */
 #ifndef SIM_ROMTABLE_H
 #define SIM_ROMTABLE_H
 

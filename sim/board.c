@@ -1,0 +1,68 @@
+/* The STM32F4 board composed around the Cortex-M4F core (see board.h). */
+#include "board.h"
+
+#include <string.h>
+
+/* FLASH controller program/erase: the core drops translated code there (in either window). */
+static void on_code_write(void *ctx, uint32_t addr, uint32_t size)
+{
+	core_invalidate_code(ctx, addr, size);
+}
+
+/* The chip's view of the core: its clock (cycles at the access being made) and the NVIC's lines. */
+static uint64_t chip_clock(void *ctx, uint32_t addr)
+{
+	return core_cycles(ctx, addr);
+}
+
+static void chip_irq(void *ctx, unsigned irq)
+{
+	core_pend_irq(ctx, irq);
+}
+
+/* The chip's timers, run in the core's time (TIM2-TIM7 count core cycles). */
+static uint64_t chip_next_event(void *ctx, uint64_t now)
+{
+	return stm32f4_next_event(ctx, now);
+}
+
+static void chip_advance(void *ctx, uint64_t now)
+{
+	stm32f4_advance(ctx, now);
+}
+
+/* AIRCR.SYSRESETREQ resets the whole chip but the debug logic (RM0090 6.1.2, Armv7-M ARM B3.2.6). */
+static void on_system_reset(void *ctx)
+{
+	stm32f4_reset(ctx);
+}
+
+int board_init(struct board *b, const struct sim_config *cfg, char *err, size_t errlen)
+{
+	memset(b, 0, sizeof(*b));
+	bus_init(&b->bus);
+	const struct stm32f4_config chip_cfg = {.uart_echo = cfg->uart_echo};
+	if (stm32f4_init(&b->bus, &b->chip, &chip_cfg, err, errlen) != 0)
+		return -1;
+	const struct core_soc soc = {
+	    .num_irq = STM32F4_NUM_IRQ,
+	    .system_reset = on_system_reset,
+	    .next_event = chip_next_event,
+	    .advance = chip_advance,
+	    .ctx = b->chip,
+	};
+	b->core = core_new(&b->bus, cfg, &soc, err, errlen);
+	if (!b->core)
+		return -1;
+	stm32f4_on_code_write(b->chip, on_code_write, b->core);
+	stm32f4_connect(b->chip, chip_clock, chip_irq, b->core);
+	return 0;
+}
+
+void board_free(struct board *b)
+{
+	core_free(b->core); /* first: it may still flush ITM output */
+	stm32f4_free(b->chip);
+	b->core = NULL;
+	b->chip = NULL;
+}

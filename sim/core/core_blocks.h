@@ -1,0 +1,61 @@
+/* The core's per-block cache (core_blocks.c): what the cycle model and the core know of each
+ * translated block, found by its start address. */
+#ifndef SIM_CORE_BLOCKS_H
+#define SIM_CORE_BLOCKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <unicorn/unicorn.h>
+
+#include "core/cycles.h"
+
+struct sim_core;
+
+/* One memory-accessing instruction of a block, for finding which instruction caused an access:
+ * unicorn 2.0.1 does not update PC before a load or store, so inside an MMIO callback or an
+ * unmapped-access hook the PC is stale; the registers are current (TCG saves globals before a
+ * memory operation that may fault). */
+struct core_memop {
+	uint16_t idx;   /* instruction index in the block */
+	uint8_t base;   /* capstone ARM register id of the base (0: none) */
+	uint8_t index;  /* index register (0: none) */
+	int8_t scale;   /* +1 / -1 */
+	uint8_t lshift; /* index shift */
+	uint16_t span;  /* bytes accessed from the lowest address */
+	int32_t disp;
+	bool down; /* LDMDB/STMDB/PUSH: the lowest address is base - span */
+};
+
+/* The core's view of one translated block: the cycle model's costs plus what the core needs. */
+struct core_blk {
+	uint32_t addr, size;
+	const struct cyc_block *cb;
+	uint8_t *copy; /* the bytes as analysed: rewritten code is detected by comparing */
+	struct core_memop *memops;
+	uint16_t n_memops;
+	uint16_t n_fp; /* FP instructions (NOCP gating, lazy FP stacking) */
+	uint32_t *fp_addr;
+	uint16_t n_div;
+	uint32_t *div_addr;
+	bool hooked_div; /* per-address code hooks added for the divides */
+	bool fp_hooked;  /* per-address code hooks present for the FP instructions */
+	uc_hook *fp_hooks;
+	struct core_blk *next; /* hash chain */
+};
+
+struct core_blk *blk_get(struct sim_core *c, uint32_t addr, uint32_t size);
+void blk_drop_range(struct sim_core *c, uint32_t addr, uint32_t size);
+void blk_drop_all(struct sim_core *c);
+/* Drops unicorn's translations of every known block (their code hooks changed). */
+void blk_retranslate_all(struct sim_core *c);
+/* Drops blocks whose bytes changed since they were analysed; returns how many. */
+unsigned blk_check_rewritten(struct sim_core *c);
+int blk_index_of(const struct core_blk *b, uint32_t pc);
+int blk_find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, int from);
+void blk_set_fp_trap(struct sim_core *c, bool on);
+void blk_install_hooks(struct sim_core *c, struct core_blk *b);
+void blk_free_all(struct sim_core *c);
+
+#endif /* SIM_CORE_BLOCKS_H */
