@@ -6,7 +6,8 @@ that folder may use (LAYERS below, the one place the direction is written down).
 one static library per folder in the same order, so most back-edges also fail to link; this
 check names the file and line. With --cycles it also lists the file-level include cycles (a file
 reaching itself through other files' #include lines), which are allowed inside a folder but
-worth knowing. Run: python3 scripts/check_layers.py [--cycles]; exit 1 on a violation."""
+worth knowing; --file-cycles lists them with each .c and .h a node of its own (#include lines only).
+Run: python3 scripts/check_layers.py [--cycles | --file-cycles]; exit 1 on a violation."""
 import os
 import re
 import sys
@@ -25,6 +26,17 @@ LAYERS = {
         'run': {'session', 'firmware', 'transport', 'report', 'results', 'base'},
         'cli': {'run', 'session', 'firmware', 'transport', 'report', 'results', 'base'},
         '.': {'cli', 'base'},
+    },
+    # The virtual board (sim/CMakeLists.txt links the same order): the wires drive the debug port,
+    # which drives the bus; the core and the chip sit side by side on the bus and never include
+    # each other; board.c and main.c (the top) compose them.
+    'sim': {
+        'bus': set(),
+        'core': {'bus'},
+        'chip': {'bus'},
+        'dap': {'bus'},
+        'wire': {'dap', 'bus'},
+        '.': {'wire', 'dap', 'core', 'chip', 'bus'},
     },
 }
 
@@ -65,18 +77,20 @@ def check(top, layers):
     return bad
 
 
-def cycles(top):
-    """File-level include cycles: strongly connected components of more than one file."""
+def cycles(top, by_file=False):
+    """Include cycles: strongly connected components of more than one node. A node is a unit (x.c
+    and x.h together), or with by_file each file on its own (what the compiler sees)."""
     graph = {}
     for path in sources(top):
         rel = os.path.relpath(path, os.path.join(ROOT, top))
-        base = os.path.splitext(rel)[0]
+        base = rel if by_file else os.path.splitext(rel)[0]
         deps = graph.setdefault(base, set())
         for m in INCLUDE.finditer(open(path, encoding='utf-8').read()):
-            inc = os.path.splitext(m.group(1))[0]
+            inc = m.group(1) if by_file else os.path.splitext(m.group(1))[0]
             cand = os.path.normpath(os.path.join(os.path.dirname(rel), inc))
+            ext = '' if by_file else '.h'
             for c in (inc, cand):
-                if os.path.exists(os.path.join(ROOT, top, c + '.h')) and c != base:
+                if os.path.exists(os.path.join(ROOT, top, c + ext)) and c != base:
                     deps.add(c)
                     break
     index, low, stack, on, out = {}, {}, [], set(), []
@@ -115,9 +129,10 @@ def main():
         bad += check(top, layers)
     for b in bad:
         print(b, file=sys.stderr)
-    if '--cycles' in sys.argv:
+    if '--cycles' in sys.argv or '--file-cycles' in sys.argv:
+        by_file = '--file-cycles' in sys.argv
         for top in LAYERS:
-            for comp in cycles(top):
+            for comp in cycles(top, by_file):
                 print(f'{top}: include cycle: {" <-> ".join(comp)}')
     if bad:
         print(f'check_layers: {len(bad)} back-edge(s): move the code down a layer or pass a callback up',
