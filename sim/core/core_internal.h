@@ -1,7 +1,8 @@
-/* Inside the virtual Cortex-M4F (core.h). Shared by core.c (unicorn glue, run loop), core_blocks.c
- * (per-block cache and cycle accounting), exc.c (exceptions and faults), scs.c (the SCS page as a
- * register table: NVIC, SCB), systick.c, debug.c (DHCSR/DCRSR/DCRDR/DEMCR/DFSR, halting), dwt.c, fpb.c and
- * loader.c. Not for other units: they use core.h and the bus. */
+/* Inside the virtual Cortex-M4F (core.h): struct sim_core, the run loop's state beside each unit's
+ * (the units' headers: exc.h, scs.h, systick.h, debug.h, dwt.h, fpb.h, itm.h, core_blocks.h), and
+ * the glue of core.c (unicorn, the address map) and core_run.c (resets, slices, stops). A unit's
+ * fields are read and written only by its own file(s); the others call its functions. Not for code
+ * outside sim/core: it uses core.h and the bus. */
 #ifndef SIM_CORE_INTERNAL_H
 #define SIM_CORE_INTERNAL_H
 

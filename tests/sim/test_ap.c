@@ -1,4 +1,4 @@
-/* Unit tests of the AHB-AP (ap.c) and the ROM table (romtable.c), reached through JTAG as OpenOCD
+/* Unit tests of the AHB-AP (dap/ap.c) and the ROM table (core/romtable.c), reached through JTAG as OpenOCD
  * reaches them (dap_rig.h). */
 #include <setjmp.h>
 #include <stdarg.h>
