@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "board.h"
+#include "chip/stm32f4.h"
 #include "bus/bus.h"
 #include "core/core.h"
 #include "core/scs.h"
@@ -690,6 +691,66 @@ static void test_scs_table(void **state)
 	rig_free(r);
 }
 
+/* A chip timer behind struct core_soc's next_event/advance (the seam the STM32F4's timers use): a
+ * period of 250 cycles raising interrupt line 0. At every halt the timer has been brought to the
+ * core's cycle count, each expiry was seen within one translated block (a slice ends at the next
+ * event, as for SysTick; unicorn blocks are at most 512 instructions), and the line reached the NVIC. */
+struct fake_timer {
+	struct sim_core *core;
+	uint64_t due, latest, now;
+	unsigned fired;
+};
+
+static uint64_t fake_next_event(void *ctx, uint64_t now)
+{
+	struct fake_timer *t = ctx;
+	return t->due > now ? t->due - now : 0;
+}
+
+static void fake_advance(void *ctx, uint64_t now)
+{
+	struct fake_timer *t = ctx;
+	for (; t->due <= now; t->due += 250) {
+		t->fired++;
+		if (now - t->due > t->latest)
+			t->latest = now - t->due;
+		core_pend_irq(t->core, 0);
+	}
+	t->now = now;
+}
+
+static void test_soc_timer(void **state)
+{
+	(void)state;
+	struct rig *r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	static struct fake_timer t;
+	t = (struct fake_timer){.due = 250};
+	bus_init(&r->board.bus);
+	char err[160];
+	const struct stm32f4_config chip_cfg = {0};
+	assert_int_equal(stm32f4_init(&r->board.bus, &r->board.chip, &chip_cfg, err, sizeof(err)), 0);
+	const struct sim_config cfg = {0};
+	const struct core_soc soc = {.num_irq = 82, .next_event = fake_next_event, .advance = fake_advance, .ctx = &t};
+	r->c = r->board.core = core_new(&r->board.bus, &cfg, &soc, err, sizeof(err));
+	assert_non_null(r->c);
+	t.core = r->c;
+	assert_int_equal(core_load_elf(r->c, fw("nops"), err, sizeof(err)), 0);
+	wr(r, DHCSR, KEY | C_DEBUGEN);
+	for (int halt = 0; halt < 4; halt++) {
+		(void)run_to_bkpt(r);
+		struct core_stats st;
+		core_get_stats(r->c, &st);
+		assert_int_equal(t.now, st.cycles);
+		assert_int_equal(t.fired, st.cycles / 250);
+		resume_past_bkpt(r);
+	}
+	assert_true(t.fired >= 4);
+	assert_true(t.latest < 512);
+	assert_int_equal(rd(r, 0xE000E200u) & 1u, 1u); /* NVIC_ISPR0: line 0 pending */
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,6 +781,7 @@ int main(void)
 	    cmocka_unit_test(test_dhcsr_halt_step_retire),
 	    cmocka_unit_test(test_fpb_and_dwt_breakpoints),
 	    cmocka_unit_test(test_scs_table),
+	    cmocka_unit_test(test_soc_timer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
