@@ -94,7 +94,7 @@ struct ctl_client {
 
 struct sim {
 	struct options opt;
-	struct board board; /* bus, chip, core */
+	struct board board;    /* bus, chip, core */
 	struct sim_core *core; /* board.core */
 	struct dp dp;
 	struct jtag_tap tap;

@@ -291,8 +291,7 @@ void stm32f4_reset(struct stm32f4 *st)
 	stm32f4_flash_reset(st);
 }
 
-int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct stm32f4_config *cfg, char *err,
-                 size_t errlen)
+int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct stm32f4_config *cfg, char *err, size_t errlen)
 {
 	*out = NULL;
 	struct stm32f4 *st = calloc(1, sizeof(*st));

@@ -59,8 +59,7 @@ typedef void (*stm32f4_code_write_fn)(void *ctx, uint32_t addr, uint32_t size);
 
 /* Adds the memory map above to `bus`. Flash reads erased (0xFF), RAM zero. Returns 0, or -1 with
  * a message in err (out of memory, or a region overlaps one already on the bus). */
-int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct stm32f4_config *cfg, char *err,
-                 size_t errlen);
+int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct stm32f4_config *cfg, char *err, size_t errlen);
 void stm32f4_free(struct stm32f4 *st);
 
 /* Registers the one code-write listener (NULL removes it). */

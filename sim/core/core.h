@@ -89,7 +89,6 @@ bool core_runnable(const struct sim_core *core);
 
 void core_get_stats(const struct sim_core *core, struct core_stats *stats);
 
-
 /* The control interface (main.c: `wait-states N`, `trace on|off`) changes at run time what
  * sim_config set at core_new(). */
 void core_set_wait_states(struct sim_core *core, unsigned flash_wait_states);

@@ -100,13 +100,13 @@ struct sim_core {
 
 	/* The units' state: each is read and written by its own file (the header named beside it);
 	 * the others go through that header's functions. */
-	struct debug_state dbg;      /* debug.c (debug.h), C1.6 */
-	struct exc_state exc;        /* exc.c and scs.c, its register face (exc.h), B1.5, B3.4 */
-	struct scb_state scb;        /* exc.c and scs.c (exc.h), B3.2 */
+	struct debug_state dbg;       /* debug.c (debug.h), C1.6 */
+	struct exc_state exc;         /* exc.c and scs.c, its register face (exc.h), B1.5, B3.4 */
+	struct scb_state scb;         /* exc.c and scs.c (exc.h), B3.2 */
 	struct systick_state systick; /* systick.c (systick.h), B3.3 */
-	struct dwt_state dwt;        /* dwt.c (dwt.h), C1.8 */
-	struct fpb_state fpb;        /* fpb.c (fpb.h), C1.11 */
-	struct itm_state itm;        /* itm.c (itm.h), C1.7 */
+	struct dwt_state dwt;         /* dwt.c (dwt.h), C1.8 */
+	struct fpb_state fpb;         /* fpb.c (fpb.h), C1.11 */
+	struct itm_state itm;         /* itm.c (itm.h), C1.7 */
 	/* Addresses with a divide hook: one hook per address, kept when a block is dropped and
 	 * analysed again (a second hook would charge the divide twice). */
 	uint32_t *div_hooked;

@@ -28,7 +28,8 @@ void core_local_reset(struct sim_core *c, bool system)
 	exc_update_fp_trap(c);
 	uint32_t sp = 0, pc = 0;
 	uint32_t vtor = exc_vtor(c);
-	if (bus_read(c->bus, vtor, 4, BUS_CORE, &sp) != BUS_OK || bus_read(c->bus, vtor + 4, 4, BUS_CORE, &pc) != BUS_OK) {
+	if (bus_read(c->bus, vtor, 4, BUS_CORE, &sp) != BUS_OK ||
+	    bus_read(c->bus, vtor + 4, 4, BUS_CORE, &pc) != BUS_OK) {
 		/* No vector table: the reset exception's vector fetch fails, the core locks up. */
 		c->locked = true;
 		c->state = CORE_LOCKUP;

@@ -288,8 +288,8 @@ static void take(struct sim_core *c, int exc, uint32_t ret_pc, uint32_t vc_bit)
 			/* B1.5.7 UpdateFPCCR: reserve the space, stack it when the handler first uses FP. */
 			c->scb.fpcar = frameptr + 0x20;
 			c->scb.fpccr = (c->scb.fpccr & ~(FPCCR_USER | FPCCR_THREAD)) | FPCCR_LSPACT | FPCCR_HFRDY |
-			           (from_thread ? FPCCR_THREAD : 0) |
-			           ((ctrl & CONTROL_NPRIV) && from_thread ? FPCCR_USER : 0);
+			               (from_thread ? FPCCR_THREAD : 0) |
+			               ((ctrl & CONTROL_NPRIV) && from_thread ? FPCCR_USER : 0);
 		} else {
 			ok &= push_fp(c, frameptr + 0x20);
 		}
