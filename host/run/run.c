@@ -165,12 +165,22 @@ static int prepare_firmware(struct run_ctx *c)
 			                  "--arg needs the firmware's SYNC marker; with --start/--stop "
 			                  "there is none: drop --arg");
 	} else {
+		/* The runtime linked (bench_ctl is there) but no records: the linker dropped the
+		 * section, which --gc-sections does to a non-allocated section with relocations unless
+		 * it is retained (bench.h's "R" flag, binutils 2.36+) or KEEPed by the script. */
+		if (c->elf.markers.n == 0 && elf_symbol(&c->elf, "bench_ctl"))
+			return bench_fail(c->err, BENCH_E_NO_MARKERS,
+			                  "%s has no markers (no " MARKERS_SECTION " section) although it links "
+			                  "bench.c: the linker dropped it (--gc-sections; binutils before 2.36 ignore "
+			                  "bench.h's retain flag): add `.bench_markers 0 (INFO) : { "
+			                  "KEEP(*(.bench_markers)) }` to the linker script's SECTIONS",
+			                  o->firmware);
 		if (c->elf.markers.n == 0)
 			return bench_fail(
 			    c->err, BENCH_E_NO_MARKERS,
 			    "%s has no markers (no " MARKERS_SECTION " section): build it with "
-			    "target/include/bench.h markers, or measure between two functions with --start SYM "
-			    "--stop SYM",
+			    "target/include/bench.h markers (docs/integrate.md), or measure between two functions "
+			    "with --start SYM --stop SYM",
 			    o->firmware);
 		c->cfg.mode = o->bp_markers ? LOOP_MODE_BP_MARKERS : LOOP_MODE_MARKERS;
 		c->cfg.has_sync = markers_count(&c->elf.markers, MARKER_SYNC) > 0;

@@ -15,8 +15,12 @@
  * An empty BEGIN/END pair thus costs exactly what the calibration pair (CAL_BEGIN/CAL_END, two BKPTs
  * back to back in bench_init) costs, and the host subtracts that.
  *
- * C99 (GNU inline assembly); also includable from assembler sources (.S) for the BENCH_ASM_* macros.
- * BKPT #0xAB is semihosting and is never used. */
+ * `.bench_markers` carries the section flag "R" (SHF_GNU_RETAIN, binutils 2.36+), so `-Wl,--gc-sections`
+ * keeps it with any linker script; with older binutils add `KEEP(*(.bench_markers))` to the script's
+ * SECTIONS (docs/integrate.md).
+ *
+ * C99 or C++ (GNU inline assembly; `extern "C"` declarations); also includable from assembler
+ * sources (.S) for the BENCH_ASM_* macros. BKPT #0xAB is semihosting and is never used. */
 #ifndef BENCH_H
 #define BENCH_H
 
@@ -31,7 +35,7 @@
 	.macro BENCH_ASM_MARKER kind, id, name
 .Lbench_bkpt_\@:
 	bkpt #\kind
-	.pushsection .bench_markers, "", %progbits
+	.pushsection .bench_markers, "R", %progbits
 	.balign 4
 	.word .Lbench_bkpt_\@
 	.byte \kind, BENCH_RECORD_VERSION
@@ -50,6 +54,10 @@
 #else /* C */
 
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The control block the host reads and writes at SYNC halts (docs/markers.md). */
 struct bench_ctl {
@@ -71,7 +79,7 @@ extern volatile struct bench_ctl bench_ctl;
 #define BENCH__MARKER(kind, id, name)                                                                  \
 	__asm__ volatile(".Lbench_bkpt_%=:\n\t"                                                          \
 			 "bkpt #" BENCH__XSTR(kind) "\n\t"                                               \
-			 ".pushsection .bench_markers, \"\", %%progbits\n\t"                             \
+			 ".pushsection .bench_markers, \"R\", %%progbits\n\t"                             \
 			 ".balign 4\n\t"                                                                 \
 			 ".word .Lbench_bkpt_%=\n\t"                                                     \
 			 ".byte " BENCH__XSTR(kind) ", " BENCH__XSTR(BENCH_RECORD_VERSION) "\n\t"        \
@@ -96,7 +104,7 @@ extern volatile struct bench_ctl bench_ctl;
 			 ".endif" ::"i"(__COUNTER__ + 1));                                               \
 	__asm__ volatile(".Lbench_bkpt_%=:\n\t"                                                         \
 			 "bkpt #" BENCH__XSTR(kind) "\n\t"                                              \
-			 ".pushsection .bench_markers, \"\", %%progbits\n\t"                            \
+			 ".pushsection .bench_markers, \"R\", %%progbits\n\t"                            \
 			 ".balign 4\n\t"                                                                \
 			 ".word .Lbench_bkpt_%=\n\t"                                                    \
 			 ".byte " BENCH__XSTR(kind) ", " BENCH__XSTR(BENCH_RECORD_VERSION) "\n\t"       \
@@ -159,6 +167,34 @@ int bench_debugger_attached(void);
  * no debugger, moves the stacked PC past it, clears HFSR.DEBUGEVT/DFSR.BKPT and returns 1; else 0.
  * `frame` is the stacked exception frame (MSP or PSP at entry). */
 int bench_skip_bkpt(uint32_t *frame);
+
+/* The ready entry for a firmware's own HardFault_Handler and DebugMon_Handler (a CubeMX
+ * stm32f4xx_it.c): the first statement in the handler's USER CODE section 0,
+ *
+ *     void DebugMon_Handler(void)
+ *     {
+ *       // USER CODE BEGIN DebugMonitor_IRQn 0
+ *       BENCH_HANDLER_ENTRY();
+ *       // USER CODE END DebugMonitor_IRQn 0
+ *
+ * returns from the exception past the BKPT when it came from a bench marker with no debugger
+ * attached, and otherwise falls through to the rest of the handler. It works whatever the handler's
+ * prologue pushed: the exception frame is found from EXC_RETURN (the handler's return address,
+ * bit 2: PSP or MSP, Armv7-M ARM B1.5.8) and, for MSP, from the stack pointer at the handler's
+ * entry (the DWARF CFA), not from SP. */
+#define BENCH_HANDLER_ENTRY()                                                                          \
+	do {                                                                                           \
+		if (bench_handler_entry((uint32_t)(uintptr_t)__builtin_return_address(0),              \
+		                        (uint32_t *)__builtin_dwarf_cfa()))                              \
+			return;                                                                        \
+	} while (0)
+/* What BENCH_HANDLER_ENTRY calls: `exc_return` is the handler's LR at entry, `sp_at_entry` the MSP
+ * there (where an exception frame on the main stack starts). Returns bench_skip_bkpt's answer. */
+int bench_handler_entry(uint32_t exc_return, uint32_t *sp_at_entry);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* __ASSEMBLER__ */
 #endif /* BENCH_H */

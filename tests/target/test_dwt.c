@@ -1,5 +1,5 @@
-/* Host unit test of target/src/bench_dwt.c with scripted Cortex-M registers (CM_REG mapped to a
- * small register file; cm_regs.h allows it): the cycle-counter enable on a Cortex-M4, a Cortex-M7
+/* Host unit test of the register part of target/src/bench.c with scripted Cortex-M registers (CM_REG mapped to a
+ * small register file; bench_cm_regs.h allows it): the cycle-counter enable on a Cortex-M4, a Cortex-M7
  * whose DWT is locked (DWT_LSR.SLK cleared by the DWT_LAR key 0xC5ACCE55, or not), a DWT with
  * NOCYCCNT, no DWT at all (QEMU), ARMv6-M; and stepping over a marker BKPT with no debugger. */
 #include <setjmp.h>
@@ -62,9 +62,18 @@ static volatile uint32_t *ctrl_access(uint32_t addr)
 	return reg(addr);
 }
 
-#define CM_REG(addr)    (*ctrl_access(addr))
-#define CM_INSN16(addr) (m.code[((addr)-0x08000100u) / 2u])
-#include "../../target/src/bench_dwt.c"
+/* The process stack bench_handler_entry reads when EXC_RETURN says PSP. */
+static uint32_t *test_psp;
+uint32_t *bench_test_psp(void);
+uint32_t *bench_test_psp(void)
+{
+	return test_psp;
+}
+
+#define BENCH_RUNTIME_HOST_TEST 1
+#define CM_REG(addr)            (*ctrl_access(addr))
+#define CM_INSN16(addr)         (m.code[((addr)-0x08000100u) / 2u])
+#include "../../target/src/bench.c"
 
 #define CPUID_M4 0x410FC241u
 #define CPUID_M7 0x411FC270u
@@ -176,6 +185,32 @@ static void test_skip_marker_bkpt(void **state)
 	assert_int_equal(m.hfsr | m.dfsr, 0);
 }
 
+/* BENCH_HANDLER_ENTRY's function: the frame on the main stack (EXC_RETURN 0xFFFFFFF9, 0xFFFFFFE9
+ * with an FP frame) at the handler's entry SP, or on the process stack (0xFFFFFFFD); an LR that is
+ * no EXC_RETURN is not an exception entry. */
+static void test_handler_entry(void **state)
+{
+	(void)state;
+	uint32_t msp_frame[8] = {0, 0, 0, 0, 0, 0, 0x08000100u, 0x01000000u};
+	uint32_t psp_frame[8] = {0, 0, 0, 0, 0, 0, 0x08000102u, 0x01000000u};
+	machine(CPUID_M4, 0x40000000u, 0x1u);
+	m.code[0] = 0xBE01u; /* bkpt #1 */
+	m.code[1] = 0xBE02u; /* bkpt #2 */
+	test_psp = psp_frame;
+	assert_int_equal(bench_handler_entry(0xFFFFFFF9u, msp_frame), 1);
+	assert_int_equal(msp_frame[6], 0x08000102u);
+	assert_int_equal(psp_frame[6], 0x08000102u);
+	assert_int_equal(bench_handler_entry(0xFFFFFFFDu, msp_frame), 1);
+	assert_int_equal(psp_frame[6], 0x08000104u);
+	assert_int_equal(msp_frame[6], 0x08000102u);
+	msp_frame[6] = 0x08000100u;
+	assert_int_equal(bench_handler_entry(0xFFFFFFE9u, msp_frame), 1);
+	assert_int_equal(msp_frame[6], 0x08000102u);
+	msp_frame[6] = 0x08000100u;
+	assert_int_equal(bench_handler_entry(0x08000201u, msp_frame), 0);
+	assert_int_equal(msp_frame[6], 0x08000100u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +222,7 @@ int main(void)
 	    cmocka_unit_test(test_no_dwt),
 	    cmocka_unit_test(test_armv6m),
 	    cmocka_unit_test(test_skip_marker_bkpt),
+	    cmocka_unit_test(test_handler_entry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

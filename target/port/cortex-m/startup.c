@@ -5,7 +5,7 @@
 
 #include "bench.h"
 #include "board_config.h"
-#include "cm_regs.h"
+#include "bench_cm_regs.h"
 
 /* From sections.ld */
 extern uint32_t _sidata[], _sdata[], _edata[], _sbss[], _ebss[], _estack[];
@@ -13,7 +13,6 @@ extern uint32_t _sidata[], _sdata[], _edata[], _sbss[], _ebss[], _estack[];
 int main(void);
 void Reset_Handler(void);
 void Default_Handler(void);
-void bench_port_fault(uint32_t *frame);
 void bench_board_clock_init(void);
 
 /* Handlers a firmware may define; the defaults stop there (see Default_Handler). */
@@ -25,8 +24,8 @@ void SVC_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void PendSV_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void SysTick_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void IRQ_Handler(void) __attribute__((weak, alias("Default_Handler")));
-void HardFault_Handler(void) __attribute__((weak, naked));
-void DebugMon_Handler(void) __attribute__((weak, naked));
+void HardFault_Handler(void) __attribute__((weak));
+void DebugMon_Handler(void) __attribute__((weak));
 
 /* Boards without clock set-up code (board_config.h without BOARD_CLOCK_STM32F4) run on reset clocks. */
 __attribute__((weak)) void bench_board_clock_init(void)
@@ -71,42 +70,18 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) void Reset_Handler
 		__asm__ volatile("wfi");
 }
 
-/* HardFault and DebugMonitor: a bench BKPT with no debugger lands here (C1.7) and is stepped over;
- * anything else stops in Default_Handler. The shim passes the stacked frame (MSP or PSP by
- * EXC_RETURN bit 2) to bench_port_fault and returns from the exception when it returns. */
-/* Thumb-1 only (no IT, no TST with an immediate; BL reaches anywhere where B may not), so ARMv6-M
- * assembles it too. LR (EXC_RETURN) is saved around the call and popped into PC: the exception
- * return (Armv7-M ARM B1.5.8). */
-/* clang-format off */
-#define BENCH_FAULT_SHIM                                                                            \
-	__asm__ volatile("movs r0, #4\n\t"                                                          \
-			 "mov r1, lr\n\t"                                                           \
-			 "tst r0, r1\n\t"                                                           \
-			 "bne 1f\n\t"                                                               \
-			 "mrs r0, msp\n\t"                                                          \
-			 "b 2f\n"                                                                   \
-			 "1:\n\t"                                                                   \
-			 "mrs r0, psp\n"                                                            \
-			 "2:\n\t"                                                                   \
-			 "push {r1, lr}\n\t"                                                        \
-			 "bl bench_port_fault\n\t"                                                  \
-			 "pop {r1, pc}")
-/* clang-format on */
-
+/* HardFault and DebugMonitor: a bench BKPT with no debugger lands here (C1.7) and is stepped over
+ * through the same entry a firmware's own handlers use (BENCH_HANDLER_ENTRY, bench.h); anything
+ * else stops in Default_Handler. */
 void HardFault_Handler(void)
 {
-	BENCH_FAULT_SHIM;
+	BENCH_HANDLER_ENTRY();
+	Default_Handler();
 }
 
 void DebugMon_Handler(void)
 {
-	BENCH_FAULT_SHIM;
-}
-
-void bench_port_fault(uint32_t *frame)
-{
-	if (bench_skip_bkpt(frame))
-		return;
+	BENCH_HANDLER_ENTRY();
 	Default_Handler();
 }
 

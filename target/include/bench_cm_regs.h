@@ -1,4 +1,4 @@
-/* Cortex-M system registers the marker runtime and start-up code touch (Armv7-M ARM DDI0403E
+/* Cortex-M system registers the marker runtime (src/bench.c) and start-up code touch (Armv7-M ARM DDI0403E
  * B3.2 System Control Block, C1.6 debug, C1.8 DWT; Cortex-M7 TRM for the CoreSight lock). */
 #ifndef BENCH_CM_REGS_H
 #define BENCH_CM_REGS_H
