@@ -22,7 +22,7 @@ main:
 	push {r4, lr}
 	bl bench_init
 1:
-	bl bench_sync
+	BENCH_ASM_SYNC
 	cmp r0, #0
 	beq 2f
 	SLED 1, nop1, 1

@@ -9,6 +9,9 @@
 
 /* From sections.ld */
 extern uint32_t _sidata[], _sdata[], _edata[], _sbss[], _ebss[], _estack[];
+typedef void (*bench_init_fn)(void);
+extern const bench_init_fn __preinit_array_start[], __preinit_array_end[];
+extern const bench_init_fn __init_array_start[], __init_array_end[];
 
 int main(void);
 void Reset_Handler(void);
@@ -65,6 +68,12 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) void Reset_Handler
 	__asm__ volatile("dsb\n\tisb" ::: "memory");
 #endif
 	bench_board_clock_init();
+	/* C++ constructors of globals, as newlib's __libc_init_array would run them (it also calls
+	 * _init, which -nostartfiles leaves out). */
+	for (const bench_init_fn *f = __preinit_array_start; f < __preinit_array_end; f++)
+		(*f)();
+	for (const bench_init_fn *f = __init_array_start; f < __init_array_end; f++)
+		(*f)();
 	(void)main();
 	for (;;)
 		__asm__ volatile("wfi");

@@ -15,7 +15,7 @@ main:
 	push {r4, lr}
 	bl bench_init
 1:
-	bl bench_sync
+	BENCH_ASM_SYNC
 	cmp r0, #0
 	beq 2f
 	BENCH_ASM_BEGIN(1, sled)
