@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Users' own firmware on the virtual board (issue 12), through stock OpenOCD and bench-sim:
+
+  hal      the CubeMX-shaped HAL firmware (tests/firmware/hal: ST's HAL, start-up file, a CubeMX-layout
+           linker script with no KEEP for .bench_markers, --gc-sections): exit 0; HAL_CRC_Calculate
+           costs exactly 44 + 10 n cycles over n = 1, 4, 16, 64 words and the software CRC 380, 1445,
+           5765, 22697, every sample alike; the CRC unit's results (USART2 lines, --uart) equal
+           CRC-32/MPEG-2 computed here; the clock reached 168 MHz from the PLL, TIM6 ticked, EXTI0
+           fired once; the one warning names DMA1 as kept as plain registers.
+  cxx      the C++17 firmware (tests/firmware/cxx): fut 15, scale 63, fir 9 cycles for every input,
+           and the C++ function is what lies between its BKPTs.
+  oneshot  firmware without a SYNC loop: one measurement per boot, warmup + repeat resets
+           (fut 15 with the FPU, 108 soft-float, 3 samples each); --arg is refused (exit 2).
+
+Usage: integrate_e2e.py BUILD_DIR SOURCE_DIR CASE"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+
+from benchtest import check_schema as schema_check, expect, paths, procs_in, run_case  # noqa: E402
+
+BUILD, SRC, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
+BENCH, EX, SCHEMA, CHECK = paths(BUILD, SRC)
+FW = os.path.join(BUILD, "tests", "firmware")
+
+
+def run(args):
+    """bench run ARGS on the virtual board with --json; returns (rc, stdout, stderr, report)."""
+    tmp = tempfile.mkdtemp(prefix="bench-int-")
+    report, wd = os.path.join(tmp, "report.json"), os.path.join(tmp, "wd")
+    cmd = [BENCH, "run"] + args + ["--board", "sim-stm32f4", "--json", report, "--work-dir", wd]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=150)
+    print(f"$ {' '.join(cmd)}\n-> {p.returncode}\n{p.stdout}{p.stderr}", file=sys.stderr)
+    rep = json.load(open(report)) if os.path.exists(report) else None
+    if rep is not None:
+        c = schema_check(CHECK, SCHEMA, report)
+        expect(c.returncode == 0, f"schema check: {c.stderr.strip()}")
+    expect(procs_in(os.path.realpath(wd)) == {}, f"processes left running in {wd}")
+    return p.returncode, p.stdout, p.stderr, rep
+
+
+def samples(rep, name, **args):
+    for r in rep["results"] if rep else []:
+        if r["name"] == name and r["args"] == args:
+            return r["samples"]
+    return None
+
+
+def crc32_mpeg2(words):
+    """What the STM32F4 CRC unit computes over 32-bit words (RM0090 4.2): poly 0x04C11DB7, init ~0."""
+    crc = 0xFFFFFFFF
+    for w in words:
+        crc ^= w
+        for _ in range(32):
+            crc = ((crc << 1) ^ 0x04C11DB7) & 0xFFFFFFFF if crc & 0x80000000 else (crc << 1) & 0xFFFFFFFF
+    return crc
+
+
+def disasm_between_markers(elf):
+    """The instructions between each bkpt 0x0001 and the next bkpt 0x0002, as lists of text."""
+    dis = subprocess.run(["arm-none-eabi-objdump", "-d", elf], capture_output=True, text=True).stdout
+    out, cur = [], None
+    for line in dis.splitlines():
+        if "bkpt\t0x0001" in line:
+            cur = []
+        elif "bkpt\t0x0002" in line and cur is not None:
+            out.append(cur)
+            cur = None
+        elif cur is not None and "\t" in line:
+            cur.append(line.split("\t", 2)[-1])
+    return out
+
+
+def case_hal():
+    elf = os.path.join(FW, "hal", "hal_f407.elf")
+    ld = open(os.path.join(SRC, "tests", "firmware", "hal", "STM32F407VGTx_FLASH.ld")).read()
+    expect("KEEP(*(.bench_markers))" not in ld.replace(" ", ""), "the CubeMX-layout script must not KEEP the markers")
+    sections = subprocess.run(["arm-none-eabi-readelf", "-S", elf], capture_output=True, text=True).stdout
+    expect(".bench_markers" in sections, ".bench_markers survived --gc-sections without KEEP")
+    sizes = [1, 4, 16, 64]
+    rc, out, err, rep = run([elf, "--arg", "words=" + ",".join(map(str, sizes)), "--uart"])
+    expect(rc == 0, f"exit code {rc}, expected 0")
+    expect(rep is not None and rep["status"] == "ok", f"status {rep and rep['status']}")
+    sw = {1: 380, 4: 1445, 16: 5765, 64: 22697}
+    for n in sizes:
+        hw_s, sw_s = samples(rep, "crc_hw", words=n), samples(rep, "crc_sw", words=n)
+        expect(hw_s == [44 + 10 * n] * 10, f"crc_hw words={n}: {hw_s}, expected 10 x {44 + 10 * n}")
+        expect(sw_s == [sw[n]] * 10, f"crc_sw words={n}: {sw_s}, expected 10 x {sw[n]}")
+    lines = (rep or {}).get("uart", {}).get("lines", [])
+    expect(lines[:3] == ["clock 168000000 sws 2", "tick ok", "exti 1"], f"start-up lines {lines[:3]}")
+    data = [((0x12345678 * (i + 1)) & 0xFFFFFFFF) ^ (i << 24) for i in range(64)]
+    want = []
+    for n in sizes:
+        c = crc32_mpeg2(data[:n])
+        want += [f"crc words {n} hw {c:08x} sw {c:08x}"] * 11  # warmup 1 + repeat 10
+    expect(lines[3:] == want, f"CRC lines {lines[3:]}, expected {want}")
+    expect(err.count("uart: crc words") == len(want), "--uart echoes every CRC line on stderr")
+    plain = "the firmware used DMA1 (0x40026000), which the virtual board keeps as plain registers"
+    expect((rep or {}).get("warnings") == [plain], f"warnings {(rep or {}).get('warnings')}")
+    expect(f"warning: {plain}" in out, "the console shows the DMA1 warning")
+
+
+def case_cxx():
+    elf = os.path.join(FW, "cxx", "cxx.elf")
+    stretches = disasm_between_markers(elf)
+    calls = [s for s in stretches if len(s) == 1 and s[0].startswith("bl")]
+    expect(any("<fut>" in s[0] for s in calls) and any("<_Z5scalei>" in s[0] for s in calls),
+           f"BENCH_CALL stretches hold one call each to fut and scale(int): {stretches}")
+    inputs = [0, 3, -7, 1000]
+    rc, out, err, rep = run([elf, "--arg", "input=" + ",".join(map(str, inputs)), "--repeat", "3"])
+    expect(rc == 0, f"exit code {rc}, expected 0")
+    for v in inputs:
+        for name, cycles in (("fut", 15), ("scale", 63), ("fir", 9)):
+            got = samples(rep, name, input=v)
+            expect(got == [cycles] * 3, f"{name} input={v}: {got}, expected 3 x {cycles}")
+
+
+def case_oneshot():
+    for fw, cycles in (("oneshot-hardfp", 15), ("oneshot-softfp", 108)):
+        elf = os.path.join(FW, "target", fw + ".elf")
+        rc, out, err, rep = run([elf, "--repeat", "3", "--warmup", "1"])
+        expect(rc == 0, f"{fw}: exit code {rc}, expected 0")
+        got = samples(rep, "fut")
+        expect(got == [cycles] * 3, f"{fw}: fut {got}, expected 3 x {cycles} (one per boot)")
+    rc, out, err, rep = run([os.path.join(FW, "target", "oneshot-hardfp.elf"), "--arg", "input=1,2"])
+    lines = [l for l in err.splitlines() if l.startswith("bench: ")]
+    expect(rc == 2 and len(lines) == 1 and "has no SYNC marker, so inputs cannot be written" in lines[0],
+           f"--arg on one-shot firmware: exit {rc}, {lines}")
+
+
+run_case(globals(), CASE)
