@@ -15,6 +15,7 @@ static const struct command commands[] = {
     {"run", cmd_run, "measure a firmware's marked code: bench run FIRMWARE.elf [--board NAME]"},
     {"regions", cmd_regions, "list the profile-point regions a firmware declares"},
     {"probes", cmd_probes, "list attached debug probes (ST-LINK, CMSIS-DAP, J-Link)"},
+    {"boards", cmd_boards, "list the boards and the folder they come from, bench-sim, the target runtime"},
     {"compare", cmd_compare, "compare two JSON reports: bench compare BASE.json NEW.json"},
     {"report", cmd_report, "render a JSON report: bench report RUN.json --html FILE"},
 };

@@ -6,6 +6,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_regions(int argc, char **argv);
 int cmd_probes(int argc, char **argv);
+int cmd_boards(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 

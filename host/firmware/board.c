@@ -8,12 +8,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
+
+#include "base/datadir.h"
+
+/* Filled once: the folder's path, or "" with board_tried saying where bench looked. */
+static char board_dir_found[PATH_MAX + 16];
+static char board_tried[2 * PATH_MAX + 16];
 
 const char *board_root(void)
 {
 	const char *env = getenv("BENCH_BOARDS_DIR");
-	return env && *env ? env : BENCH_SOURCE_DIR "/boards";
+	char data[PATH_MAX];
+
+	if (env && *env)
+		return env;
+	if (!board_dir_found[0] && !board_tried[0]) {
+		if (datadir_find(data, sizeof(data), board_tried, sizeof(board_tried)) == 0)
+			snprintf(board_dir_found, sizeof(board_dir_found), "%s/boards", data);
+		else if (!board_tried[0])
+			snprintf(board_tried, sizeof(board_tried), "(nowhere)");
+	}
+	return board_dir_found[0] ? board_dir_found : NULL;
+}
+
+const char *board_root_tried(void)
+{
+	(void)board_root();
+	return board_tried;
 }
 
 static int bad(struct bench_error *err, const char *dir, const char *field, const char *what)
@@ -200,6 +223,8 @@ size_t board_list(const char *root, char *out, size_t len)
 		out[0] = '\0';
 	if (!root)
 		root = board_root();
+	if (!root)
+		return 0;
 	d = opendir(root);
 	if (!d)
 		return 0;
@@ -259,6 +284,11 @@ int board_load(const char *root, const char *name, struct board *out, struct ben
 
 	if (!root)
 		root = board_root();
+	if (!root)
+		return bench_fail(err, BENCH_E_BOARD,
+		                  "board '%s' not found: no boards folder next to bench (looked for %s/boards): pass "
+		                  "--boards-dir DIR or set BENCH_BOARDS_DIR",
+		                  name, board_root_tried());
 	if (!*name || name[0] == '.' || strchr(name, '/') || strlen(name) >= sizeof(out->name) ||
 	    (size_t)snprintf(dir, sizeof(dir), "%s/%s", root, name) >= sizeof(dir))
 		goto unknown;
@@ -271,7 +301,13 @@ int board_load(const char *root, const char *name, struct board *out, struct ben
 		rc = bad(err, dir, "name", "does not match the folder name");
 	return rc;
 unknown:
-	board_list(root, known, sizeof(known));
-	return bench_fail(err, BENCH_E_BOARD, "unknown board '%s': pick one of: %s", name,
-	                  known[0] ? known : "(none found in boards/)");
+	if (board_list(root, known, sizeof(known)) == 0)
+		return bench_fail(err, BENCH_E_BOARD,
+		                  "unknown board '%s': no boards in %s: pass --boards-dir DIR or set BENCH_BOARDS_DIR "
+		                  "(`bench boards` shows where bench looks)",
+		                  name, root);
+	return bench_fail(err, BENCH_E_BOARD,
+	                  "unknown board '%s': pick one of: %s (from %s; --boards-dir DIR or BENCH_BOARDS_DIR picks "
+	                  "another folder)",
+	                  name, known, root);
 }

@@ -34,8 +34,11 @@ struct board {
 	uint32_t csfr_base;
 };
 
-/* The folder holding every board: $BENCH_BOARDS_DIR, else <source tree>/boards. */
+/* The folder holding every board: $BENCH_BOARDS_DIR, else boards/ in bench's data folder found from
+ * its own location (base/datadir.h); NULL when there is none. */
 const char *board_root(void);
+/* Where board_root() looked for the data folder ("A and B"), for messages; "" when it found one. */
+const char *board_root_tried(void);
 /* Parses board.json text; dir is the board's folder (for relative paths). Errors: BENCH_E_BOARD
  * with the field that is wrong. Returns 0 or a negated bench_err. */
 int board_parse(const char *json, size_t len, const char *dir, struct board *out, struct bench_error *err);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/datadir.h"
 #include "firmware/board.h"
 #include "session/proc.h"
 #include "transport/openocd_tcl.h"
@@ -28,9 +29,11 @@ static bool is_exec(const char *path)
 
 int openocd_find_sim(char *out, size_t len, struct bench_error *err)
 {
+	/* Next to bench: bin/ when installed, the build tree's top folder when built; no path is
+	 * compiled in, so a copied or packaged bench finds its own bench-sim. */
+	static const char *const rel[] = {"bench-sim", "sim/bench-sim", "../bench-sim"};
 	const char *env = getenv("BENCH_SIM");
 	char self[PATH_MAX], cand[PATH_MAX + 32];
-	ssize_t n;
 
 	if (env && *env) {
 		if (!is_exec(env))
@@ -39,30 +42,21 @@ int openocd_find_sim(char *out, size_t len, struct bench_error *err)
 		snprintf(out, len, "%s", env);
 		return 0;
 	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		char *slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			const char *rel[] = {"bench-sim", "sim/bench-sim", "../bench-sim"};
-			for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-				snprintf(cand, sizeof(cand), "%s/%s", self, rel[i]);
-				if (is_exec(cand)) {
-					snprintf(out, len, "%s", cand);
-					return 0;
-				}
-			}
-		}
-	}
-	const char *rel2[] = {BENCH_BUILD_DIR "/bench-sim", BENCH_BUILD_DIR "/sim/bench-sim"};
-	for (size_t i = 0; i < sizeof(rel2) / sizeof(rel2[0]); i++)
-		if (is_exec(rel2[i])) {
-			snprintf(out, len, "%s", rel2[i]);
+	if (datadir_exe_dir(self, sizeof(self)))
+		return bench_fail(err, BENCH_E_TOOL_MISSING,
+		                  "bench-sim (the virtual board) not found: bench cannot read its own location "
+		                  "(/proc/self/exe): set BENCH_SIM");
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(cand, sizeof(cand), "%s/%s", self, rel[i]);
+		if (is_exec(cand)) {
+			snprintf(out, len, "%s", cand);
 			return 0;
 		}
-	return bench_fail(err, BENCH_E_TOOL_MISSING, "bench-sim (the virtual board) not found next to bench: %s",
-	                  SIM_HINT);
+	}
+	return bench_fail(err, BENCH_E_TOOL_MISSING,
+	                  "bench-sim (the virtual board) not found: looked for %s/bench-sim, %s/sim/bench-sim and "
+	                  "%s/../bench-sim: %s",
+	                  self, self, self, SIM_HINT);
 }
 
 /* Reads bench-sim's "NAME N" line (docs/sim.md) into *port. */

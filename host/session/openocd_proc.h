@@ -21,7 +21,7 @@ struct openocd_start_opts {
 	const char *probe_serial;  /* NULL: any probe */
 	const char *work_dir;      /* where the logs and the simulator's socket go (must exist) */
 	const char *openocd_bin;   /* NULL: $BENCH_OPENOCD, else "openocd" from PATH */
-	const char *sim_bin; /* NULL: $BENCH_SIM, else bench-sim next to the bench binary, else in BENCH_BUILD_DIR */
+	const char *sim_bin; /* NULL: $BENCH_SIM, else bench-sim next to the bench binary */
 	uint16_t tcl_port;   /* 0: a free port */
 	const char *preload_elf; /* virtual board: start bench-sim with this image already in flash
 	                          * (`--elf`), so programming finds it verified; NULL: an empty chip */
@@ -54,7 +54,7 @@ void openocd_stop(struct openocd_proc *p);
 /* The last `max` lines of OpenOCD's log that start with "Error:", joined with " | " ("" if none):
  * OpenOCD logs why a command failed, while the command's Tcl result often does not say. */
 void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, size_t len);
-/* The bench-sim binary: $BENCH_SIM, next to /proc/self/exe, BENCH_BUILD_DIR/sim/ or BENCH_BUILD_DIR/. */
+/* The bench-sim binary: $BENCH_SIM, else next to /proc/self/exe (bench-sim, sim/bench-sim, ../bench-sim). */
 int openocd_find_sim(char *out, size_t len, struct bench_error *err);
 
 #endif /* HOST_SESSION_OPENOCD_PROC_H */

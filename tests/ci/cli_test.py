@@ -15,6 +15,11 @@ FIX = os.path.join(HERE, "fixtures")
 GOLDEN = os.path.join(HERE, "golden")
 
 
+def BOARDS(bench):
+    """The boards folder bench finds next to itself in the build tree (share/probebench/boards)."""
+    return os.path.join(os.path.realpath(os.path.join(os.path.dirname(bench), "share", "probebench")), "boards")
+
+
 def main():
     bench = sys.argv[1]
     update = os.environ.get("BENCH_UPDATE_GOLDEN") == "1"
@@ -33,7 +38,7 @@ def main():
             problems = []
             if p.returncode != int(code):
                 problems.append(f"exit {p.returncode}, expected {code}")
-            got_err = p.stderr.replace(FIX, "{fx}").rstrip("\n")
+            got_err = p.stderr.replace(BOARDS(bench), "{boards}").replace(FIX, "{fx}").rstrip("\n")
             if stderr == "*":
                 if not got_err.startswith("bench: ") or "\n" in got_err:
                     problems.append(f"stderr should be one 'bench: ...' line, got {got_err!r}")
