@@ -50,12 +50,12 @@ int datadir_find(char *out, size_t len, char *tried, size_t tried_len)
 		/* Shown and returned without the "..": /usr/bin/../share/probebench is /usr/share/probebench. */
 		if (realpath(cand, real))
 			snprintf(cand, sizeof(cand), "%s", real);
+		snprintf(boards, sizeof(boards), "%s/boards", cand);
 		if (tried && tried_len > used) {
-			int w = snprintf(tried + used, tried_len - used, "%s%s", used ? " and " : "", cand);
+			int w = snprintf(tried + used, tried_len - used, "%s%s", used ? " and " : "", boards);
 			if (w > 0)
 				used += (size_t)w < tried_len - used ? (size_t)w : tried_len - used - 1;
 		}
-		snprintf(boards, sizeof(boards), "%s/boards", cand);
 		if (is_dir(boards)) {
 			if ((size_t)snprintf(out, len, "%s", cand) >= len)
 				return -1;

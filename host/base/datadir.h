@@ -11,8 +11,8 @@ int datadir_exe_dir(char *out, size_t len);
 
 /* The data folder: <exe dir>/../share/probebench (installed: bin/ and share/ side by side), else
  * <exe dir>/share/probebench (the build tree, whose share/probebench links into the source tree).
- * Returns 0 with the first that holds boards/; -1 otherwise. `tried` (may be NULL) gets the folders
- * looked at, separated by " and ", for the error message. */
+ * Returns 0 with the first that holds boards/; -1 otherwise. `tried` (may be NULL) gets the boards/
+ * folders looked for, separated by " and ", for the error message. */
 int datadir_find(char *out, size_t len, char *tried, size_t tried_len);
 
 #endif /* HOST_BASE_DATADIR_H */

@@ -17,12 +17,12 @@ static int print_boards(const char *root, const char *origin, struct bench_error
 	struct board b;
 	size_t n = board_list(root, names, sizeof(names));
 
-	printf("boards in %s (%s; --boards-dir DIR or BENCH_BOARDS_DIR picks another folder):\n", root, origin);
 	if (n == 0)
 		return bench_fail(err, BENCH_E_BOARD,
 		                  "no boards in %s: pass --boards-dir DIR or set BENCH_BOARDS_DIR to a folder of "
 		                  "board folders (docs/boards.md)",
 		                  root);
+	printf("boards in %s (%s; --boards-dir DIR or BENCH_BOARDS_DIR picks another folder):\n", root, origin);
 	for (char *name = strtok_r(names, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
 		if (board_load(root, name, &b, err) < 0)
 			return -1;
@@ -62,7 +62,7 @@ int cmd_boards(int argc, char **argv)
 	}
 	if (!dir) {
 		fprintf(stderr,
-		        "bench: no boards folder next to bench (looked for %s/boards): pass --boards-dir DIR or set "
+		        "bench: no boards folder next to bench (looked for %s): pass --boards-dir DIR or set "
 		        "BENCH_BOARDS_DIR\n",
 		        board_root_tried());
 		return bench_exit_code(BENCH_E_BOARD);

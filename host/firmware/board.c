@@ -286,7 +286,7 @@ int board_load(const char *root, const char *name, struct board *out, struct ben
 		root = board_root();
 	if (!root)
 		return bench_fail(err, BENCH_E_BOARD,
-		                  "board '%s' not found: no boards folder next to bench (looked for %s/boards): pass "
+		                  "board '%s' not found: no boards folder next to bench (looked for %s): pass "
 		                  "--boards-dir DIR or set BENCH_BOARDS_DIR",
 		                  name, board_root_tried());
 	if (!*name || name[0] == '.' || strchr(name, '/') || strlen(name) >= sizeof(out->name) ||

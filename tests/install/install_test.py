@@ -34,7 +34,7 @@ def sh(cmd, env=None, cwd=None, timeout=300):
     for k in ("BENCH_BOARDS_DIR", "BENCH_SIM", "BENCH_OPENOCD"):
         e.pop(k, None)
     e.update(env or {})
-    p = subprocess.run(cmd, capture_output=True, text=True, env=e, cwd=cwd, timeout=timeout)
+    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", env=e, cwd=cwd, timeout=timeout)
     print(f"$ {' '.join(cmd)}\n-> {p.returncode}\n{p.stdout[-3000:]}{p.stderr[-3000:]}", file=sys.stderr)
     return p
 

@@ -2,7 +2,8 @@
 #ifndef CXX_FUT_HPP
 #define CXX_FUT_HPP
 
-namespace fir {
+namespace fir
+{
 template <typename T, unsigned N> struct Filter {
 	T taps[N];
 	constexpr T dot(T x) const

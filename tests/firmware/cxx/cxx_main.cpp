@@ -13,12 +13,22 @@ volatile int input = 3; // bench run --arg input=...
 volatile int result_c, result_cxx, result_fir;
 volatile uint32_t attached;
 
-namespace {
-class Accumulator {
+namespace
+{
+class Accumulator
+{
       public:
-	Accumulator() : total_(1000) {} // runs before main (Reset_Handler's init_array loop)
-	void add(int v) { total_ += v; }
-	int total() const { return total_; }
+	Accumulator() : total_(1000)
+	{
+	} // runs before main (Reset_Handler's init_array loop)
+	void add(int v)
+	{
+		total_ += v;
+	}
+	int total() const
+	{
+		return total_;
+	}
 
       private:
 	int total_;
