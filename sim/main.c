@@ -62,6 +62,8 @@ static const char usage_text[] =
     "  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4\n"
     "                    (1 on lockup or when --max-cycles elapse)\n"
     "  --max-cycles N    --standalone: give up after N cycles (default: no limit)\n"
+    "  --no-debugger     --standalone without the built-in debugger (C_DEBUGEN stays 0: markers take\n"
+    "                    DebugMonitor/HardFault); exit 0 when the core sleeps with nothing to wake it\n"
     "  --quiet           no informational messages or notes on stderr, no UART echo\n"
     "  --no-spin         sleep in poll() between JTAG requests instead of busy-waiting up to 200 us\n"
     "                    in poll() (faster round trips on an idle machine, slower on a loaded one)\n"
@@ -80,6 +82,7 @@ struct options {
 	bool trace;
 	const char *elf;
 	bool standalone;
+	bool no_debugger;
 	uint64_t max_cycles;
 	bool quiet;
 	bool spin;
@@ -168,6 +171,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		O_TRACE,
 		O_ELF,
 		O_STANDALONE,
+		O_NO_DEBUGGER,
 		O_MAX,
 		O_QUIET,
 		O_SPIN,
@@ -183,6 +187,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	    {"trace", no_argument, NULL, O_TRACE},
 	    {"elf", required_argument, NULL, O_ELF},
 	    {"standalone", no_argument, NULL, O_STANDALONE},
+	    {"no-debugger", no_argument, NULL, O_NO_DEBUGGER},
 	    {"max-cycles", required_argument, NULL, O_MAX},
 	    {"quiet", no_argument, NULL, O_QUIET},
 	    {"spin", no_argument, NULL, O_SPIN},
@@ -229,6 +234,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case O_STANDALONE:
 			o->standalone = true;
 			break;
+		case O_NO_DEBUGGER:
+			o->no_debugger = true;
+			break;
 		case O_MAX:
 			if (parse_u64(optarg, UINT64_MAX, &o->max_cycles) < 0) {
 				error_line("bad --max-cycles `%s`: give a number of cycles", optarg);
@@ -253,6 +261,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc) {
 		error_line("unexpected argument `%s`: see bench-sim --help", argv[optind]);
+		return -1;
+	}
+	if (o->no_debugger && !o->standalone) {
+		error_line("--no-debugger goes with --standalone");
 		return -1;
 	}
 	if (o->standalone && !o->elf) {
@@ -727,7 +739,8 @@ int main(int argc, char **argv)
 	}
 	if (s->opt.standalone) {
 		uint64_t max = s->opt.max_cycles ? s->opt.max_cycles : UINT64_MAX;
-		int rc = core_run_standalone(s->core, max, stdout);
+		int rc = s->opt.no_debugger ? core_run_unattached(s->core, max, stdout)
+		                            : core_run_standalone(s->core, max, stdout);
 		if (fflush(stdout) != 0)
 			rc = -1;
 		close_all(s);

@@ -104,5 +104,11 @@ int core_load_elf(struct sim_core *core, const char *path, char *err, size_t err
  * to `out`, then resumes past the BKPT. It returns at BKPT #4 (the "done" marker, docs/markers.md)
  * with 0, or with -1 on lockup or when max_cycles elapse. */
 int core_run_standalone(struct sim_core *core, uint64_t max_cycles, void *out /* FILE * */);
+/* Stand-alone with no debugger at all (bench-sim --standalone --no-debugger): C_DEBUGEN stays 0, so
+ * the firmware's markers take DebugMonitor/HardFault, as on a board without a probe. Returns 0 when
+ * the core sleeps with nothing left to wake it (WFI, no interrupt enabled or pending), printing
+ *   end pc=0x%08x cyccnt=%u reason=sleep
+ * and -1 on lockup, a halt, or when max_cycles elapse. */
+int core_run_unattached(struct sim_core *core, uint64_t max_cycles, void *out /* FILE * */);
 
 #endif /* SIM_CORE_H */

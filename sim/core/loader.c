@@ -166,3 +166,31 @@ int core_run_standalone(struct sim_core *c, uint64_t max_cycles, void *out)
 	}
 	return -1;
 }
+
+int core_run_unattached(struct sim_core *c, uint64_t max_cycles, void *out)
+{
+	FILE *f = out;
+	uint64_t used = 0;
+	uint32_t cyccnt = 0;
+
+	/* No debugger: DHCSR.C_DEBUGEN stays as reset left it (0), so a BKPT takes DebugMonitor when
+	 * DEMCR.MON_EN is set, else HardFault (Armv7-M ARM C1.7, B1.5), as on a board with no probe. */
+	while (used < max_cycles) {
+		used += core_run(c, max_cycles - used);
+		enum core_state st = core_state(c);
+		if (st == CORE_LOCKUP || st == CORE_HALTED) {
+			(void)sa_read(c, SA_DWT_CYCNT, &cyccnt);
+			fprintf(f, "end pc=0x%08x cyccnt=%u reason=%s\n", core_pc(c), cyccnt,
+			        st == CORE_LOCKUP ? "lockup" : "halted");
+			(void)fflush(f);
+			return -1;
+		}
+		if (st == CORE_SLEEPING && !core_runnable(c)) {
+			(void)sa_read(c, SA_DWT_CYCNT, &cyccnt);
+			fprintf(f, "end pc=0x%08x cyccnt=%u reason=sleep\n", core_pc(c), cyccnt);
+			(void)fflush(f);
+			return 0;
+		}
+	}
+	return -1;
+}

@@ -9,12 +9,17 @@
            fired once; the one warning names DMA1 as kept as plain registers.
   cxx      the C++17 firmware (tests/firmware/cxx): fut 15, scale 63, fir 9 cycles for every input,
            and the C++ function is what lies between its BKPTs.
+  standalone  the same HAL firmware with no debugger at all (bench-sim --standalone --no-debugger):
+           each marker BKPT takes DebugMonitor, CubeMX's DebugMon_Handler steps over it through
+           BENCH_HANDLER_ENTRY(), the loop runs once (words 4), the firmware prints "done" after
+           bench_done() and sleeps: exit 0.
   oneshot  firmware without a SYNC loop: one measurement per boot, warmup + repeat resets
            (fut 15 with the FPU, 108 soft-float, 3 samples each); --arg is refused (exit 2).
 
 Usage: integrate_e2e.py BUILD_DIR SOURCE_DIR CASE"""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -102,6 +107,21 @@ def case_hal():
     plain = "the firmware used DMA1 (0x40026000), which the virtual board keeps as plain registers"
     expect((rep or {}).get("warnings") == [plain], f"warnings {(rep or {}).get('warnings')}")
     expect(f"warning: {plain}" in out, "the console shows the DMA1 warning")
+
+
+def case_standalone():
+    elf = os.path.join(FW, "hal", "hal_f407.elf")
+    cmd = [os.path.join(BUILD, "bench-sim"), "--elf", elf, "--standalone", "--no-debugger", "--max-cycles", "50000000"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    print(f"$ {' '.join(cmd)}\n-> {p.returncode}\n{p.stdout}{p.stderr}", file=sys.stderr)
+    expect(p.returncode == 0, f"exit code {p.returncode}, expected 0 (asleep after DONE)")
+    c = crc32_mpeg2([((0x12345678 * (i + 1)) & 0xFFFFFFFF) ^ (i << 24) for i in range(4)])
+    lines = p.stdout.splitlines()
+    want = ["uart: clock 168000000 sws 2", "uart: tick ok", "uart: exti 1", f"uart: crc words 4 hw {c:08x} sw {c:08x}",
+            "uart: done"]
+    expect(lines[:-1] == want, f"lines {lines[:-1]}, expected {want}")
+    expect(len(lines) == 6 and re.match(r"end pc=0x[0-9a-f]{8} cyccnt=\d+ reason=sleep$", lines[-1]) is not None,
+           f"last line {lines[-1:]}, expected the core asleep")
 
 
 def case_cxx():
