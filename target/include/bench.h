@@ -57,7 +57,7 @@
 	mvns r1, r1                 /* BENCH_ITERATION_NONE */
 	str r1, [r0, #12]           /* bench_ctl.iteration (BENCH_CTL_OFF_ITERATION) */
 	BENCH_ASM_MARKER BENCH_KIND_SYNC, 0, sync
-	bl bench__sync_answer
+	bl bench_sync_answer
 	.endm
 /* clang-format on */
 #define BENCH_ASM_BEGIN(id, name) BENCH_ASM_MARKER BENCH_KIND_BEGIN, id, name
@@ -167,7 +167,7 @@ extern volatile struct bench_ctl bench_ctl;
  * calibration pair. Call once, first thing in main(). Returns bench_ctl.status. */
 uint32_t bench_init(void);
 /* What bench_sync() returns after its BKPT (bench.c). */
-int bench__sync_answer(void);
+int bench_sync_answer(void);
 /* The SYNC marker: the host writes inputs and bench_ctl here. Returns 0 when the host asked to
  * stop (bench_ctl.stop); with no host (bench_ctl.iteration left at BENCH_ITERATION_NONE and no
  * debugger) returns 1 once, so the loop body runs once. Inline, so the SYNC marker's record is in
@@ -179,7 +179,7 @@ static inline int bench_sync(void)
 	 * nobody writing (no debugger, no breakpoint on it), the sentinel survives. */
 	bench_ctl.iteration = BENCH_ITERATION_NONE;
 	BENCH__MARKER(BENCH_KIND_SYNC, 0, "sync");
-	return bench__sync_answer();
+	return bench_sync_answer();
 }
 /* The DONE marker: the host reads results and stops. Returns when nobody halts there. */
 void bench_done(void);

@@ -125,7 +125,7 @@ uint32_t bench_init(void)
 	return status;
 }
 
-int bench__sync_answer(void)
+int bench_sync_answer(void)
 {
 	/* A host that plants breakpoints instead of halting on BKPT (QEMU's gdbstub, where DHCSR
 	 * reads 0) overwrites bench_ctl.iteration too, so it is seen as a host. */

@@ -6,7 +6,8 @@
            costs exactly 44 + 10 n cycles over n = 1, 4, 16, 64 words and the software CRC 380, 1445,
            5765, 22697, every sample alike; the CRC unit's results (USART2 lines, --uart) equal
            CRC-32/MPEG-2 computed here; the clock reached 168 MHz from the PLL, TIM6 ticked, EXTI0
-           fired once; the one warning names DMA1 as kept as plain registers.
+           fired once; the one warning names DMA1 as kept as plain registers; between each
+           bkpt 0x0001 and bkpt 0x0002 there is one bl, to crc_hw and crc_sw.
   cxx      the C++17 firmware (tests/firmware/cxx): fut 15, scale 63, fir 9 cycles for every input,
            and the C++ function is what lies between its BKPTs.
   standalone  the same HAL firmware with no debugger at all (bench-sim --standalone --no-debugger):
@@ -86,6 +87,10 @@ def case_hal():
     expect("KEEP(*(.bench_markers))" not in ld.replace(" ", ""), "the CubeMX-layout script must not KEEP the markers")
     sections = subprocess.run(["arm-none-eabi-readelf", "-S", elf], capture_output=True, text=True).stdout
     expect(".bench_markers" in sections, ".bench_markers survived --gc-sections without KEEP")
+    stretches = disasm_between_markers(elf)
+    expect(len(stretches) == 2 and all(len(s) == 1 and s[0].startswith("bl") for s in stretches)
+           and "<crc_hw>" in stretches[0][0] and "<crc_sw>" in stretches[1][0],
+           f"each BENCH_CALL stretch is one bl, to crc_hw and crc_sw: {stretches}")
     sizes = [1, 4, 16, 64]
     rc, out, err, rep = run([elf, "--arg", "words=" + ",".join(map(str, sizes)), "--uart"])
     expect(rc == 0, f"exit code {rc}, expected 0")
