@@ -364,6 +364,10 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 		snprintf(err, errlen, "core: %u interrupt lines: a Cortex-M4 has 1 to %u", soc->num_irq, CORE_MAX_IRQ);
 		return NULL;
 	}
+	if (soc->prio_bits < 3 || soc->prio_bits > 8) {
+		snprintf(err, errlen, "core: %u priority bits: Armv7-M implements 3 to 8 (B1.5.4)", soc->prio_bits);
+		return NULL;
+	}
 	struct sim_core *c = calloc(1, sizeof(*c) + BUS_MAX_REGIONS * sizeof(struct core_mmio));
 	if (!c) {
 		snprintf(err, errlen, "core: out of memory");
@@ -374,6 +378,7 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 	c->soc = *soc;
 	c->num_irq = soc->num_irq;
 	c->num_exc = EXC_IRQ0 + (int)soc->num_irq;
+	c->exc.prio_mask = (uint8_t)(0xFFu << (8 - soc->prio_bits));
 	if (scs_check(err, errlen) != 0)
 		goto fail;
 	if (add_ppb(c, err, errlen) != 0)

@@ -731,7 +731,8 @@ static void test_soc_timer(void **state)
 	const struct stm32f4_config chip_cfg = {0};
 	assert_int_equal(stm32f4_init(&r->board.bus, &r->board.chip, &chip_cfg, err, sizeof(err)), 0);
 	const struct sim_config cfg = {0};
-	const struct core_soc soc = {.num_irq = 82, .next_event = fake_next_event, .advance = fake_advance, .ctx = &t};
+	const struct core_soc soc = {
+	    .num_irq = 82, .prio_bits = 4, .next_event = fake_next_event, .advance = fake_advance, .ctx = &t};
 	r->c = r->board.core = core_new(&r->board.bus, &cfg, &soc, err, sizeof(err));
 	assert_non_null(r->c);
 	t.core = r->c;
@@ -749,6 +750,32 @@ static void test_soc_timer(void **state)
 	assert_true(t.latest < 512);
 	assert_int_equal(rd(r, 0xE000E200u) & 1u, 1u); /* NVIC_ISPR0: line 0 pending */
 	rig_free(r);
+}
+
+/* core_new refuses what no Cortex-M4 has: 0 or 241 interrupt lines (TRM: 1 to 240), 2 priority bits
+ * (Armv7-M ARM B1.5.4: at least 3), with a message naming the limit. */
+static void test_soc_limits(void **state)
+{
+	(void)state;
+	static const struct {
+		unsigned irq, bits;
+		const char *msg;
+	} bad[] = {
+	    {0, 4, "core: 0 interrupt lines: a Cortex-M4 has 1 to 240"},
+	    {241, 4, "core: 241 interrupt lines: a Cortex-M4 has 1 to 240"},
+	    {82, 2, "core: 2 priority bits: Armv7-M implements 3 to 8 (B1.5.4)"},
+	    {82, 9, "core: 9 priority bits: Armv7-M implements 3 to 8 (B1.5.4)"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sim_bus bus;
+		bus_init(&bus);
+		char err[160] = "";
+		const struct sim_config cfg = {0};
+		const struct core_soc soc = {.num_irq = bad[i].irq, .prio_bits = bad[i].bits};
+		assert_null(core_new(&bus, &cfg, &soc, err, sizeof(err)));
+		assert_string_equal(err, bad[i].msg);
+		assert_int_equal(bus.n_regions, 0); /* refused before touching the bus */
+	}
 }
 
 int main(void)
@@ -782,6 +809,7 @@ int main(void)
 	    cmocka_unit_test(test_fpb_and_dwt_breakpoints),
 	    cmocka_unit_test(test_scs_table),
 	    cmocka_unit_test(test_soc_timer),
+	    cmocka_unit_test(test_soc_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
