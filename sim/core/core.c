@@ -117,7 +117,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		block_stop(c, addr);
 		return;
 	}
-	if ((b->n_div && !b->hooked_div) || (b->n_fp && c->fp_trap_on && !b->fp_hooked)) {
+	if (blk_hooks_missing(c, b)) {
 		/* This translation predates the block's code hooks: drop it and translate again. */
 		blk_install_hooks(c, b);
 		(void)uc_ctl_remove_cache(uc, addr, (uint64_t)addr + size);
@@ -434,7 +434,7 @@ void core_free(struct sim_core *c)
 		(void)uc_close(c->uc);
 	}
 	cyc_free(c->cyc);
-	free(c->div_hooked);
+	blk_cache_free(c);
 	free(c);
 }
 
