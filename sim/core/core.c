@@ -161,7 +161,7 @@ static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int
 {
 	struct sim_core *c = ud;
 	(void)size, (void)value;
-	/* A region added to the bus after core_new (the ROM table): map it now and retry. */
+	/* A region added to the bus after core_new: map it now and retry. */
 	const struct bus_region *r = bus_find(c->bus, (uint32_t)address);
 	if (r) {
 		struct core_mmio *m = mmio_slot(c, r);
