@@ -46,6 +46,7 @@ int board_init(struct board *b, const struct sim_config *cfg, char *err, size_t 
 		return -1;
 	const struct core_soc soc = {
 	    .num_irq = STM32F4_NUM_IRQ,
+	    .prio_bits = STM32F4_PRIO_BITS,
 	    .system_reset = on_system_reset,
 	    .next_event = chip_next_event,
 	    .advance = chip_advance,

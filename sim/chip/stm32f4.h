@@ -39,6 +39,8 @@
 
 /* RM0090 table 61: the STM32F405/407's maskable interrupt lines into the NVIC (positions 0-81). */
 #define STM32F4_NUM_IRQ 82
+/* PM0214 4.3.7: the STM32F4's NVIC implements 4 bits of each priority byte (16 levels). */
+#define STM32F4_PRIO_BITS 4
 
 struct stm32f4;
 

@@ -117,7 +117,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		block_stop(c, addr);
 		return;
 	}
-	if ((b->n_div && !b->hooked_div) || (b->n_fp && c->fp_trap_on && !b->fp_hooked)) {
+	if (blk_hooks_missing(c, b)) {
 		/* This translation predates the block's code hooks: drop it and translate again. */
 		blk_install_hooks(c, b);
 		(void)uc_ctl_remove_cache(uc, addr, (uint64_t)addr + size);
@@ -161,7 +161,7 @@ static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int
 {
 	struct sim_core *c = ud;
 	(void)size, (void)value;
-	/* A region added to the bus after core_new (the ROM table): map it now and retry. */
+	/* A region added to the bus after core_new: map it now and retry. */
 	const struct bus_region *r = bus_find(c->bus, (uint32_t)address);
 	if (r) {
 		struct core_mmio *m = mmio_slot(c, r);
@@ -364,6 +364,10 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 		snprintf(err, errlen, "core: %u interrupt lines: a Cortex-M4 has 1 to %u", soc->num_irq, CORE_MAX_IRQ);
 		return NULL;
 	}
+	if (soc->prio_bits < 3 || soc->prio_bits > 8) {
+		snprintf(err, errlen, "core: %u priority bits: Armv7-M implements 3 to 8 (B1.5.4)", soc->prio_bits);
+		return NULL;
+	}
 	struct sim_core *c = calloc(1, sizeof(*c) + BUS_MAX_REGIONS * sizeof(struct core_mmio));
 	if (!c) {
 		snprintf(err, errlen, "core: out of memory");
@@ -374,6 +378,7 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 	c->soc = *soc;
 	c->num_irq = soc->num_irq;
 	c->num_exc = EXC_IRQ0 + (int)soc->num_irq;
+	c->exc.prio_mask = (uint8_t)(0xFFu << (8 - soc->prio_bits));
 	if (scs_check(err, errlen) != 0)
 		goto fail;
 	if (add_ppb(c, err, errlen) != 0)
@@ -429,7 +434,7 @@ void core_free(struct sim_core *c)
 		(void)uc_close(c->uc);
 	}
 	cyc_free(c->cyc);
-	free(c->div_hooked);
+	blk_cache_free(c);
 	free(c);
 }
 

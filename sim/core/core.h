@@ -45,7 +45,8 @@ struct sim_core;
 
 /* What the chip around the core decides (the implementer's choices, Armv7-M ARM B3.4). */
 struct core_soc {
-	unsigned num_irq; /* external interrupt lines wired to the NVIC, 1..CORE_MAX_IRQ */
+	unsigned num_irq;   /* external interrupt lines wired to the NVIC, 1..CORE_MAX_IRQ */
+	unsigned prio_bits; /* implemented bits of each priority byte, 3..8 (B1.5.4: at least 3) */
 	/* AIRCR.SYSRESETREQ (B3.2.6): resets the rest of the chip; the core resets itself. May be NULL. */
 	void (*system_reset)(void *ctx);
 	/* The chip's own timed events (its timers), in core cycles: next_event gives the cycles from

@@ -185,7 +185,7 @@ static uint8_t *host_ptr(struct sim_core *c, uint32_t addr, uint32_t size)
 struct core_blk *blk_get(struct sim_core *c, uint32_t addr, uint32_t size)
 {
 	uint32_t h = blk_hash(addr);
-	for (struct core_blk *b = c->blk_hash[h]; b; b = b->next)
+	for (struct core_blk *b = c->blocks.hash[h]; b; b = b->next)
 		if (b->addr == addr && b->size == size)
 			return b;
 	uint8_t *code = host_ptr(c, addr, size);
@@ -208,9 +208,9 @@ struct core_blk *blk_get(struct sim_core *c, uint32_t addr, uint32_t size)
 		free(copy);
 		return NULL;
 	}
-	b->next = c->blk_hash[h];
-	c->blk_hash[h] = b;
-	c->blocks_translated++;
+	b->next = c->blocks.hash[h];
+	c->blocks.hash[h] = b;
+	c->blocks.translated++;
 	return b;
 fail:
 	free(copy);
@@ -224,7 +224,7 @@ static void drop_if(struct sim_core *c, bool (*pred)(struct sim_core *, const st
                     uint32_t lo, uint32_t size, unsigned *count)
 {
 	for (unsigned h = 0; h < CORE_BLK_HASH; h++) {
-		struct core_blk **pp = &c->blk_hash[h];
+		struct core_blk **pp = &c->blocks.hash[h];
 		while (*pp) {
 			struct core_blk *b = *pp;
 			if (pred(c, b, lo, size)) {
@@ -284,7 +284,7 @@ void blk_drop_all(struct sim_core *c)
 void blk_retranslate_all(struct sim_core *c)
 {
 	for (unsigned h = 0; h < CORE_BLK_HASH; h++)
-		for (struct core_blk *b = c->blk_hash[h]; b; b = b->next)
+		for (struct core_blk *b = c->blocks.hash[h]; b; b = b->next)
 			(void)uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
 }
 
@@ -298,13 +298,13 @@ unsigned blk_check_rewritten(struct sim_core *c)
 void blk_free_all(struct sim_core *c)
 {
 	for (unsigned h = 0; h < CORE_BLK_HASH; h++) {
-		struct core_blk *b = c->blk_hash[h];
+		struct core_blk *b = c->blocks.hash[h];
 		while (b) {
 			struct core_blk *next = b->next;
 			blk_free(c, b);
 			b = next;
 		}
-		c->blk_hash[h] = NULL;
+		c->blocks.hash[h] = NULL;
 	}
 	c->cur = NULL;
 }
@@ -367,7 +367,7 @@ static void hook_fp(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 {
 	struct sim_core *c = ud;
 	(void)size;
-	if (!c->fp_trap_on)
+	if (!c->blocks.fp_trap_on)
 		return;
 	c->stop = fp_access_allowed(c) ? STOP_LAZYFP : STOP_NOCP;
 	c->stop_pc = (uint32_t)address;
@@ -410,8 +410,8 @@ static int add_code_hook(struct sim_core *c, uc_hook *h, void *cb, uint32_t addr
 
 static bool div_hooked(const struct sim_core *c, uint32_t addr)
 {
-	for (size_t i = 0; i < c->n_div_hooked; i++)
-		if (c->div_hooked[i] == addr)
+	for (size_t i = 0; i < c->blocks.n_div_hooked; i++)
+		if (c->blocks.div_hooked[i] == addr)
 			return true;
 	return false;
 }
@@ -424,21 +424,21 @@ void blk_install_hooks(struct sim_core *c, struct core_blk *b)
 		for (unsigned i = 0; i < b->n_div; i++) {
 			if (div_hooked(c, b->div_addr[i]))
 				continue;
-			if (c->n_div_hooked == c->cap_div_hooked) {
-				size_t cap = c->cap_div_hooked ? 2 * c->cap_div_hooked : 16;
-				uint32_t *p = realloc(c->div_hooked, cap * sizeof(*p));
+			if (c->blocks.n_div_hooked == c->blocks.cap_div_hooked) {
+				size_t cap = c->blocks.cap_div_hooked ? 2 * c->blocks.cap_div_hooked : 16;
+				uint32_t *p = realloc(c->blocks.div_hooked, cap * sizeof(*p));
 				if (!p)
 					continue; /* out of memory: this divide costs its static cycles only */
-				c->div_hooked = p;
-				c->cap_div_hooked = cap;
+				c->blocks.div_hooked = p;
+				c->blocks.cap_div_hooked = cap;
 			}
 			uc_hook h;
 			if (add_code_hook(c, &h, (void *)hook_div, b->div_addr[i]) == 0)
-				c->div_hooked[c->n_div_hooked++] = b->div_addr[i];
+				c->blocks.div_hooked[c->blocks.n_div_hooked++] = b->div_addr[i];
 		}
 		b->hooked_div = true;
 	}
-	if (b->n_fp && c->fp_trap_on && !b->fp_hooked) {
+	if (b->n_fp && c->blocks.fp_trap_on && !b->fp_hooked) {
 		if (!b->fp_hooks)
 			b->fp_hooks = calloc(b->n_fp, sizeof(*b->fp_hooks));
 		if (b->fp_hooks) {
@@ -454,11 +454,11 @@ void blk_install_hooks(struct sim_core *c, struct core_blk *b)
  * block with FP instructions and drop its translation. */
 void blk_set_fp_trap(struct sim_core *c, bool on)
 {
-	if (c->fp_trap_on == on)
+	if (c->blocks.fp_trap_on == on)
 		return;
-	c->fp_trap_on = on;
+	c->blocks.fp_trap_on = on;
 	for (unsigned h = 0; h < CORE_BLK_HASH; h++) {
-		for (struct core_blk *b = c->blk_hash[h]; b; b = b->next) {
+		for (struct core_blk *b = c->blocks.hash[h]; b; b = b->next) {
 			if (!b->n_fp)
 				continue;
 			if (on) {
@@ -474,4 +474,21 @@ void blk_set_fp_trap(struct sim_core *c, bool on)
 			(void)uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
 		}
 	}
+}
+
+void blk_cache_free(struct sim_core *c)
+{
+	free(c->blocks.div_hooked);
+	c->blocks.div_hooked = NULL;
+	c->blocks.n_div_hooked = c->blocks.cap_div_hooked = 0;
+}
+
+bool blk_hooks_missing(const struct sim_core *c, const struct core_blk *b)
+{
+	return (b->n_div && !b->hooked_div) || (b->n_fp && c->blocks.fp_trap_on && !b->fp_hooked);
+}
+
+uint64_t blk_translated(const struct sim_core *c)
+{
+	return c->blocks.translated;
 }

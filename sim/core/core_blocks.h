@@ -13,6 +13,8 @@
 
 struct sim_core;
 
+#define CORE_BLK_HASH 4096
+
 /* One memory-accessing instruction of a block, for finding which instruction caused an access:
  * unicorn 2.0.1 does not update PC before a load or store, so inside an MMIO callback or an
  * unmapped-access hook the PC is stale; the registers are current (TCG saves globals before a
@@ -45,6 +47,18 @@ struct core_blk {
 	struct core_blk *next; /* hash chain */
 };
 
+/* The cache of analysed blocks, by start address. */
+struct blk_cache {
+	struct core_blk *hash[CORE_BLK_HASH];
+	struct core_blk *last;
+	uint64_t translated;
+	bool fp_trap_on; /* CPACR denies CP10/CP11, or FPCCR.LSPACT: FP instructions trap */
+	/* Addresses with a divide hook: one hook per address, kept when a block is dropped and
+	 * analysed again (a second hook would charge the divide twice). */
+	uint32_t *div_hooked;
+	size_t n_div_hooked, cap_div_hooked;
+};
+
 struct core_blk *blk_get(struct sim_core *c, uint32_t addr, uint32_t size);
 void blk_drop_range(struct sim_core *c, uint32_t addr, uint32_t size);
 void blk_drop_all(struct sim_core *c);
@@ -57,5 +71,11 @@ int blk_find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, int f
 void blk_set_fp_trap(struct sim_core *c, bool on);
 void blk_install_hooks(struct sim_core *c, struct core_blk *b);
 void blk_free_all(struct sim_core *c);
+/* At core_free: the divide-hook address list too. */
+void blk_cache_free(struct sim_core *c);
+/* Block b about to run carries fewer code hooks than it needs (divides, trapped FP instructions):
+ * its translation must be dropped and made again. */
+bool blk_hooks_missing(const struct sim_core *c, const struct core_blk *b);
+uint64_t blk_translated(const struct sim_core *c);
 
 #endif /* SIM_CORE_BLOCKS_H */

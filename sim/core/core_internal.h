@@ -25,8 +25,6 @@
 
 #define CORE_LOCKUP_PC 0xEFFFFFFEu
 
-#define CORE_BLK_HASH 4096
-
 enum core_stop {
 	STOP_NONE = 0,
 	STOP_BUDGET, /* block hook: cycle budget used, or an event (SysTick, pending IRQ) is due */
@@ -89,12 +87,8 @@ struct sim_core {
 	unsigned n_inval;
 	bool locked; /* lockup (B1.5.15): stays across a debug halt */
 
-	struct core_blk *blk_hash[CORE_BLK_HASH];
-	struct core_blk *blk_last;
-	uint64_t blocks_translated;
 	uint64_t instructions;
 	uint64_t halts, exceptions;
-	bool fp_trap_on; /* CPACR denies CP10/CP11, or FPCCR.LSPACT: FP instructions trap */
 
 	bool event_reg; /* WFE event register (B1.5.18) */
 
@@ -107,10 +101,7 @@ struct sim_core {
 	struct dwt_state dwt;         /* dwt.c (dwt.h), C1.8 */
 	struct fpb_state fpb;         /* fpb.c (fpb.h), C1.11 */
 	struct itm_state itm;         /* itm.c (itm.h), C1.7 */
-	/* Addresses with a divide hook: one hook per address, kept when a block is dropped and
-	 * analysed again (a second hook would charge the divide twice). */
-	uint32_t *div_hooked;
-	size_t n_div_hooked, cap_div_hooked;
+	struct blk_cache blocks;      /* core_blocks.c (core_blocks.h) */
 	uc_hook trace_hook;
 	uc_hook step_hook; /* code hook on every address, present only during a step */
 	/* SysTick expiring inside a block (core_run.c, split_for_tick): the cycle count at which it

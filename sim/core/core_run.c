@@ -481,5 +481,5 @@ void core_get_stats(const struct sim_core *c, struct core_stats *s)
 	s->cycles = c->now;
 	s->halts = c->halts;
 	s->exceptions = c->exceptions;
-	s->blocks_translated = c->blocks_translated;
+	s->blocks_translated = blk_translated(c);
 }

@@ -50,7 +50,7 @@ int exc_priority(const struct sim_core *c, int exc)
 	case EXC_HARDFAULT:
 		return -1;
 	default:
-		return c->exc.prio[exc] & (0xFFu << (8 - CORE_PRIO_BITS));
+		return c->exc.prio[exc] & c->exc.prio_mask;
 	}
 }
 
@@ -77,7 +77,7 @@ int exc_execution_priority(struct sim_core *c)
 	int boosted = 256;
 	uint32_t basepri = core_reg(c, UC_ARM_REG_BASEPRI) & 0xFFu;
 	if (basepri)
-		boosted = exc_group_priority(c, (int)(basepri & (0xFFu << (8 - CORE_PRIO_BITS))));
+		boosted = exc_group_priority(c, (int)(basepri & c->exc.prio_mask));
 	if (core_reg(c, UC_ARM_REG_PRIMASK) & 1u)
 		boosted = 0;
 	if (core_reg(c, UC_ARM_REG_FAULTMASK) & 1u)

@@ -26,8 +26,7 @@ enum {
 	EXC_IRQ0 = 16,
 };
 
-#define CORE_MAX_EXC   (EXC_IRQ0 + CORE_MAX_IRQ)
-#define CORE_PRIO_BITS 4 /* STM32F4: 16 priority levels (PM0214 4.3.7) */
+#define CORE_MAX_EXC (EXC_IRQ0 + CORE_MAX_IRQ)
 
 /* CFSR (B3.2.15): MMFSR [7:0], BFSR [15:8], UFSR [31:16]. */
 #define CFSR_IBUSERR     (1u << 8)
@@ -56,6 +55,7 @@ struct exc_state {
 	bool active[CORE_MAX_EXC];
 	bool enabled[CORE_MAX_EXC];
 	uint8_t prio[CORE_MAX_EXC]; /* programmed priority byte (IPR/SHPR) */
+	uint8_t prio_mask;          /* the implemented bits of a priority byte (core_soc.prio_bits) */
 	bool tail_chain;            /* an exception return just happened: entry costs a tail-chain */
 };
 

@@ -113,7 +113,7 @@ static void write_prio_bytes(struct sim_core *c, int first_exc, uint32_t v, uint
 	for (unsigned b = 0; b < 4; b++) {
 		int e = first_exc + (int)b;
 		if ((bytemask >> (8 * b)) & 0xFFu && e < c->num_exc)
-			c->exc.prio[e] = (uint8_t)((v >> (8 * b)) & (0xFFu << (8 - CORE_PRIO_BITS)));
+			c->exc.prio[e] = (uint8_t)((v >> (8 * b)) & c->exc.prio_mask);
 	}
 	core_request_stop(c);
 }
