@@ -82,13 +82,14 @@ def kill_child(wd, comm):
 
 def ended_soon(p, killed_at, what):
     """bench must notice a dead child between two slices of its halt wait (docs/reliability.md),
-    well before --timeout 30s: within 3 s of the kill."""
+    well before --timeout 30s. The bound is half that timeout, not a speed target: a loaded CI
+    machine may take seconds to schedule bench, but only a missed check waits the whole 30 s."""
     try:
         p.wait(timeout=30)
     except subprocess.TimeoutExpired:
         pass
     took = time.monotonic() - killed_at
-    expect(took < 3.0, f"bench ended {took:.2f} s after {what} was killed, expected < 3 s (--timeout 30s)")
+    expect(took < 15.0, f"bench ended {took:.2f} s after {what} was killed, expected well before --timeout 30s")
     print(f"ended {took:.2f} s after the kill", file=sys.stderr)
 
 

@@ -19,9 +19,9 @@ fails=0
 both() {
   local name=$1 fw=$2 rc=0; shift 2
   rsp_sim_start "$build" "$src" "$fw" || return 1
-  timeout -k 5 120 "$build/bench" run --openocd "127.0.0.1:$TCL_PORT" "$fw" "$@" --timeout 5s \
+  timeout -k 5 120 "$build/bench" run --openocd "127.0.0.1:$TCL_PORT" "$fw" "$@" --timeout 60s \
     --json "$RSP_WORK/$name-tcl.json" --quiet --no-progress || rc=1
-  timeout -k 5 120 "$build/bench" run --gdb "127.0.0.1:$GDB_PORT" "$fw" "$@" --timeout 5s \
+  timeout -k 5 120 "$build/bench" run --gdb "127.0.0.1:$GDB_PORT" "$fw" "$@" --timeout 60s \
     --json "$RSP_WORK/$name-gdb.json" --quiet --no-progress || rc=1
   [[ $rc -eq 0 ]] && python3 - "$RSP_WORK/$name-tcl.json" "$RSP_WORK/$name-gdb.json" "$name" <<'PY' || rc=1
 import json, sys

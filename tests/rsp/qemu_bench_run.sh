@@ -25,17 +25,17 @@ print(name, sorted({res["name"] for res in r["results"]}), "counter none, no sam
 PY
 }
 
-timeout -k 5 60 "$build/bench" run --board qemu-mps2-an386 "$ex/nops.elf" --repeat 2 --timeout 5s --quiet \
+timeout -k 5 60 "$build/bench" run --board qemu-mps2-an386 "$ex/nops.elf" --repeat 2 --timeout 30s --quiet \
   --no-progress --json "$work/nops.json"
 check nops "$work/nops.json"
 python3 -c "import json,sys; n=sorted(r['name'] for r in json.load(open(sys.argv[1]))['results']); assert n==['nop1','nop10','nop100','nop1000'], n" "$work/nops.json"
 timeout -k 5 60 "$build/bench" run --board qemu-mps2-an386 "$ex/fut-hardfp.elf" --repeat 2 --arg input=1,2 \
-  --timeout 5s --quiet --no-progress --json "$work/fut.json"
+  --timeout 30s --quiet --no-progress --json "$work/fut.json"
 check fut-hardfp "$work/fut.json"
 # a firmware without markers, between two functions (Embench-IoT style)
 fw=$build/tests/firmware/rsp/qemu_nomarkers.elf
 timeout -k 5 60 "$build/bench" run --board qemu-mps2-an386 "$fw" --start start_trigger --stop stop_trigger \
-  --repeat 2 --timeout 5s --quiet --no-progress --json "$work/nomarkers.json"
+  --repeat 2 --timeout 30s --quiet --no-progress --json "$work/nomarkers.json"
 check nomarkers "$work/nomarkers.json"
 python3 -c "import json,sys; n=[r['name'] for r in json.load(open(sys.argv[1]))['results']]; assert n==['start_trigger..stop_trigger'], n" "$work/nomarkers.json"
 if pgrep -f -- "-kernel $fw" >/dev/null; then
