@@ -11,6 +11,7 @@
 #include "report/html.h"
 #include "report/json_read.h"
 #include "report/junit.h"
+#include "report/outpath.h"
 #include "report/reporter.h"
 #include "report/svg.h"
 
@@ -154,10 +155,19 @@ int cmd_report(int argc, char **argv)
 		report_usage(stdout);
 		return 0;
 	}
+	if (rc == 0) {
+		/* Every output is checked before a report is read: none may replace an input. */
+		const struct outpath outs[] = {{"--html", a.html}, {"--svg", a.svg}, {"--output", a.output}};
+		rc = outpath_check(outs, 3, a.inputs, a.n_inputs, &err);
+	}
 	for (; rc == 0 && loaded < a.n_inputs; loaded++) {
 		results_init(&reps[loaded]);
 		ptrs[loaded] = &reps[loaded];
 		rc = json_read_file(a.inputs[loaded], &reps[loaded], &err);
+	}
+	if (rc == 0 && junit_limit_unmatched(&a.limits, ptrs, a.n_inputs)) {
+		const char *u = junit_limit_unmatched(&a.limits, ptrs, a.n_inputs);
+		rc = bench_fail(&err, BENCH_E_USAGE, "--max-cycles %s: no result is named %s: check the name", u, u);
 	}
 	if (rc == 0)
 		rc = write_outputs(&a, ptrs, a.n_inputs, &err);

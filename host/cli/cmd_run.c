@@ -1,17 +1,14 @@
 /* bench run: parse flags, measure (run.c), print the table, write the JSON report (also when the
  * run failed: docs/exit-codes.md), and exit with the documented code. */
-#include <errno.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cmd.h"
 #include "run/farm.h"
 #include "session/probes.h"
 #include "session/proc.h"
 #include "report/junit.h"
+#include "report/outpath.h"
 #include "report/reporter.h"
 #include "run/run.h"
 
@@ -74,17 +71,14 @@ int cmd_run(int argc, char **argv)
 		return bench_exit_code(BENCH_E_USAGE);
 	}
 	/* A report that cannot be written is known before the run, not after minutes of measuring
-	 * (and a second error line): its folder must exist and be writable (the atomic write puts a
-	 * temporary file next to it). */
-	if (o.json) {
-		char dir[PATH_MAX];
-		snprintf(dir, sizeof(dir), "%s", o.json);
-		if (access(dirname(dir), W_OK | X_OK)) {
-			fprintf(stderr,
-			        "bench: cannot write report %s: %s: check the directory exists and is writable\n",
-			        o.json, strerror(errno));
+	 * (and a second error line); and it never replaces the firmware (report/outpath.h). */
+	{
+		const struct outpath out = {"--json", o.json};
+		const char *in[] = {o.firmware};
+		if (outpath_check(&out, 1, in, 1, &err)) {
+			fprintf(stderr, "bench: %s\n", err.msg);
 			run_opts_free(&o);
-			return bench_exit_code(BENCH_E_IO);
+			return bench_exit_code(err.kind);
 		}
 	}
 	proc_install_signal_handlers();

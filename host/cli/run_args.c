@@ -324,6 +324,16 @@ int run_parse_args(int argc, char **argv, struct run_opts *o, struct bench_error
 		return bench_fail(err, BENCH_E_USAGE,
 		                  "--transport picks how the OpenOCD bench starts reaches the board: leave it out with "
 		                  "--openocd/--gdb");
+	/* `--json -` makes stdout the JSON report: one document. The console table then stays off
+	 * (--format json would print the same report twice); another stdout format would mix. */
+	if (o->json && !strcmp(o->json, "-")) {
+		if (o->format && strcmp(o->format, "json") && strcmp(o->format, "console") && !o->quiet)
+			return bench_fail(err, BENCH_E_USAGE,
+			                  "--json - and --format %s both write to stdout: write the report to a file "
+			                  "or add --quiet",
+			                  o->format);
+		o->quiet = true;
+	}
 	if (o->probe && (o->openocd || o->gdb))
 		return bench_fail(err, BENCH_E_USAGE,
 		                  "--probe selects the probe of an OpenOCD bench starts: leave it out "

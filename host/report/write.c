@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/outpath.h"
 #include "report/reporter.h"
 
 int report_emit(const struct reporter_ops *ops, FILE *out, const struct bench_report *rep, struct bench_error *err)
@@ -35,6 +36,25 @@ int report_write_atomic(const struct reporter_ops *ops, const char *path, const 
 
 	if (!strcmp(path, "-"))
 		return report_emit(ops, stdout, rep, err);
+	/* Nothing can be renamed over a FIFO or a device (/dev/stdout, /dev/null, a shell's >(cmd)):
+	 * write through it as a stream (docs/reports.md). */
+	if (outpath_is_stream(path)) {
+		f = fopen(path, "w");
+		if (!f)
+			return bench_fail(err, BENCH_E_IO, "cannot write report %s: %s", path, strerror(errno));
+		rc = report_emit(ops, f, rep, err);
+		if (fclose(f) && !rc)
+			rc = bench_fail(err, BENCH_E_IO, "cannot write report %s: %s", path, strerror(errno));
+		return rc;
+	}
+	/* rename(2) would replace a symbolic link itself, not the file it names: never silently. */
+	{
+		struct stat st;
+		if (lstat(path, &st) == 0 && (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode)))
+			return bench_fail(err, S_ISLNK(st.st_mode) ? BENCH_E_USAGE : BENCH_E_IO,
+			                  "cannot write report %s: it is a %s: give a file's path", path,
+			                  S_ISLNK(st.st_mode) ? "symbolic link" : "directory");
+	}
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp))
 		return bench_fail(err, BENCH_E_IO, "report path too long: %s", path);
 	fd = mkstemp(tmp);

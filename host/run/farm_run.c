@@ -13,6 +13,7 @@
 #include "session/probes.h"
 #include "session/proc.h"
 #include "report/junit.h"
+#include "report/outpath.h"
 #include "report/reporter.h"
 #include "run/run.h"
 
@@ -218,6 +219,10 @@ static int prepare(int argc, char **argv, struct run_opts *o, struct farm *f, st
 	if (rc)
 		return rc;
 	rc = refuse_single_board_options(o, err);
+	if (rc == 0) {
+		const struct outpath out = {"--json", o->json};
+		rc = outpath_check(&out, 1, &o->firmware, 1, err);
+	}
 	if (rc == 0)
 		rc = farm_load(path, f, err);
 	if (rc == 0)
