@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -206,10 +207,20 @@ int elf_open(const char *path, struct elf_file *out, struct bench_error *err)
 	snprintf(out->path, sizeof(out->path), "%s", path);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return bench_fail(err, BENCH_E_INTERNAL, "libelf is out of date: reinstall libelf1");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO given as firmware would otherwise block this open until a writer came. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return bench_fail(err, BENCH_E_FILE, "cannot open firmware %s: %s: check the path", path,
 		                  strerror(errno));
+	{
+		struct stat st;
+		if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+			close(fd);
+			return bench_fail(err, BENCH_E_FILE, "%s is %s, not a firmware file: pass the firmware's .elf",
+			                  path, S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device"
+			                                                                           : "not a regular file");
+		}
+	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf) {
 		close(fd);

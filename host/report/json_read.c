@@ -5,6 +5,9 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +101,9 @@ static int read_args(const cJSON *jargs, const char *what, size_t idx, struct be
 		if (!cJSON_IsNumber(a) || to_i64(a->valuedouble, &args[*n].value) < 0)
 			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].args.%s is not an integer", what, idx,
 			                  a->string);
+		if (strlen(a->string) >= sizeof(args[*n].name))
+			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].args has a name longer than %zu bytes",
+			                  what, idx, sizeof(args[*n].name) - 1);
 		snprintf(args[*n].name, sizeof(args[*n].name), "%s", a->string);
 		(*n)++;
 	}
@@ -117,6 +123,10 @@ static int read_result(const cJSON *jr, const char *what, size_t idx, struct ben
 
 	if (!cJSON_IsObject(jr) || !cJSON_IsString(name))
 		return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu] has no \"name\"", what, idx);
+	/* A longer name would be cut to fit and could then merge with another result. */
+	if (strlen(name->valuestring) >= BENCH_NAME_MAX)
+		return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].name is longer than %d bytes", what, idx,
+		                  BENCH_NAME_MAX - 1);
 	rc = read_args(cJSON_GetObjectItemCaseSensitive(jr, "args"), what, idx, args, &n_args, err);
 	if (rc < 0)
 		return rc;
@@ -267,6 +277,31 @@ static int read_root(const cJSON *root, const char *what, struct bench_report *r
 	return 0;
 }
 
+/* RFC 8259 section 4 leaves duplicate names' meaning open and cJSON keeps the first: a report
+ * with "samples" twice would be read differently by other tools. Refused, for every object. The
+ * names of one object are compared pairwise: a report's objects have a dozen keys, not thousands
+ * (an object with more, some args table, costs more but stays bounded by cJSON's nesting limit). */
+static int check_keys(const cJSON *node, const char *what, int depth, struct bench_error *err)
+{
+	const cJSON *a, *b;
+	int rc;
+
+	if (depth > 64)
+		return bench_fail(err, BENCH_E_REPORT, "%s: nested deeper than 64 levels: not a bench report", what);
+	for (a = node ? node->child : NULL; a; a = a->next) {
+		if (cJSON_IsObject(node) && a->string)
+			for (b = a->next; b; b = b->next)
+				if (b->string && !strcmp(a->string, b->string))
+					return bench_fail(err, BENCH_E_REPORT,
+					                  "%s: not valid JSON for bench (key \"%.64s\" given twice in one "
+					                  "object): pass a report written by `bench run --json`",
+					                  what, a->string);
+		if ((rc = check_keys(a, what, depth + 1, err)))
+			return rc;
+	}
+	return 0;
+}
+
 int json_read_text(const char *text, size_t len, const char *what, struct bench_report *rep, struct bench_error *err)
 {
 	const char *end = NULL;
@@ -280,20 +315,50 @@ int json_read_text(const char *text, size_t len, const char *what, struct bench_
 		                  "by `bench run --json`",
 		                  what, at);
 	}
-	rc = read_root(root, what, rep, err);
+	/* cJSON stops at the end of the first value: anything but white space after it is a second
+	 * document or garbage (RFC 8259 section 2: a JSON text is one value). */
+	for (size_t at = end ? (size_t)(end - text) : len; at < len; at++)
+		if (!strchr(" \t\r\n", text[at]) || !text[at]) {
+			cJSON_Delete(root);
+			return bench_fail(err, BENCH_E_REPORT,
+			                  "%s: not valid JSON (trailing data at byte %zu after the report): pass one "
+			                  "report written by `bench run --json`",
+			                  what, at);
+		}
+	rc = check_keys(root, what, 0, err);
+	if (rc == 0)
+		rc = read_root(root, what, rep, err);
 	cJSON_Delete(root);
 	return rc;
 }
 
 int json_read_file(const char *path, struct bench_report *rep, struct bench_error *err)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	FILE *f = stdin;
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	int rc;
 
-	if (!f)
-		return bench_fail(err, BENCH_E_REPORT, "cannot open report %s: %s", path, strerror(errno));
+	if (strcmp(path, "-")) {
+		/* O_NONBLOCK and fstat: a FIFO or a device (/dev/zero never ends) is refused at once, not
+		 * waited on or read until memory runs out. */
+		struct stat st;
+		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			return bench_fail(err, BENCH_E_REPORT, "cannot open report %s: %s", path, strerror(errno));
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+			close(fd);
+			return bench_fail(err, BENCH_E_REPORT, "report %s is %s, not a file: pass a report written by "
+			                  "`bench run --json`",
+			                  path, S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device"
+			                        : S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+		}
+		f = fdopen(fd, "rb");
+		if (!f) {
+			close(fd);
+			return bench_fail(err, BENCH_E_NOMEM, "cannot read report %s: %s", path, strerror(errno));
+		}
+	}
 	for (;;) {
 		size_t got;
 		if (len == cap) {

@@ -26,6 +26,9 @@ void results_free(struct bench_report *r)
 	free(r->uart);
 	r->uart = NULL;
 	r->n_uart = r->uart_dropped = 0;
+	free(r->index);
+	r->index = NULL;
+	r->index_cap = 0;
 	r->results = NULL;
 	r->regions = NULL;
 	r->n_results = r->cap_results = 0;
@@ -51,17 +54,66 @@ static void copy_name(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
+/* FNV-1a (Fowler, Noll, Vo) over the name and every argument, as results_get compares them. */
+static size_t key_hash(const char *name, const struct bench_arg *args, size_t n_args)
+{
+	uint64_t h = 14695981039346656037ull;
+	const size_t name_max = BENCH_NAME_MAX - 1;
+
+	for (size_t i = 0; i < name_max && name[i]; i++)
+		h = (h ^ (uint8_t)name[i]) * 1099511628211ull;
+	for (size_t a = 0; a < n_args; a++) {
+		h = (h ^ 0xff) * 1099511628211ull;
+		for (size_t i = 0; i < name_max && args[a].name[i]; i++)
+			h = (h ^ (uint8_t)args[a].name[i]) * 1099511628211ull;
+		for (int b = 0; b < 8; b++)
+			h = (h ^ (uint8_t)((uint64_t)args[a].value >> (8 * b))) * 1099511628211ull;
+	}
+	return (size_t)h;
+}
+
+static bool matches(const struct bench_result *res, const char *name, const struct bench_arg *args, size_t n_args)
+{
+	return !strncmp(res->name, name, sizeof(res->name) - 1) && same_args(res, args, n_args);
+}
+
+/* Rebuilds the index at twice the results' capacity (load factor at most 1/2). */
+static int index_grow(struct bench_report *r)
+{
+	size_t cap = 64;
+	size_t *ix;
+
+	while (cap < 2 * (r->n_results + 1))
+		cap *= 2;
+	ix = calloc(cap, sizeof(*ix));
+	if (!ix)
+		return -1;
+	for (size_t i = 0; i < r->n_results; i++) {
+		const struct bench_result *res = &r->results[i];
+		size_t h = key_hash(res->name, res->args, res->n_args) & (cap - 1);
+		while (ix[h])
+			h = (h + 1) & (cap - 1);
+		ix[h] = i + 1;
+	}
+	free(r->index);
+	r->index = ix;
+	r->index_cap = cap;
+	return 0;
+}
+
 struct bench_result *results_get(struct bench_report *r, const char *name, const struct bench_arg *args, size_t n_args)
 {
 	struct bench_result *res;
+	size_t h;
 
 	if (n_args > BENCH_MAX_ARGS)
 		return NULL;
-	for (size_t i = 0; i < r->n_results; i++) {
-		res = &r->results[i];
-		if (!strncmp(res->name, name, sizeof(res->name) - 1) && same_args(res, args, n_args))
-			return res;
-	}
+	if (r->index_cap < 2 * (r->n_results + 1) && index_grow(r))
+		return NULL;
+	h = key_hash(name, args, n_args) & (r->index_cap - 1);
+	for (; r->index[h]; h = (h + 1) & (r->index_cap - 1))
+		if (matches(&r->results[r->index[h] - 1], name, args, n_args))
+			return &r->results[r->index[h] - 1];
 	if (r->n_results == r->cap_results) {
 		size_t cap = r->cap_results ? r->cap_results * 2 : 16;
 		struct bench_result *v = realloc(r->results, cap * sizeof(*v));
@@ -79,6 +131,7 @@ struct bench_result *results_get(struct bench_report *r, const char *name, const
 	}
 	res->n_args = n_args;
 	strcpy(res->unit, "cycles");
+	r->index[h] = r->n_results;
 	return res;
 }
 

@@ -87,6 +87,10 @@ struct bench_report {
 	struct bench_context context;
 	struct bench_result *results;
 	size_t n_results, cap_results;
+	/* results_get's hash index (open addressing, result index + 1, 0 empty): finding a result is
+	 * O(1), so a 10^6-input sweep or report is not 10^12 comparisons. Private to results.c. */
+	size_t *index;
+	size_t index_cap;
 	struct bench_region_result *regions;
 	size_t n_regions, cap_regions;
 	/* What the run survived and the user should know (a failed --poll read of the region table):
