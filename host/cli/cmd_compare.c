@@ -1,4 +1,5 @@
 /* bench compare BASE.json NEW.json [--threshold 1%] [--utest] [--alpha P] [--allow-different-firmware]
+ *               [--allow-different-board]
  * Prints the change per result and input as a table. Exit codes (docs/exit-codes.md): 0 no
  * regression beyond the threshold, 1 a regression, 2 bad usage or reports that cannot be compared. */
 #include <stdio.h>
@@ -12,12 +13,14 @@
 static void compare_usage(FILE *out)
 {
 	fputs("usage: bench compare BASE.json NEW.json [--threshold 1%] [--utest] [--alpha 0.05]\n"
-	      "                     [--allow-different-firmware]\n"
+	      "                     [--allow-different-firmware] [--allow-different-board]\n"
 	      "  --threshold T   a median more than T above BASE is a regression (default 1%)\n"
 	      "  --utest         also require a Mann-Whitney U test p < alpha for cycles (silicon noise);\n"
 	      "                  figures in other units (times) are always tested\n"
 	      "  --alpha P       significance level of the U test (default 0.05)\n"
 	      "  --allow-different-firmware  compare reports of differently named firmware\n"
+	      "  --allow-different-board     compare reports measured on different boards\n"
+	      "a result missing from NEW counts as a regression; a report whose status is not ok is refused\n"
 	      "exit: 0 no regression, 1 regression, 2 usage or incomparable reports\n",
 	      out);
 }
@@ -34,6 +37,8 @@ static int parse(int argc, char **argv, const char **paths, struct compare_opts 
 			o->utest_always = true;
 		} else if (!strcmp(a, "--allow-different-firmware")) {
 			o->allow_other_firmware = true;
+		} else if (!strcmp(a, "--allow-different-board")) {
+			o->allow_other_board = true;
 		} else if (!strcmp(a, "--threshold") || !strcmp(a, "--alpha")) {
 			int rc;
 			if (i + 1 >= argc)

@@ -93,12 +93,32 @@ int junit_limits_take(int *argc, char **argv, struct junit_limits *l, struct ben
 	return 0;
 }
 
+const char *junit_limit_unmatched(const struct junit_limits *l, const struct bench_report *const *reps, size_t n_reps)
+{
+	for (size_t i = 0; l && i < l->n; i++) {
+		bool found = false;
+		for (size_t r = 0; r < n_reps && !found; r++)
+			for (size_t k = 0; k < reps[r]->n_results && !found; k++)
+				found = !strcmp(reps[r]->results[k].name, l->items[i].name);
+		if (!found)
+			return l->items[i].name;
+	}
+	return NULL;
+}
+
 int junit_limit_exit(const struct bench_report *rep, int code)
 {
+	const char *unmatched;
 	size_t n;
 
 	if (code)
 		return code;
+	/* A limit on a misspelt name would never fail: a CI gate that cannot fire. */
+	if ((unmatched = junit_limit_unmatched(active_limits, &rep, 1))) {
+		fprintf(stderr, "bench: --max-cycles %s: no result is named %s: check the name (bench lists its results)\n",
+		        unmatched, unmatched);
+		return bench_exit_code(BENCH_E_USAGE);
+	}
 	n = junit_limit_failures(active_limits, rep);
 	if (!n)
 		return 0;

@@ -25,6 +25,8 @@ struct junit_limits {
 int junit_limit_parse(struct junit_limits *l, const char *arg, struct bench_error *err);
 /* True when RES has a limit in L and its largest sample is above it; *LIMIT gets the limit. */
 bool junit_limit_exceeded(const struct junit_limits *l, const struct bench_result *res, int64_t *limit);
+/* The name of the first limit in L that names no result of REPS, or NULL. */
+const char *junit_limit_unmatched(const struct junit_limits *l, const struct bench_report *const *reps, size_t n_reps);
 /* How many results of REP exceed their limit. */
 size_t junit_limit_failures(const struct junit_limits *l, const struct bench_report *rep);
 

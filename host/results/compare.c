@@ -48,6 +48,24 @@ int compare_check(const struct bench_report *base, const char *base_name, const 
 		return bench_fail(err, BENCH_E_REPORT,
 		                  "%s has schema_version %d, %s has %d: re-run both with the same bench", base_name,
 		                  base->schema_version, cur_name, cur->schema_version);
+	/* A CI gate must not pass on a run that did not finish: its missing samples are not "no change". */
+	for (int i = 0; i < 2; i++) {
+		const struct bench_report *r = i ? cur : base;
+		if (r->status != BENCH_STATUS_OK)
+			return bench_fail(err, BENCH_E_REPORT,
+			                  "%s is a run that did not finish (status %s: %.200s): fix that run and compare "
+			                  "complete reports",
+			                  i ? cur_name : base_name, results_status_name(r->status),
+			                  r->error[0] ? r->error : r->status_detail);
+	}
+	if (strcmp(base->context.board, cur->context.board) && !o->allow_other_board)
+		return bench_fail(err, BENCH_E_REPORT,
+		                  "%s was measured on board '%s' but %s on '%s': compare runs on the same board (or "
+		                  "pass --allow-different-board)",
+		                  base_name, base->context.board, cur_name, cur->context.board);
+	/* The same SHA-256 is the same firmware whatever its file is called (a renamed artefact). */
+	if (base->context.firmware_sha256[0] && !strcmp(base->context.firmware_sha256, cur->context.firmware_sha256))
+		return 0;
 	if (strcmp(bf, cf) && !o->allow_other_firmware)
 		return bench_fail(err, BENCH_E_REPORT,
 		                  "%s measured firmware '%s' but %s measured '%s': compare runs of the same firmware "
@@ -136,7 +154,9 @@ int compare_reports(const struct bench_report *base, const struct bench_report *
 			out->rows[out->n++].cur = &cur->results[i];
 	for (size_t i = 0; i < out->n; i++) {
 		judge(&out->rows[i], o);
-		out->regressions += out->rows[i].verdict == CMP_REGRESSED || out->rows[i].verdict == CMP_UNMEASURED;
+		/* A result gone from NEW is a benchmark that stopped running: the gate must not pass on it. */
+		out->regressions += out->rows[i].verdict == CMP_REGRESSED || out->rows[i].verdict == CMP_UNMEASURED ||
+		                    out->rows[i].verdict == CMP_ONLY_BASE;
 	}
 	return 0;
 }
@@ -154,7 +174,7 @@ const char *compare_verdict_name(enum compare_verdict v)
 	    [CMP_IMPROVED] = "improved",
 	    [CMP_REGRESSED] = "REGRESSED",
 	    [CMP_UNMEASURED] = "UNMEASURED",
-	    [CMP_ONLY_BASE] = "only in base",
+	    [CMP_ONLY_BASE] = "MISSING in new",
 	    [CMP_ONLY_NEW] = "only in new",
 	};
 	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";

@@ -16,7 +16,7 @@ enum compare_verdict {
 	CMP_IMPROVED,   /* fewer cycles beyond the threshold */
 	CMP_REGRESSED,  /* more cycles beyond the threshold (and significant when tested) */
 	CMP_UNMEASURED, /* NEW has the result but no sample: counted as a regression */
-	CMP_ONLY_BASE,  /* gone in NEW */
+	CMP_ONLY_BASE,  /* gone in NEW: counted as a regression */
 	CMP_ONLY_NEW,   /* new in NEW */
 };
 
@@ -25,6 +25,7 @@ struct compare_opts {
 	double alpha;              /* significance for the U test (default 0.05) */
 	bool utest_always;         /* --utest: test cycles too (silicon with caches or wait states) */
 	bool allow_other_firmware; /* --allow-different-firmware */
+	bool allow_other_board;    /* --allow-different-board */
 };
 
 struct compare_row {
@@ -40,14 +41,15 @@ struct compare_row {
 struct compare_result {
 	struct compare_row *rows;
 	size_t n;
-	size_t regressions; /* CMP_REGRESSED + CMP_UNMEASURED */
+	size_t regressions; /* CMP_REGRESSED + CMP_UNMEASURED + CMP_ONLY_BASE */
 };
 
 void compare_opts_init(struct compare_opts *o);
 /* "1%", "0.5%" or a fraction "0.01". BENCH_E_USAGE when malformed or negative. */
 int compare_parse_threshold(const char *s, double *out, struct bench_error *err);
-/* Refuses pairs that cannot be compared: another schema version, another firmware (by file name,
- * since build paths differ between CI jobs) unless allowed. NAMES are for messages. */
+/* Refuses pairs that cannot be compared: another schema version, a report whose status is not ok,
+ * another board unless allowed, another firmware (the same SHA-256 is the same firmware; else by
+ * file name, since build paths differ between CI jobs) unless allowed. NAMES are for messages. */
 int compare_check(const struct bench_report *base, const char *base_name, const struct bench_report *cur,
                   const char *cur_name, const struct compare_opts *o, struct bench_error *err);
 /* Pairs results by name and args (BASE's order, then those only in NEW) and judges each. */
