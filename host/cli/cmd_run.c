@@ -1,5 +1,6 @@
 /* bench run: parse flags, measure (run.c), print the table, write the JSON report (also when the
  * run failed: docs/exit-codes.md), and exit with the documented code. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,6 +81,19 @@ int cmd_run(int argc, char **argv)
 			run_opts_free(&o);
 			return bench_exit_code(err.kind);
 		}
+	}
+	{
+		/* A run this long should not start unnoticed: say how long it may take (run.h's estimate). */
+		uint64_t combos = 1;
+		for (size_t i = 0; i < o.n_sweeps; i++)
+			combos *= o.sweeps[i].n; /* run_check_size: no overflow */
+		if (combos * (o.warmup + o.repeat) >= RUN_NOTE_ITERATIONS)
+			fprintf(stderr,
+			        "bench: note: %" PRIu64 " inputs x %u iterations = %" PRIu64 " iterations, about %.1f hours "
+			        "at %u ms each; Ctrl-C stops it and keeps what was measured\n",
+			        combos, o.warmup + o.repeat, combos * (o.warmup + o.repeat),
+			        (double)combos * (o.warmup + o.repeat) * RUN_EST_MS_PER_ITERATION / 3600e3,
+			        RUN_EST_MS_PER_ITERATION);
 	}
 	proc_install_signal_handlers();
 	results_init(&rep);

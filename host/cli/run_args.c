@@ -113,9 +113,13 @@ int run_parse_sweep(const char *spec, struct run_sweep *out, struct bench_error 
 			*c++ = '\0';
 		if (parse_i64(a, &start) || parse_i64(b, &stop) || (c && parse_i64(c, &step)))
 			return sweep_usage(err, spec, "not integers");
-		if (step == 0 || (stop - start) / step < 0)
+		int64_t span;
+		/* STOP - START must itself be an int64: 9223372036854775807 - -1 would wrap (C11 6.5p5). */
+		if (__builtin_sub_overflow(stop, start, &span))
+			return sweep_usage(err, spec, "STOP - START overflows a 64-bit integer");
+		if (step == 0 || (step == -1 && span == INT64_MIN) || span / step < 0)
 			return sweep_usage(err, spec, "STEP must move START towards STOP");
-		uint64_t n = (uint64_t)((stop - start) / step) + 1;
+		uint64_t n = (uint64_t)(span / step) + 1;
 		if (n > RUN_MAX_SWEEP_VALUES)
 			return sweep_usage(err, spec, "more than 1000000 values");
 		out->values = malloc(n * sizeof(*out->values));
@@ -265,6 +269,27 @@ static int apply(const struct opt *op, const char *val, struct run_opts *o, stru
 	return 0;
 }
 
+/* The number of iterations (inputs x (warmup + repeat)) must fit, and a run that would take
+ * longer than anyone means is refused before anything starts. */
+int run_check_size(const struct run_opts *o, struct bench_error *err)
+{
+	uint64_t combos = 1, total;
+
+	for (size_t i = 0; i < o->n_sweeps; i++)
+		if (__builtin_mul_overflow(combos, (uint64_t)o->sweeps[i].n, &combos))
+			return bench_fail(err, BENCH_E_USAGE,
+			                  "the --arg sweeps have more combinations than a 64-bit count holds: sweep "
+			                  "fewer inputs");
+	if (__builtin_mul_overflow(combos, (uint64_t)o->warmup + o->repeat, &total) || total > RUN_MAX_ITERATIONS)
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "%" PRIu64 " inputs x %u iterations is more than %" PRIu64 " iterations (about %.0f days "
+		                  "at %u ms each): sweep fewer inputs or lower --repeat",
+		                  combos, o->warmup + o->repeat, (uint64_t)RUN_MAX_ITERATIONS,
+		                  (double)combos * (o->warmup + o->repeat) * RUN_EST_MS_PER_ITERATION / 86400e3,
+		                  RUN_EST_MS_PER_ITERATION);
+	return 0;
+}
+
 int run_parse_args(int argc, char **argv, struct run_opts *o, struct bench_error *err)
 {
 	o->progress = true;
@@ -310,6 +335,11 @@ int run_parse_args(int argc, char **argv, struct run_opts *o, struct bench_error
 	if (!o->firmware)
 		return bench_fail(err, BENCH_E_USAGE,
 		                  "no firmware given: bench run FIRMWARE.elf (see `bench run --help`)");
+	{
+		int rc = run_check_size(o, err);
+		if (rc)
+			return rc;
+	}
 	if (!!o->start_sym != !!o->stop_sym)
 		return bench_fail(err, BENCH_E_USAGE, "--start and --stop go together: give both symbols");
 	if (o->openocd && o->gdb)

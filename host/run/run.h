@@ -16,6 +16,13 @@
 #define RUN_MAX_SWEEPS         4
 #define RUN_MAX_SWEEP_VALUES   1000000u
 #define RUN_DEFAULT_TIMEOUT_MS 10000u
+/* At most 10^9 iterations per run (inputs x (warmup + repeat)); runs of more than
+ * RUN_NOTE_ITERATIONS print their size and an estimate first. The estimate takes 30 ms per
+ * iteration: three marker halts (SYNC, BEGIN, END) at the ~84 halts/s of the virtual board
+ * measured in docs/sim.md; a probe on silicon is of the same order. */
+#define RUN_MAX_ITERATIONS       1000000000u
+#define RUN_NOTE_ITERATIONS      1000000u
+#define RUN_EST_MS_PER_ITERATION 30u
 
 /* One --arg NAME=SPEC: the values written to symbol NAME (else bench_arg_NAME) at SYNC halts. */
 struct run_sweep {
@@ -67,6 +74,8 @@ int run_parse_args(int argc, char **argv, struct run_opts *o, struct bench_error
 /* Parses "NAME=START:STOP:STEP" (STOP inclusive when reached) or "NAME=V1,V2,...". */
 int run_parse_sweep(const char *spec, struct run_sweep *out, struct bench_error *err);
 void run_print_usage(FILE *out);
+/* Refuses sweeps whose iteration count overflows or exceeds RUN_MAX_ITERATIONS (BENCH_E_USAGE). */
+int run_check_size(const struct run_opts *o, struct bench_error *err);
 
 /* Measures. rep must be results_init()ed; it is filled with the context and every sample taken,
  * also on failure (then rep->status is incomplete/error and rep->error says why). Returns 0 or a

@@ -4,12 +4,15 @@
 #include "session/openocd_proc.h"
 #include "base/clock.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -141,6 +144,27 @@ static int start_sim(const struct openocd_start_opts *o, const char *transport, 
 	return 0;
 }
 
+/* 0 when 127.0.0.1:PORT can be bound as OpenOCD binds it (SO_REUSEADDR, so a socket in TIME_WAIT
+ * does not count; OpenOCD 0.12 src/server/server.c add_service sets it too); BENCH_E_TOOL_START (exit 4)
+ * when something listens there. */
+static int port_taken(const char *host, uint16_t port, struct bench_error *err)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
+	int one = 1, s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), rc = 0;
+
+	if (s < 0)
+		return 0; /* cannot tell: OpenOCD will say */
+	inet_pton(AF_INET, host, &a.sin_addr);
+	if (setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 && bind(s, (struct sockaddr *)&a, sizeof(a)) &&
+	    errno == EADDRINUSE)
+		rc = bench_fail(err, BENCH_E_TOOL_START,
+		                "--tcl-port %u is in use: another program listens on %s:%u (bench would measure "
+		                "its board): pick a free port or leave --tcl-port out",
+		                (unsigned)port, host, (unsigned)port);
+	close(s);
+	return rc;
+}
+
 int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, struct bench_error *err)
 {
 	char bin[PATH_MAX], set_sim[PATH_MAX + 96], tcl_cmd[32], serial_q[256], serial_cmd[300], set_tr[48];
@@ -163,6 +187,10 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 		return bench_fail(err, BENCH_E_BOARD, "board %s: cannot read %s: %s: fix the board folder",
 		                  o->board->name, o->board->openocd_cfg, strerror(errno));
 	snprintf(bin, sizeof(bin), "%s", o->openocd_bin ? o->openocd_bin : env && *env ? env : "openocd");
+	/* A --tcl-port something already listens on would be answered by that program, and bench
+	 * would measure whatever board it drives, while its own OpenOCD fails to bind and exits. */
+	if (o->tcl_port && (rc = port_taken(out->host, o->tcl_port, err)))
+		goto fail;
 	if (o->board->virtual_board && (rc = start_sim(o, transport, out, set_sim, sizeof(set_sim), err)))
 		goto fail;
 	out->sim_ready_ms = o->board->virtual_board ? clock_now_ms() : 0;
@@ -216,6 +244,19 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 			           out->log_path, tail[0] ? tail : "empty");
 		}
 		goto fail;
+	}
+	/* The port answered: make sure it is this OpenOCD that did, not one that took it meanwhile. */
+	{
+		int st;
+		if (!proc_alive(out->ocd, &st)) {
+			char tail[700];
+			openocd_log_errors(out, 3, tail, sizeof(tail));
+			rc = bench_fail(err, BENCH_E_TOOL_START,
+			                "OpenOCD exited as its TCL port %u opened (log %s: %s): another program holds "
+			                "the port; pick a free --tcl-port",
+			                out->tcl_port, out->log_path, tail[0] ? tail : "empty");
+			goto fail;
+		}
 	}
 	out->tcl_ready_ms = clock_now_ms();
 	return 0;

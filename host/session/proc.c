@@ -79,6 +79,10 @@ static void install_once(void)
 	sa.sa_flags = 0; /* no SA_RESTART: blocking calls return EINTR so waits notice at once */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* A closed terminal (SIGHUP) or Ctrl-\ (SIGQUIT) ends the run as SIGTERM does: the report is
+	 * kept and the children stopped, not left behind by a core dump or a silent death. */
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	/* A peer closing its socket must be an error return, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
 	atexit(at_exit);
@@ -134,6 +138,8 @@ static void child_exec(const char *const argv[], const char *log_path, const cha
 		_exit(127);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);

@@ -13,6 +13,7 @@
 #include "session/proc.h"
 #include "session/qemu_proc.h"
 #include "session/sim_clock.h"
+#include "session/workdir.h"
 #include "transport/gdb_rsp.h"
 #include "transport/openocd_tcl.h"
 
@@ -27,7 +28,7 @@ static int make_work_dir(struct session *s, const char *want, struct bench_error
 		 * which a relative name would resolve twice (bench-sim then failed to create its socket). */
 		if (!realpath(want, s->work_dir))
 			return bench_fail(err, BENCH_E_IO, "cannot resolve --work-dir %s: %s", want, strerror(errno));
-		return 0;
+		return workdir_lock(s->work_dir, &s->work_dir_lock, err); /* one run per folder */
 	}
 	(void)snprintf(s->work_dir, sizeof(s->work_dir), "%s/bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(s->work_dir))
@@ -114,6 +115,7 @@ int session_open(struct session *s, const struct session_opts *o, struct bench_e
 
 	memset(s, 0, sizeof(*s));
 	s->sim_clock_fd = -1;
+	s->work_dir_lock = -1;
 	if (o->gdb) {
 		rc = rsp_backend_open_arch(&s->bk, o->gdb, o->arch, 0, err);
 	} else if (o->openocd) {
@@ -247,6 +249,8 @@ void session_close(struct session *s)
 		openocd_stop(&s->ocd);
 	qemu_stop(s->qemu);
 	s->qemu = NULL;
+	workdir_unlock(s->work_dir_lock); /* after its children stopped: then the folder is free */
+	s->work_dir_lock = -1;
 }
 
 void session_finish_work_dir(struct session *s, int rc, struct bench_error *err)

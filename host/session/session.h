@@ -45,6 +45,7 @@ struct session {
 	bool sim_log_on;        /* there is a bench-sim log to read */
 	char work_dir[PATH_MAX];
 	bool own_work_dir;
+	int work_dir_lock; /* --work-dir's bench.lock (session/workdir.h), or -1 */
 	bool preloaded; /* bench-sim started holding elf_abs: nothing to program or verify */
 	char server_version[128];
 };
