@@ -159,6 +159,60 @@ static int read_sections(Elf *elf, struct elf_file *e, struct bench_error *err)
 	return 0;
 }
 
+/* Every marker record must point at its BKPT: Thumb BKPT #imm8 is 0xBE00 | imm8 (Armv7-M ARM
+ * A7.7.17) and the imm8 is the marker's kind. A record pointing elsewhere (a patched image, a
+ * section copied from another build) would file halts under the wrong marker. */
+static int check_marker_code(Elf *elf, struct elf_file *e, struct bench_error *err)
+{
+	Elf_Scn *scn = NULL;
+	size_t checked = 0;
+
+	if (!e->markers.n)
+		return 0;
+	bool *seen = calloc(e->markers.n, sizeof(*seen));
+	if (!seen)
+		return nomem(err);
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		/* Any loaded section: code that runs from RAM may sit in .data, not only in .text. */
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_ALLOC) ||
+		    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
+			continue;
+		for (size_t i = 0; i < e->markers.n; i++) {
+			const struct marker *m = &e->markers.v[i];
+			uint64_t off = (uint64_t)m->addr - sh.sh_addr;
+			if (m->addr < sh.sh_addr || off + 2 > d->d_size || seen[i])
+				continue;
+			const uint8_t *p = (const uint8_t *)d->d_buf + off;
+			unsigned insn = (unsigned)p[0] | (unsigned)p[1] << 8;
+			seen[i] = true;
+			checked++;
+			if (insn != (0xBE00u | (unsigned)m->kind)) {
+				char where[160];
+				elf_describe_addr(e, m->addr, where, sizeof(where));
+				free(seen);
+				return bench_fail(err, BENCH_E_NO_MARKERS,
+				                  "%s: the marker table disagrees with the code: marker %s %s says BKPT #%u at "
+				                  "0x%08x (%s), the code there is 0x%04x: rebuild the firmware, do not patch it",
+				                  e->path, markers_kind_name(m->kind), m->name, (unsigned)m->kind, m->addr, where,
+				                  insn);
+			}
+		}
+	}
+	for (size_t i = 0; i < e->markers.n && checked < e->markers.n; i++)
+		if (!seen[i]) {
+			const struct marker *m = &e->markers.v[i];
+			free(seen);
+			return bench_fail(err, BENCH_E_NO_MARKERS,
+			                  "%s: the marker table disagrees with the code: marker %s %s is at 0x%08x, in no "
+			                  "loaded section: rebuild the firmware",
+			                  e->path, markers_kind_name(m->kind), m->name, m->addr);
+		}
+	free(seen);
+	return 0;
+}
+
 static int check_header(Elf *elf, struct elf_file *e, struct bench_error *err)
 {
 	GElf_Ehdr eh;
@@ -232,6 +286,8 @@ int elf_open(const char *path, struct elf_file *out, struct bench_error *err)
 		rc = read_segments(elf, out, err);
 	if (!rc)
 		rc = read_sections(elf, out, err);
+	if (!rc)
+		rc = check_marker_code(elf, out, err);
 	elf_end(elf);
 	close(fd);
 	if (!rc)

@@ -62,6 +62,73 @@ static int decode_one(const uint8_t *data, size_t len, size_t off, struct marker
 	return 0;
 }
 
+static bool has(const struct marker_set *m, enum marker_kind kind, const char *name)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->v[i].kind == kind && !strcmp(m->v[i].name, name))
+			return true;
+	return false;
+}
+
+/* BEGIN and END records pair by name, the result's name. Every name must have both (a BEGIN
+ * whose END is named differently would leave a stretch open for the whole run). bench.h numbers
+ * pairs per translation unit with __COUNTER__, so two files both give their first pair id 1: the
+ * host then gives each other name a fresh id, so every id names one pair (the marker loop matches
+ * END to BEGIN by id). Quadratic in the marker count, which is a few dozen. */
+static int pair_markers(struct marker_set *m, struct bench_error *err)
+{
+	uint32_t next_id = 1;
+
+	for (size_t i = 0; i < m->n; i++)
+		if (m->v[i].id >= next_id)
+			next_id = m->v[i].id + 1u;
+	/* One name, one id: the same name in two files may carry two ids; the first record's wins. */
+	for (size_t i = 0; i < m->n; i++)
+		for (size_t k = 0; k < i; k++)
+			if ((m->v[i].kind == MARKER_BEGIN || m->v[i].kind == MARKER_END) &&
+			    (m->v[k].kind == MARKER_BEGIN || m->v[k].kind == MARKER_END) && !strcmp(m->v[k].name, m->v[i].name)) {
+				m->v[i].id = m->v[k].id;
+				break;
+			}
+	for (size_t i = 0; i < m->n; i++) {
+		struct marker *a = &m->v[i];
+		if (a->kind != MARKER_BEGIN && a->kind != MARKER_END)
+			continue;
+		enum marker_kind other = a->kind == MARKER_BEGIN ? MARKER_END : MARKER_BEGIN;
+		if (!has(m, other, a->name)) {
+			const struct marker *same_id = NULL;
+			for (size_t k = 0; k < m->n && !same_id; k++)
+				if (m->v[k].kind == other && m->v[k].id == a->id)
+					same_id = &m->v[k];
+			if (same_id)
+				return bench_fail(err, BENCH_E_NO_MARKERS,
+				                  "markers %s %s and %s %s share id %u but not their name: give BENCH_BEGIN "
+				                  "and BENCH_END of one stretch the same name",
+				                  markers_kind_name(a->kind), a->name, markers_kind_name(other),
+				                  same_id->name, a->id);
+			return bench_fail(err, BENCH_E_NO_MARKERS,
+			                  "marker %s %s has no %s %s: close every BENCH_BEGIN(%s) with BENCH_END(%s)",
+			                  markers_kind_name(a->kind), a->name, markers_kind_name(other), a->name,
+			                  a->name, a->name);
+		}
+		/* The first record of this id (by address) keeps it; another name with it moves. */
+		for (size_t k = 0; k < i; k++) {
+			const struct marker *b = &m->v[k];
+			if ((b->kind != MARKER_BEGIN && b->kind != MARKER_END) || b->id != a->id || !strcmp(b->name, a->name))
+				continue;
+			if (next_id > 0xFFFFu)
+				return bench_fail(err, BENCH_E_NO_MARKERS, "more than 65535 marker pairs: measure fewer");
+			uint16_t old = a->id, fresh = (uint16_t)next_id++;
+			for (size_t j = i; j < m->n; j++)
+				if ((m->v[j].kind == MARKER_BEGIN || m->v[j].kind == MARKER_END) && m->v[j].id == old &&
+				    !strcmp(m->v[j].name, a->name))
+					m->v[j].id = fresh;
+			break;
+		}
+	}
+	return 0;
+}
+
 int markers_decode(const uint8_t *data, size_t len, struct marker_set *out, struct bench_error *err)
 {
 	size_t off = 0, cap = 0;
@@ -103,7 +170,9 @@ int markers_decode(const uint8_t *data, size_t len, struct marker_set *out, stru
 	}
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), cmp_addr);
-	return 0;
+	if ((rc = pair_markers(out, err)))
+		markers_free(out);
+	return rc;
 }
 
 void markers_free(struct marker_set *m)

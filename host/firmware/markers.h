@@ -29,7 +29,8 @@ enum marker_kind {
 struct marker {
 	uint32_t addr; /* address of the BKPT instruction, Thumb bit clear */
 	enum marker_kind kind;
-	uint16_t id; /* BEGIN and END of one pair share it */
+	uint16_t id; /* BEGIN and END of one pair share it; one id per pair name (markers_decode renumbers
+	              * the ids two translation units both chose) */
 	char name[BENCH_NAME_MAX];
 };
 
