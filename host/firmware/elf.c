@@ -125,6 +125,77 @@ static int read_segments(Elf *elf, struct elf_file *e, struct bench_error *err)
 	return 0;
 }
 
+static uint64_t uleb(const uint8_t **p, const uint8_t *end)
+{
+	uint64_t v = 0;
+	for (unsigned shift = 0; *p < end && shift < 64; shift += 7) {
+		uint8_t b = *(*p)++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			break;
+	}
+	return v;
+}
+
+/* .ARM.attributes: 'A', then subsections (u32 length, vendor NTBS); in "aeabi", tag 1 (File) with
+ * a u32 size, then (ULEB tag, value) pairs. Values are NTBS for tags 4, 5, 67 and odd tags from 32
+ * up (65 also), ULEB otherwise; tag 32 is a ULEB and an NTBS (IHI 0045, 2.2). Only Tag_CPU_arch (6)
+ * and Tag_CPU_arch_profile (7) are read; anything malformed leaves them unknown. */
+static void read_attributes(const uint8_t *d, size_t len, struct elf_file *e)
+{
+	const uint8_t *p = d + 1, *end = d + len;
+
+	if (len < 1 || d[0] != 'A')
+		return;
+	while (end - p >= 4) {
+		uint32_t sub = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+		const uint8_t *sub_end = sub <= (size_t)(end - p) && sub >= 4 ? p + sub : end;
+		const uint8_t *q = p + 4;
+		const uint8_t *nul = memchr(q, 0, (size_t)(sub_end - q));
+		if (!nul)
+			return;
+		if (!strcmp((const char *)q, "aeabi") && sub_end - nul > 5 && nul[1] == 1) {
+			const uint8_t *a = nul + 6;
+			while (a < sub_end) {
+				uint64_t tag = uleb(&a, sub_end);
+				if (tag == 4 || tag == 5 || tag == 67 || tag == 65 || (tag > 32 && (tag & 1))) {
+					const uint8_t *z = memchr(a, 0, (size_t)(sub_end - a));
+					if (!z)
+						return;
+					a = z + 1;
+					continue;
+				}
+				uint64_t v = uleb(&a, sub_end);
+				if (tag == 6)
+					e->cpu_arch = (int)(v & 0xff);
+				else if (tag == 7)
+					e->cpu_profile = (char)v;
+				if (tag == 32) {
+					const uint8_t *z = memchr(a, 0, (size_t)(sub_end - a));
+					if (!z)
+						return;
+					a = z + 1;
+				}
+			}
+		}
+		p = sub_end;
+	}
+}
+
+const char *elf_arch_name(int cpu_arch)
+{
+	switch (cpu_arch) {
+	case 10: return "ARMv7(-M)";
+	case 11: return "ARMv6-M";
+	case 12: return "ARMv6S-M";
+	case 13: return "ARMv7E-M";
+	case 16: return "ARMv8-M.base";
+	case 17: return "ARMv8-M.main";
+	case 21: return "ARMv8.1-M.main";
+	default: return "unknown";
+	}
+}
+
 static int read_sections(Elf *elf, struct elf_file *e, struct bench_error *err)
 {
 	size_t shstrndx;
@@ -144,6 +215,21 @@ static int read_sections(Elf *elf, struct elf_file *e, struct bench_error *err)
 			rc = read_symbols(elf, scn, &sh, e, err);
 			if (rc)
 				return rc;
+		} else if (sh.sh_type == SHT_ARM_ATTRIBUTES) {
+			Elf_Data *d = elf_getdata(scn, NULL);
+			if (d && d->d_buf)
+				read_attributes(d->d_buf, d->d_size, e);
+		} else if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_ALLOC) && sh.sh_size >= 8 &&
+		           (!e->has_vectors || sh.sh_addr < e->vectors_addr)) {
+			Elf_Data *d = elf_getdata(scn, NULL);
+			if (d && d->d_buf && d->d_size >= 8) {
+				const uint8_t *b = d->d_buf;
+				for (int w = 0; w < 2; w++)
+					e->vectors[w] = (uint32_t)b[4 * w] | (uint32_t)b[4 * w + 1] << 8 |
+					                (uint32_t)b[4 * w + 2] << 16 | (uint32_t)b[4 * w + 3] << 24;
+				e->vectors_addr = (uint32_t)sh.sh_addr;
+				e->has_vectors = true;
+			}
 		} else if (name && !strcmp(name, MARKERS_SECTION) && sh.sh_type != SHT_NOBITS) {
 			Elf_Data *d = elf_getdata(scn, NULL);
 			if (!d || (d->d_size && !d->d_buf))
@@ -258,7 +344,10 @@ int elf_open(const char *path, struct elf_file *out, struct bench_error *err)
 	Elf *elf;
 
 	memset(out, 0, sizeof(*out));
-	snprintf(out->path, sizeof(out->path), "%s", path);
+	out->cpu_arch = -1;
+	if (snprintf(out->path, sizeof(out->path), "%s", path) >= (int)sizeof(out->path))
+		return bench_fail(err, BENCH_E_FILE, "firmware path %.100s... is longer than %zu bytes: give a shorter one",
+		                  path, sizeof(out->path) - 1);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return bench_fail(err, BENCH_E_INTERNAL, "libelf is out of date: reinstall libelf1");
 	/* O_NONBLOCK: a FIFO given as firmware would otherwise block this open until a writer came. */

@@ -38,6 +38,15 @@ struct elf_file {
 	struct marker_set markers; /* empty when the ELF has no .bench_markers section */
 	struct elf_segment *segments;
 	size_t n_segments;
+	/* Tag_CPU_arch of .ARM.attributes (IHI 0045 "Addenda to the ABI", 2.4): 11 v6-M, 10 v7(-M),
+	 * 13 v7E-M, 16 v8-M.base, 17 v8-M.main, 21 v8.1-M.main; -1 when the ELF has none. */
+	int cpu_arch;
+	char cpu_profile; /* Tag_CPU_arch_profile: 'M', 'A', 'R', or 0 */
+	/* The first two words of the lowest loaded section (the vector table in a Cortex-M image:
+	 * initial SP and reset handler, Armv7-M ARM B1.5.3); has_vectors false when none has 8 bytes. */
+	uint32_t vectors[2];
+	uint32_t vectors_addr;
+	bool has_vectors;
 };
 
 /* Opens and reads everything above. Errors: BENCH_E_FILE (missing/unreadable), BENCH_E_ELF (not an
@@ -54,6 +63,8 @@ const char *elf_arch(const struct elf_file *e);
 const struct elf_symbol *elf_symbol_at(const struct elf_file *e, uint32_t addr, uint32_t *offset);
 /* "fut+0x12", "main", or "0x08000123" when no symbol covers addr. */
 void elf_describe_addr(const struct elf_file *e, uint32_t addr, char *out, size_t len);
+/* "ARMv6-M", "ARMv7E-M", ... for cpu_arch; "unknown" otherwise. */
+const char *elf_arch_name(int cpu_arch);
 /* SHA-256 of a file as 64 lowercase hex digits + NUL. Returns 0 or a negated bench_err. */
 int elf_sha256_file(const char *path, char out[65], struct bench_error *err);
 /* SHA-256 of a buffer (FIPS 180-4), for tests and callers with bytes in memory. */

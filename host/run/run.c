@@ -19,6 +19,7 @@
 
 #include "base/clock.h"
 #include "firmware/board.h"
+#include "firmware/core_check.h"
 #include "firmware/counters.h"
 #include "firmware/elf.h"
 #include "run/loop.h"
@@ -99,6 +100,19 @@ static bool name_addr(void *ctx, uint32_t addr, char *out, size_t len)
 	return session_name_addr(&((struct run_ctx *)ctx)->sess, addr, out, len);
 }
 
+/* An input is written into RAM at SYNC: its symbol must lie in a writable loaded segment (.data,
+ * .bss). A `const` (in .rodata, a read-only segment) would be a write to flash, which the debugger
+ * refuses or the flash ignores, and the firmware would run every input with the same value. */
+static bool input_writable(const struct elf_file *e, uint32_t addr, unsigned size)
+{
+	for (size_t i = 0; i < e->n_segments; i++) {
+		const struct elf_segment *g = &e->segments[i];
+		if (addr >= g->vaddr && (uint64_t)addr + size <= (uint64_t)g->vaddr + g->memsz)
+			return (g->flags & PF_W) != 0;
+	}
+	return true; /* in no segment the ELF describes (a linker-script address): let the write say */
+}
+
 /* Input symbols: NAME, else bench_arg_NAME (docs/markers.md "Control block and inputs"). */
 static int resolve_inputs(struct run_ctx *c)
 {
@@ -132,6 +146,11 @@ static int resolve_inputs(struct run_ctx *c)
 				                  "use smaller values",
 				                  s->name, (long long)v, sym->name, size);
 		}
+		if (!input_writable(&c->elf, sym->addr, size))
+			return bench_fail(c->err, BENCH_E_USAGE,
+			                  "--arg %s: `%s` (0x%08x) is in flash or read-only data, where a write from the "
+			                  "debugger does not reach the code: declare it `volatile` and not `const`",
+			                  s->name, sym->name, sym->addr);
 		c->cfg.input_addr[i] = sym->addr;
 		c->cfg.input_size[i] = size;
 	}
@@ -271,6 +290,21 @@ static int prepare_board(struct run_ctx *c)
 
 /* The counter the board names, as data (firmware/counters.h): read at its address, or none. A
  * counter bench does not know is refused rather than read under another name. */
+/* An image for another core (firmware/core_check.h): refused, or measured with a warning. */
+static int check_core(struct run_ctx *c)
+{
+	struct bench_report *rep = c->rep;
+	char warn[sizeof(rep->warnings[0])];
+	int rc = core_check_firmware(&c->elf, &c->board, warn, sizeof(warn), c->err);
+
+	if (rc || !warn[0])
+		return rc;
+	fprintf(stderr, "bench: warning: %s\n", warn);
+	if (rep->n_warnings < BENCH_MAX_WARNINGS)
+		snprintf(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]), "%s", warn);
+	return 0;
+}
+
 static int choose_counter(struct run_ctx *c)
 {
 	struct bench_context *ctx = &c->rep->context;
@@ -415,6 +449,8 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	rc = prepare_firmware(c);
 	if (!rc)
 		rc = prepare_board(c);
+	if (!rc && c->have_board)
+		rc = check_core(c);
 	if (!rc && cancelled(c))
 		rc = bench_fail(err, BENCH_E_INTERRUPTED, "interrupted");
 	if (!rc)
