@@ -6,10 +6,13 @@ a real input: a truncated ELF, an x86 object (cc -c), a .bench_markers section r
 arm-none-eabi-objcopy --update-section, board folders missing a field, farm files with an error on
 a given line, reports edited from a real one, region tables with one header field patched.
 Usage: badinput.py BENCH EXAMPLES_DIR CI_FIXTURES_DIR. Exit 0 when every case passes."""
+import fcntl
+import hashlib
 import json
 import os
 import re
 import shlex
+import socket
 import struct
 import subprocess
 import sys
@@ -76,6 +79,7 @@ def boards(d):
         write(os.path.join(root, b, "board.json"), spec if isinstance(spec, str) else json.dumps(spec))
         if b != "nocfg":
             write(os.path.join(root, b, "openocd.cfg"), "source [find target/stm32f4x.cfg]\n")
+    boards_m0(root)
     return root
 
 
@@ -95,6 +99,89 @@ def second_record_bad(d):
     m = marker_section()
     m[20 + 5] = 3  # record 0 is 12 + 8 bytes ("nop1" padded), record 1 starts at 20
     return with_markers(d, "m-second.elf", m)
+
+
+def patched_record(d, name, off, edit):
+    """The nops marker section with the record at byte OFF edited (record 0: BEGIN nop1 at 0,
+    record 1: END nop1 at 20; header: addr, kind, version, id, name length, then the name)."""
+    m = marker_section()
+    edit(m, off)
+    return with_markers(d, name, m)
+
+
+def rename_end(m, off, new_id=None):
+    m[off + 12:off + 16] = b"nopX"  # END nop1 -> END nopX, same length, so the layout holds
+    if new_id is not None:
+        m[off + 6:off + 8] = struct.pack("<H", new_id)
+
+
+def attributes_arch(d, name, arch):
+    """nops.elf with .ARM.attributes' Tag_CPU_arch (6) set to ARCH (11: ARMv6-M, a Cortex-M0 build)."""
+    data = bytearray(open(NOPS, "rb").read())
+    at = data.index(b"\x06\x0d\x07\x4d", data.index(b"aeabi"))  # Tag_CPU_arch v7E-M, profile 'M'
+    data[at + 1] = arch
+    return write(os.path.join(d, name), bytes(data))
+
+
+def reset_vector_even(d):
+    """nops.elf whose reset vector (word 1 of .isr_vector) has its Thumb bit cleared."""
+    data = bytearray(open(NOPS, "rb").read())
+    off = symbol_file_offset(NOPS, "bench_vectors") + 4
+    v = struct.unpack_from("<I", data, off)[0]
+    struct.pack_into("<I", data, off, v & ~1)
+    return write(os.path.join(d, "nothumb.elf"), bytes(data))
+
+
+def fifo(d):
+    path = os.path.join(d, "fifo")
+    os.mkfifo(path)
+    return path
+
+
+def symlink_to(d, name, target_name, content):
+    target = write(os.path.join(d, target_name), content)
+    os.symlink(target, os.path.join(d, name))
+    return os.path.join(d, name)
+
+
+HELD = []  # sockets and lock files a fixture holds for the whole test
+
+
+def busy_port(d):
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    HELD.append(s)
+    return str(s.getsockname()[1])
+
+
+def locked_workdir(d):
+    """A --work-dir whose bench.lock another process holds (here: this test, with flock)."""
+    wd = os.path.join(d, "lockedwd")
+    os.mkdir(wd)
+    f = open(os.path.join(wd, "bench.lock"), "w")
+    f.write("4242\n")
+    f.flush()
+    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    HELD.append(f)
+    return wd
+
+
+def rom_arg(d):
+    """fut-softfp.elf with a symbol bench_arg_rom in .text (flash), where an input cannot be written."""
+    out = os.path.join(d, "romarg.elf")
+    run_tool(["arm-none-eabi-objcopy", "--add-symbol", "bench_arg_rom=.text:0x10,global,object",
+              os.path.join(EXAMPLES, "fut-softfp.elf"), out])
+    return out
+
+
+def boards_m0(root):
+    os.makedirs(os.path.join(root, "m0board"))
+    write(os.path.join(root, "m0board", "board.json"), json.dumps(
+        {"name": "m0board", "core": "cortex-m0", "core_clock_hz": 48000000, "openocd_cfg": "openocd.cfg",
+         "flash": {"base": "0x08000000", "size": 65536}, "ram": {"base": "0x20000000", "size": 8192}}))
+    write(os.path.join(root, "m0board", "openocd.cfg"), "source [find target/stm32f0x.cfg]\n")
 
 
 FIXTURES = {
@@ -136,10 +223,58 @@ FIXTURES = {
                                               lambda r: r["context"].__setitem__("core_clock_hz", 1.7e134)),
     "v2.json": lambda d: report_edited(d, "v2.json", lambda r: r.__setitem__("schema_version", 2)),
     "base.json": lambda d: report_edited(d, "base.json", lambda r: None),
+    "m-namemismatch.elf": lambda d: patched_record(d, "m-namemismatch.elf", 20, rename_end),
+    "m-noend.elf": lambda d: patched_record(d, "m-noend.elf", 20, lambda m, o: rename_end(m, o, 99)),
+    "m-badaddr.elf": lambda d: patched_record(d, "m-badaddr.elf", 0,
+                                              lambda m, o: struct.pack_into("<I", m, o, struct.unpack_from("<I", m, o)[0] + 2)),
+    "m0.elf": lambda d: attributes_arch(d, "m0.elf", 11),
+    "nothumb.elf": reset_vector_even,
+    "fifo": fifo,
+    "fw.elf": lambda d: write(os.path.join(d, "fw.elf"), open(NOPS, "rb").read()),
+    "link.json": lambda d: symlink_to(d, "link.json", "target.json", "keep me\n"),
+    "out.html": lambda d: os.path.join(d, "out.html"),
+    "busyport": busy_port,
+    "lockedwd": locked_workdir,
+    "romarg.elf": rom_arg,
+    "incomplete.json": lambda d: report_edited(d, "incomplete.json", lambda r: r.__setitem__("status", "incomplete")),
+    "otherboard.json": lambda d: report_edited(d, "otherboard.json", lambda r: r["context"].__setitem__("board", "nucleo-f401re")),
+    "fewer.json": lambda d: report_edited(d, "fewer.json", lambda r: r.__setitem__("results", r["results"][1:])),
+    "trailing.json": lambda d: write(os.path.join(d, "trailing.json"),
+                                     open(os.path.join(CIFX, "cmp-base.json")).read() + "\n{}\n"),
+    "dupkey.json": lambda d: write(os.path.join(d, "dupkey.json"),
+                                   open(os.path.join(CIFX, "cmp-base.json")).read().replace(
+                                       '"samples":', '"samples": [1], "samples":', 1)),
+    "longname.json": lambda d: report_edited(d, "longname.json", lambda r: r["results"][0].__setitem__("name", "x" * 64)),
     "r-magic.elf": lambda d: regions_patched(d, "r-magic.elf", 0, "<I", 0),
     "r-version.elf": lambda d: regions_patched(d, "r-version.elf", 4, "<H", 0),
     "r-count.elf": lambda d: regions_patched(d, "r-count.elf", 10, "<H", 0xFFFF),
 }
+
+
+def snapshot(root):
+    """{path: sha256} of every regular file under ROOT and of the example firmware: what the user
+    gave bench, which a refused command must leave as it was (symbolic links are not followed)."""
+    files = {}
+    for base in (root,):
+        for dirpath, _, names in os.walk(base):
+            for n in names:
+                path = os.path.join(dirpath, n)
+                if os.path.isfile(path) and not os.path.islink(path):
+                    with open(path, "rb") as f:
+                        files[path] = hashlib.sha256(f.read()).hexdigest()
+    for path in (NOPS, REGIONS):
+        with open(path, "rb") as f:
+            files[path] = hashlib.sha256(f.read()).hexdigest()
+    return files
+
+
+def changed_files(before, after):
+    """Problems: a file that changed or went away; a new file, unless it is a temporary folder's
+    log bench keeps after a failure (under a bench-* folder it made)."""
+    problems = [f"{p} changed" for p in before if p in after and after[p] != before[p]]
+    problems += [f"{p} was removed" for p in before if p not in after]
+    problems += [f"{p} was created" for p in after if p not in before]
+    return problems
 
 
 def main():
@@ -162,8 +297,9 @@ def main():
             for a in shlex.split(args):
                 a = a.replace("{nops}", NOPS).replace("{regions}", REGIONS).replace("{dead}", DEAD)
                 argv.append(re.sub(r"\{f:([^}]+)\}", fixture, a))
+            before = snapshot(tmp)
             p = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=tmp)
-            problems = []
+            problems = changed_files(before, snapshot(tmp))
             if p.returncode != int(code):
                 problems.append(f"exit {p.returncode}, expected {code}")
             lines = p.stderr.rstrip("\n").split("\n")
