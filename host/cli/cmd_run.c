@@ -82,6 +82,7 @@ int cmd_run(int argc, char **argv)
 			return bench_exit_code(err.kind);
 		}
 	}
+	proc_install_signal_handlers();
 	{
 		/* A run this long should not start unnoticed: say how long it may take (run.h's estimate). */
 		uint64_t combos = 1;
@@ -95,7 +96,6 @@ int cmd_run(int argc, char **argv)
 			        (double)combos * (o.warmup + o.repeat) * RUN_EST_MS_PER_ITERATION / 3600e3,
 			        RUN_EST_MS_PER_ITERATION);
 	}
-	proc_install_signal_handlers();
 	results_init(&rep);
 	rc = run_measure(&o, &rep, &err);
 	bench_error_clear(&werr);

@@ -217,4 +217,148 @@ def valgrind_run(args, code):
     expect(procs_in(os.path.realpath(wd)) == {} if os.path.exists(wd) else True, "processes left running")
 
 
+def signal_case(sig):
+    """SIGHUP (a closed terminal) and SIGQUIT (Ctrl-\\) end a run as SIGTERM does."""
+    p, report, wd = start_long_run()
+    p.send_signal(sig)
+    finish(p, report, wd, 130, "bench: interrupted: stopped the run; the report keeps the", "interrupted")
+
+
+def case_sighup():
+    signal_case(signal.SIGHUP)
+
+
+def case_sigquit():
+    signal_case(signal.SIGQUIT)
+
+
+def quick_run(args, elf=None):
+    """bench run ELF (nops.elf) ARGS --json r.json in a fresh folder; (process, report path, folder)."""
+    tmp = tempfile.mkdtemp(prefix="bench-faults-")
+    report = os.path.join(tmp, "r.json")
+    cmd = [BENCH, "run", elf or os.path.join(EX, "nops.elf"), "--repeat", "1", "--work-dir", os.path.join(tmp, "wd")]
+    p = subprocess.run(cmd + list(args), capture_output=True, text=True, timeout=120, cwd=tmp)
+    print(p.stderr, file=sys.stderr)
+    expect(procs_in(os.path.realpath(os.path.join(tmp, "wd"))) == {}, "processes left running")
+    return p, report, tmp
+
+
+def nops_samples(rep):
+    return {r["name"]: r["samples"] for r in rep["results"]}
+
+
+def case_max_cycles_unknown():
+    """--max-cycles on a name no result has would never fail the gate: exit 2 after the report."""
+    p, report, _ = quick_run(["--json", "r.json", "--max-cycles", "nop7=5", "--quiet"])
+    expect(p.returncode == 2, f"exit code {p.returncode}, expected 2")
+    expect(p.stderr.strip() == "bench: --max-cycles nop7: no result is named nop7: check the name (bench lists its "
+           "results)", f"stderr {p.stderr!r}")
+    rep = json.load(open(report))
+    expect(rep["status"] == "ok" and nops_samples(rep).get("nop10") == [10], f"report {nops_samples(rep)}")
+
+
+def case_json_stdout():
+    """--json - with --format json: stdout is one JSON document (it was two)."""
+    p, _, tmp = quick_run(["--json", "-", "--format", "json"])
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    try:
+        rep = json.loads(p.stdout)
+        expect(nops_samples(rep).get("nop10") == [10], f"samples {nops_samples(rep)}")
+    except json.JSONDecodeError as e:
+        expect(False, f"stdout is not one JSON document: {e}")
+    expect(sorted(os.listdir(tmp)) == ["wd"], f"files in the run's folder besides --work-dir: {os.listdir(tmp)}")
+
+
+def patched_nops(name, edit):
+    data = bytearray(open(os.path.join(EX, "nops.elf"), "rb").read())
+    edit(data)
+    path = os.path.join(tempfile.mkdtemp(prefix="bench-faults-"), name)
+    open(path, "wb").write(bytes(data))
+    return path
+
+
+def case_core_m0_image():
+    """An ARMv6-M (Cortex-M0) build on the Cortex-M4 board runs (v6-M code is v7-M code) but its
+    cycles are the M4's: a warning on stderr and in the report, the samples as always."""
+    def arch_v6m(d):
+        at = d.index(b"\x06\x0d\x07\x4d", d.index(b"aeabi"))
+        d[at + 1] = 11
+    fw = patched_nops("m0.elf", arch_v6m)
+    p, report, _ = quick_run(["--json", "r.json", "--quiet"], fw)
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    want = ("m0.elf is built for ARMv6-M but board sim-stm32f4 has a cortex-m4f (ARMv7E-M): the cycles are this "
+            "core's, not those of a core the image was built for")
+    expect(p.stderr.strip().endswith(want), f"stderr {p.stderr!r}")
+    rep = json.load(open(report))
+    expect(any(w.endswith(want) for w in rep.get("warnings", [])), f"warnings {rep.get('warnings')}")
+    expect(nops_samples(rep).get("nop100") == [100], f"samples {nops_samples(rep)}")
+    c = schema_check(CHECK, SCHEMA, report, "ok")
+    expect(c.returncode == 0, f"schema: {c.stderr.strip()}")
+
+
+def case_marker_ids():
+    """Every pair's records carry id 1, as two translation units' first pairs did (bench.h numbers
+    per file): each pair is still measured on its own, by name."""
+    sec = os.path.join(tempfile.mkdtemp(prefix="bench-faults-"), "m.bin")
+    subprocess.run(["arm-none-eabi-objcopy", "--dump-section", f".bench_markers={sec}", os.path.join(EX, "nops.elf"),
+                    sec + ".x"], check=True)
+    m, off = bytearray(open(sec, "rb").read()), 0
+    while off + 12 <= len(m):
+        if m[off + 4] in (1, 2):
+            m[off + 6:off + 8] = b"\x01\x00"
+        off += 12 + ((m[off + 8] + 1 + 3) & ~3)
+    open(sec, "wb").write(bytes(m))
+    fw = os.path.join(os.path.dirname(sec), "sameid.elf")
+    subprocess.run(["arm-none-eabi-objcopy", f"--update-section=.bench_markers={sec}", os.path.join(EX, "nops.elf"), fw],
+                   check=True)
+    p, report, _ = quick_run(["--json", "r.json", "--quiet"], fw)
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    got = nops_samples(json.load(open(report)))
+    expect(got == {"nop1": [1], "nop10": [10], "nop100": [100], "nop1000": [1000]}, f"samples {got}")
+
+
+def case_workdir_shared():
+    """A second run on the --work-dir of a running one stops at once with 'in use'; the first goes on
+    and keeps its report."""
+    p, report, wd = start_long_run()
+    q = subprocess.run([BENCH, "run", os.path.join(EX, "nops.elf"), "--work-dir", wd, "--json",
+                        os.path.join(os.path.dirname(report), "r2.json"), "--quiet"],
+                       capture_output=True, text=True, timeout=60)
+    expect(q.returncode == 2, f"second run: exit code {q.returncode}, expected 2")
+    expect(q.stderr.startswith(f"bench: --work-dir {wd} is in use by another bench run (pid {p.pid}): give each run "
+                               "its own --work-dir"), f"second run: stderr {q.stderr!r}")
+    expect(p.poll() is None, "the first run stopped")
+    os.unlink(os.path.join(os.path.dirname(report), "r2.json"))  # the refused run's error report
+    p.send_signal(signal.SIGTERM)
+    finish(p, report, wd, 130, "bench: interrupted: stopped the run; the report keeps the", "interrupted")
+
+
+def case_tcl_port_taken():
+    """--tcl-port of a port a running OpenOCD (another run's) holds: exit 4 before anything starts,
+    never measuring that OpenOCD's board."""
+    port = benchtest.free_port()
+    p, report, wd = start_long_run(["--tcl-port", str(port)])
+    q = subprocess.run([BENCH, "run", os.path.join(EX, "nops.elf"), "--tcl-port", str(port), "--quiet"],
+                       capture_output=True, text=True, timeout=60)
+    expect(q.returncode == 4, f"second run: exit code {q.returncode}, expected 4")
+    expect(q.stderr.startswith(f"bench: --tcl-port {port} is in use: another program listens on 127.0.0.1:{port}"),
+           f"second run: stderr {q.stderr!r}")
+    expect(p.poll() is None, "the first run stopped")
+    p.send_signal(signal.SIGTERM)
+    finish(p, report, wd, 130, "bench: interrupted: stopped the run; the report keeps the", "interrupted")
+
+
+def case_large_sweep_note():
+    """A sweep of 10^6 iterations or more says its size and an estimate before it starts."""
+    tmp = tempfile.mkdtemp(prefix="bench-faults-")
+    p = subprocess.Popen([BENCH, "run", os.path.join(EX, "fut-softfp.elf"), "--arg", "input=0:999999", "--repeat", "1",
+                          "--quiet", "--work-dir", os.path.join(tmp, "wd")], stderr=subprocess.PIPE, text=True)
+    line = p.stderr.readline()
+    p.send_signal(signal.SIGTERM)
+    p.communicate(timeout=60)
+    expect(line.startswith("bench: note: 1000000 inputs x 2 iterations = 2000000 iterations, about 16.7 hours at 30 "
+                           "ms each; Ctrl-C stops it and keeps what was measured"), f"first line {line!r}")
+    expect(p.returncode == 130, f"exit code {p.returncode}")
+
+
 run_case(globals(), CASE)
