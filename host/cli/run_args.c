@@ -152,7 +152,7 @@ int run_parse_sweep(const char *spec, struct run_sweep *out, struct bench_error 
 	return 0;
 }
 
-enum opt_kind { OPT_STR, OPT_UINT, OPT_MS, OPT_FLAG, OPT_ARG, OPT_PORT, OPT_HELP, OPT_NOFLAG };
+enum opt_kind { OPT_STR, OPT_UINT, OPT_MS, OPT_FLAG, OPT_ARG, OPT_PORT, OPT_HELP, OPT_NOFLAG, OPT_HZ };
 
 struct opt {
 	const char *name;
@@ -186,6 +186,11 @@ static const struct opt opts[] = {
     {"--work-dir", OPT_STR, F(work_dir), "DIR", "where logs go (default: a temporary folder, kept on failure)"},
     {"--tcl-port", OPT_PORT, F(tcl_port), "PORT", "OpenOCD's TCL port when bench starts it (default: a free one)"},
     {"--boards-dir", OPT_STR, F(boards_dir), "DIR", "folder of board folders (default: the source tree's boards/)"},
+    {"--keep-interrupted", OPT_FLAG, F(keep_interrupted), NULL,
+     "count samples that took an exception in min/median/... (they are flagged either way)"},
+    {"--mask-irqs", OPT_FLAG, F(mask_irqs), NULL,
+     "mask PendSV, SysTick and IRQs from BEGIN to END (DHCSR.C_MASKINTS; NMI and faults stay)"},
+    {"--clock-hz", OPT_HZ, F(clock_hz), "HZ", "core clock for times when the firmware has no SystemCoreClock"},
     {"--quiet", OPT_FLAG, F(quiet), NULL, "no table on stdout"},
     {"--uart", OPT_FLAG, F(uart), NULL, "virtual board: echo the firmware's UART lines to stderr, keep them in JSON"},
     {"--no-progress", OPT_NOFLAG, F(progress), NULL, "no progress bar"},
@@ -239,6 +244,18 @@ static int apply(const struct opt *op, const char *val, struct run_opts *o, stru
 			                  "%s %s: give milliseconds (1 to 3600000) or seconds like 10s", op->name, val);
 		*(unsigned *)(base + op->offset) = u;
 		return 0;
+	case OPT_HZ: {
+		char *end;
+		unsigned long long hz;
+		errno = 0;
+		hz = strtoull(val, &end, 10);
+		/* 1 kHz to 10 GHz: anything else is a typo (a value in MHz, a stray digit). */
+		if (errno || *end || *val == '-' || hz < 1000 || hz > 10000000000ull)
+			return bench_fail(err, BENCH_E_USAGE, "%s %s: give the core clock in Hz, e.g. 168000000", op->name,
+			                  val);
+		*(uint64_t *)(base + op->offset) = hz;
+		return 0;
+	}
 	case OPT_PORT:
 		if (parse_uint(val, 65535u, &u) || u == 0)
 			return bench_fail(err, BENCH_E_USAGE, "%s %s: give a TCP port from 1 to 65535", op->name, val);

@@ -45,6 +45,10 @@ static cJSON *context_json(const struct bench_context *c)
 	ok = ok && add(o, "core_clock_hz", cJSON_CreateNumber((double)c->core_clock_hz));
 	ok = ok && add(o, "overhead_cycles", cJSON_CreateNumber((double)c->overhead_cycles));
 	ok = ok && add(o, "date", cJSON_CreateString(c->date));
+	if (c->clock_source[0])
+		ok = ok && add(o, "clock_source", cJSON_CreateString(c->clock_source));
+	ok = ok && add(o, "mask_irqs", cJSON_CreateBool(c->mask_irqs));
+	ok = ok && add(o, "keep_interrupted", cJSON_CreateBool(c->keep_interrupted));
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;
@@ -61,8 +65,8 @@ static double ns(const struct bench_report *rep, double cycles)
 static cJSON *result_json(const struct bench_report *rep, const struct bench_result *r)
 {
 	cJSON *o = cJSON_CreateObject(), *args = cJSON_CreateObject(), *samples = cJSON_CreateArray(),
-	      *wrapped = cJSON_CreateArray();
-	bool ok = o && args && samples && wrapped;
+	      *wrapped = cJSON_CreateArray(), *interrupted = cJSON_CreateArray();
+	bool ok = o && args && samples && wrapped && interrupted;
 
 	for (size_t i = 0; ok && i < r->n_args; i++)
 		ok = add(args, r->args[i].name, cJSON_CreateNumber((double)r->args[i].value));
@@ -70,6 +74,8 @@ static cJSON *result_json(const struct bench_report *rep, const struct bench_res
 		ok = cJSON_AddItemToArray(samples, cJSON_CreateNumber((double)r->samples[i]));
 		if (ok && r->sample_flags && (r->sample_flags[i] & BENCH_SAMPLE_WRAPPED))
 			ok = cJSON_AddItemToArray(wrapped, cJSON_CreateNumber((double)i));
+		if (ok && r->sample_flags && (r->sample_flags[i] & BENCH_SAMPLE_INTERRUPTED))
+			ok = cJSON_AddItemToArray(interrupted, cJSON_CreateNumber((double)i));
 	}
 	ok = ok && add(o, "name", cJSON_CreateString(r->name));
 	ok = ok && add(o, "args", args);
@@ -79,6 +85,8 @@ static cJSON *result_json(const struct bench_report *rep, const struct bench_res
 	samples = NULL;
 	ok = ok && add(o, "wrapped", wrapped);
 	wrapped = NULL;
+	ok = ok && add(o, "interrupted", interrupted);
+	interrupted = NULL;
 	ok = ok && add(o, "n", cJSON_CreateNumber((double)r->stats.n));
 	if (r->stats.n) {
 		ok = ok && add(o, "min", cJSON_CreateNumber(r->stats.min));
@@ -106,6 +114,7 @@ static cJSON *result_json(const struct bench_report *rep, const struct bench_res
 		cJSON_Delete(args);
 		cJSON_Delete(samples);
 		cJSON_Delete(wrapped);
+		cJSON_Delete(interrupted);
 		return NULL;
 	}
 	return o;

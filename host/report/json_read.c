@@ -76,6 +76,9 @@ static int read_context(const cJSON *ctx, const char *what, struct bench_context
 	copy_str(c->counter, sizeof(c->counter), ctx, "counter");
 	copy_str(c->date, sizeof(c->date), ctx, "date");
 	c->cycles_modelled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "cycles_modelled"));
+	c->mask_irqs = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "mask_irqs"));
+	c->keep_interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "keep_interrupted"));
+	copy_str(c->clock_source, sizeof(c->clock_source), ctx, "clock_source");
 	if (get_uint(ctx, "core_clock_hz", U64_MAX_D, &c->core_clock_hz) < 0)
 		return bench_fail(err, BENCH_E_REPORT, "%s: context.core_clock_hz is out of range", what);
 	if (get_num(ctx, "overhead_cycles", &d) == 0 && to_i64(d, &c->overhead_cycles) < 0)
@@ -160,7 +163,15 @@ static int read_result(const cJSON *jr, const char *what, size_t idx, struct ben
 	}
 	/* The stats are recomputed from the samples rather than trusted: every reader then agrees
 	 * with what `bench run` computed (results.c's stats_compute) even for a hand-edited file. */
-	stats_compute(res->samples, res->n_samples, &res->stats);
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(jr, "interrupted"))
+	{
+		int64_t w;
+		if (!cJSON_IsNumber(s) || to_i64(s->valuedouble, &w) < 0 || w < 0 || (size_t)w >= res->n_samples)
+			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].interrupted holds a bad sample index",
+			                  what, idx);
+		res->sample_flags[w] |= BENCH_SAMPLE_INTERRUPTED;
+	}
+	results_stats(rep, res);
 	return 0;
 }
 

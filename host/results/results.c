@@ -170,10 +170,40 @@ struct bench_region_result *results_add_region(struct bench_report *r)
 	return g;
 }
 
+size_t results_interrupted(const struct bench_result *res)
+{
+	size_t n = 0;
+	for (size_t i = 0; res->sample_flags && i < res->n_samples; i++)
+		n += (res->sample_flags[i] & BENCH_SAMPLE_INTERRUPTED) != 0;
+	return n;
+}
+
+void results_stats(const struct bench_report *r, struct bench_result *res)
+{
+	size_t bad = r->context.keep_interrupted ? 0 : results_interrupted(res), k = 0;
+	int64_t *kept;
+
+	if (!bad) {
+		stats_compute(res->samples, res->n_samples, &res->stats);
+		return;
+	}
+	/* A sample that took an exception holds the handler's cycles too: not the code's. */
+	kept = malloc((res->n_samples - bad + 1) * sizeof(*kept));
+	if (!kept) {
+		stats_compute(NULL, 0, &res->stats); /* no statistics rather than wrong ones */
+		return;
+	}
+	for (size_t i = 0; i < res->n_samples; i++)
+		if (!(res->sample_flags[i] & BENCH_SAMPLE_INTERRUPTED))
+			kept[k++] = res->samples[i];
+	stats_compute(kept, k, &res->stats);
+	free(kept);
+}
+
 void results_finish(struct bench_report *r)
 {
 	for (size_t i = 0; i < r->n_results; i++)
-		stats_compute(r->results[i].samples, r->results[i].n_samples, &r->results[i].stats);
+		results_stats(r, &r->results[i]);
 }
 
 const char *results_status_name(enum bench_status s)

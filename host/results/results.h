@@ -28,7 +28,8 @@ struct bench_arg {
 };
 
 /* Per-sample flags. */
-#define BENCH_SAMPLE_WRAPPED 0x1u /* the interval may have wrapped the 32-bit counter */
+#define BENCH_SAMPLE_WRAPPED     0x1u /* the interval may have wrapped the 32-bit counter */
+#define BENCH_SAMPLE_INTERRUPTED 0x2u /* an exception was taken inside the stretch (issue 13) */
 
 struct bench_result {
 	char name[BENCH_NAME_MAX];   /* the marker pair's name */
@@ -77,6 +78,10 @@ struct bench_context {
 	uint64_t core_clock_hz;
 	int64_t overhead_cycles;
 	char date[32];               /* ISO 8601 UTC */
+	/* Additive to schema version 1 (issue 13): */
+	char clock_source[16];       /* where core_clock_hz comes from: "firmware", "--clock-hz", "board"; "" unknown */
+	bool mask_irqs;              /* --mask-irqs: DHCSR.C_MASKINTS set from BEGIN to END */
+	bool keep_interrupted;       /* --keep-interrupted: interrupted samples count in the statistics */
 };
 
 struct bench_report {
@@ -114,8 +119,13 @@ struct bench_region_result *results_add_region(struct bench_report *r);
 bool results_add_warning(struct bench_report *r, const char *text);
 /* Keeps a firmware UART line (counted as dropped past BENCH_MAX_UART_LINES); -1 when out of memory. */
 int results_add_uart(struct bench_report *r, const char *line);
-/* Computes stats for every result (n, min, max, mean, median, sample stddev). */
+/* Computes stats for every result (n, min, max, mean, median, sample stddev): over the samples not
+ * flagged BENCH_SAMPLE_INTERRUPTED, or over all of them with context.keep_interrupted. */
 void results_finish(struct bench_report *r);
+/* The same for one result of r. */
+void results_stats(const struct bench_report *r, struct bench_result *res);
+/* How many of res's samples are flagged BENCH_SAMPLE_INTERRUPTED. */
+size_t results_interrupted(const struct bench_result *res);
 void stats_compute(const int64_t *samples, size_t n, struct bench_stats *out);
 const char *results_status_name(enum bench_status s);
 

@@ -13,6 +13,7 @@
 #include "base/le.h"
 #include "bench_abi.h"
 #include "firmware/regions.h"
+#include "run/loop_check.h"
 #include "run/run_fault.h"
 
 /* Cortex-M debug registers the loop touches besides the counter (Armv7-M ARM C1.6, C1.8). */
@@ -246,7 +247,9 @@ static int add_sample(struct loop *c, const char *name, uint32_t begin, uint32_t
 	uint64_t elapsed_ms = clock_now_ms() - begin_ms;
 	struct bench_result *res;
 
-	if (c->rep->context.core_clock_hz &&
+	/* The host's clock only where there is no wider cycle count: the virtual board runs slower or
+	 * faster than real time, and its own 64-bit clock says for certain (wide_wrapped). */
+	if (!c->hooks->wide_clock && c->rep->context.core_clock_hz &&
 	    (double)elapsed_ms * (double)c->rep->context.core_clock_hz / 1000.0 >= counter_span(c))
 		flags |= BENCH_SAMPLE_WRAPPED;
 	if (c->cur_warm)
@@ -270,6 +273,30 @@ static int write_le(struct loop *c, uint32_t addr, uint64_t v, unsigned size)
 
 	le_put(b, v, size);
 	return backend_write_mem(c->bk, addr, b, size, c->err);
+}
+
+/* Writes one input and reads it back: a value that does not stick (the symbol is not RAM, a
+ * peripheral, or the firmware overwrites it before its BKPT) would file every sample under an
+ * input the code did not see. */
+static int write_input(struct loop *c, const char *name, uint32_t addr, int64_t v, unsigned size)
+{
+	uint8_t back[8];
+	uint64_t got = 0, want = (uint64_t)v;
+	int rc;
+
+	if ((rc = write_le(c, addr, want, size)) || (rc = backend_read_mem(c->bk, addr, back, size, c->err)))
+		return rc;
+	for (unsigned i = 0; i < size; i++)
+		got |= (uint64_t)back[i] << (8 * i);
+	if (size < 8)
+		want &= (1ull << (8 * size)) - 1;
+	if (got != want)
+		return bench_fail(c->err, BENCH_E_TARGET,
+		                  "--arg %s: wrote %" PRId64 " to 0x%08" PRIx32 ", read back 0x%" PRIx64
+		                  ": the input is not in writable RAM or the firmware overwrites it; declare it `volatile` "
+		                  "in RAM",
+		                  name, v, addr, got);
+	return 0;
 }
 
 /* The firmware's bench_init() reports a missing or locked counter in bench_ctl.status. */
@@ -309,7 +336,7 @@ static int on_sync(struct loop *c)
 	uint8_t raw[8];
 	int rc;
 
-	if (k == 0 && (rc = check_ctl(c)))
+	if (k == 0 && ((rc = check_ctl(c)) || (rc = loop_check_clock(c))))
 		return rc;
 	if (k > 0 && c->done_iters < c->total_iters) {
 		c->done_iters++;
@@ -322,7 +349,8 @@ static int on_sync(struct loop *c)
 		combo = k / c->per_combo;
 		within = k % c->per_combo;
 		c->cur_warm = within < c->cfg->o->warmup;
-		if (within == 0) {
+		if (within == 0 || c->rewrite_inputs) {
+			c->rewrite_inputs = false;
 			/* The cartesian product, first --arg outermost. */
 			idx = combo;
 			for (size_t i = c->cfg->o->n_sweeps; i-- > 0;) {
@@ -331,7 +359,7 @@ static int on_sync(struct loop *c)
 				idx /= s->n;
 				snprintf(c->cur_args[i].name, sizeof(c->cur_args[i].name), "%s", s->name);
 				c->cur_args[i].value = v;
-				if ((rc = write_le(c, c->cfg->input_addr[i], (uint64_t)v, c->cfg->input_size[i])))
+				if ((rc = write_input(c, s->name, c->cfg->input_addr[i], v, c->cfg->input_size[i])))
 					return rc;
 			}
 			c->n_cur_args = c->cfg->o->n_sweeps;
@@ -350,11 +378,16 @@ static int on_sync(struct loop *c)
 	return backend_write_mem(c->bk, c->cfg->ctl_addr + BENCH_CTL_OFF_STOP, raw, sizeof(raw), c->err);
 }
 
-/* The wide clock (the virtual board's 64-bit count) now, or 0 without one. */
-static int wide_now(struct loop *c, uint64_t *now)
+/* The wide clock (the virtual board's 64-bit count) and its exception count now, or 0 without one. */
+static int wide_now(struct loop *c, uint64_t *now, uint64_t *exc)
 {
+	uint64_t unused;
+
 	*now = 0;
-	return c->hooks->wide_clock ? c->hooks->wide_clock(c->hooks->ctx, now, c->err) : 0;
+	if (!exc)
+		exc = &unused;
+	*exc = 0;
+	return c->hooks->wide_clock ? c->hooks->wide_clock(c->hooks->ctx, now, exc, c->err) : 0;
 }
 
 /* A stretch of 2^bits cycles or more by the wide clock: the counter's difference is then short by a
@@ -371,6 +404,14 @@ static int on_cal_begin(struct loop *c, const struct marker *m, uint32_t cnt, bo
 {
 	(void)m;
 	(void)done;
+	/* bench_init() calibrates once per boot: a second calibration in one pass is a restart
+	 * between stretches (watchdog, AIRCR.SYSRESETREQ, a lockup reset). The firmware's start-up
+	 * code has set the inputs back to their initial values: the next SYNC writes them again, so no
+	 * sample is filed under an input the firmware did not see. */
+	if (c->boots++ && c->cfg->has_sync) {
+		c->restarts++;
+		c->rewrite_inputs = true;
+	}
 	c->cal_begin = cnt;
 	c->cal_valid = true;
 	return 0;
@@ -403,18 +444,23 @@ static int on_begin(struct loop *c, const struct marker *m, uint32_t cnt, bool *
 		                  "more than %d marker pairs open at once: close them with "
 		                  "BENCH_END",
 		                  LOOP_MAX_PENDING);
+	int rc;
+
 	p->valid = true;
 	p->count = cnt;
 	p->host_ms = clock_now_ms();
 	if (c->cfg->o->icount && (rc = loop_icount_read(c, &p->icount)))
 		return rc;
-	return wide_now(c, &p->wide);
+	if ((rc = wide_now(c, &p->wide, &p->wide_exc)))
+		return rc;
+	return loop_check_begin(c, p);
 }
 
 static int on_end(struct loop *c, const struct marker *m, uint32_t cnt, bool *done)
 {
 	struct loop_pending *p = pending_for(c, m->id, false);
-	uint64_t now;
+	uint64_t now, exc;
+	uint8_t flags = 0;
 	int rc;
 
 	(void)done;
@@ -424,9 +470,9 @@ static int on_end(struct loop *c, const struct marker *m, uint32_t cnt, bool *do
 		                  "firmware's BENCH_BEGIN/BENCH_END pairs",
 		                  m->name, m->id);
 	p->valid = false;
-	if ((rc = wide_now(c, &now)))
+	if ((rc = wide_now(c, &now, &exc)) || (rc = loop_check_end(c, m, p, cnt, now, exc, &flags)))
 		return rc;
-	if ((rc = add_sample(c, m->name, p->count, cnt, p->host_ms, wide_wrapped(c, p->wide, now))))
+	if ((rc = add_sample(c, m->name, p->count, cnt, p->host_ms, flags | wide_wrapped(c, p->wide, now))))
 		return rc;
 	if (c->cfg->o->icount && !(rc = loop_icount_read(c, &now)))
 		rc = loop_icount_sample(c, m->name, p->icount, now);
@@ -472,7 +518,7 @@ static int on_done(struct loop *c, const struct marker *m, uint32_t cnt, bool *d
 	(void)m;
 	(void)cnt;
 	*done = true;
-	if (c->cfg->counter && (rc = check_counter_on(c)))
+	if ((c->cfg->counter && (rc = check_counter_on(c))) || (rc = loop_check_clock(c)))
 		return rc;
 	return c->cfg->o->no_regions ? 0 : regions_read(c->bk, c->cfg->elf, c->rep, c->err);
 }
@@ -557,13 +603,13 @@ static int run_symbols_once(struct loop *c)
 	if (pc != c->cfg->sym_start)
 		return diagnose(c, false, pc);
 	t0 = clock_now_ms();
-	if ((rc = wide_now(c, &wide0)))
+	if ((rc = wide_now(c, &wide0, NULL)))
 		return rc;
 	if ((rc = next_halt(c, &pc, &cnt1)))
 		return rc;
 	if (pc != c->cfg->sym_stop)
 		return diagnose(c, false, pc);
-	if ((rc = wide_now(c, &wide1)))
+	if ((rc = wide_now(c, &wide1, NULL)))
 		return rc;
 	(void)snprintf(name, sizeof(name), "%s..%s", c->cfg->o->start_sym, c->cfg->o->stop_sym);
 	name[BENCH_NAME_MAX - 1] = '\0';
@@ -599,9 +645,12 @@ static int plant_breakpoints(struct loop *c)
 	int rc;
 
 	if (c->mode == LOOP_MODE_SYMBOLS) {
-		if ((rc = backend_set_break(c->bk, c->cfg->sym_start, c->err)) ||
-		    (rc = backend_set_break(c->bk, c->cfg->sym_stop, c->err)))
+		if ((rc = backend_set_break(c->bk, c->cfg->sym_start, c->err)))
 			return rc;
+		c->planted[c->n_planted++] = c->cfg->sym_start;
+		if ((rc = backend_set_break(c->bk, c->cfg->sym_stop, c->err)))
+			return rc;
+		c->planted[c->n_planted++] = c->cfg->sym_stop;
 		return 0;
 	}
 	for (size_t i = 0; i < c->cfg->elf->markers.n; i++) {
@@ -617,6 +666,8 @@ static int plant_breakpoints(struct loop *c)
 				    i + 1, c->cfg->elf->markers.n, markers_kind_name(m->kind), m->name);
 			return rc == -(int)BENCH_E_TARGET ? -(int)BENCH_E_UNSUPPORTED : rc;
 		}
+		if (c->n_planted < LOOP_MAX_PENDING)
+			c->planted[c->n_planted++] = m->addr;
 	}
 	return 0;
 }
@@ -654,6 +705,7 @@ int loop_run(struct loop *c, const struct loop_config *cfg, const struct loop_ho
 	    (rc = backend_load(c->bk, c->cfg->elf_abs, c->err)))
 		return rc;
 	run_phase_done(c->phases, RUN_PHASE_LOAD);
+	loop_check_save(c);
 	progress_begin(&c->prog, stderr, o->progress, c->total_iters);
 	for (size_t pass = 0; pass < passes; pass++) {
 		if ((rc = backend_reset(c->bk, BK_RESET_HALT, c->err)))
@@ -670,6 +722,7 @@ int loop_run(struct loop *c, const struct loop_config *cfg, const struct loop_ho
 			break;
 		memset(c->pend, 0, sizeof(c->pend));
 		c->cal_valid = false;
+		c->boots = 0;
 		if (passes > 1)
 			c->cur_warm = pass < o->warmup;
 		rc = c->mode == LOOP_MODE_SYMBOLS ? run_symbols_once(c) : run_markers_once(c);
@@ -681,6 +734,7 @@ int loop_run(struct loop *c, const struct loop_config *cfg, const struct loop_ho
 		}
 	}
 	progress_end(&c->prog);
+	loop_check_restore(c);
 	run_phase_done(c->phases, RUN_PHASE_LOOP);
 	if (!rc && c->cfg->has_sync && c->mode != LOOP_MODE_SYMBOLS && !c->stopping)
 		rc = bench_fail(c->err, BENCH_E_TARGET,

@@ -55,8 +55,10 @@ struct loop_hooks {
 	 * exited. Asked between slices of a halt wait. NULL: nothing to watch. */
 	int (*children_alive)(void *ctx, struct bench_error *err);
 	/* Optional: a wider clock than the counter (the virtual board's 64-bit cycle count), read at
-	 * BEGIN and END to flag a stretch of 2^bits cycles or more as wrapped. NULL: none. */
-	int (*wide_clock)(void *ctx, uint64_t *cycles, struct bench_error *err);
+	 * BEGIN and END to flag a stretch of 2^bits cycles or more as wrapped, to check the counter
+	 * against (its difference must equal the clock's), and with it the count of exceptions the
+	 * core took, to flag a stretch that took one. NULL: none. */
+	int (*wide_clock)(void *ctx, uint64_t *cycles, uint64_t *exceptions, struct bench_error *err);
 	/* Optional: the board's output (the virtual board's UART lines and notes) is read: between slices of a
 	 * halt wait, at every halt when `every_halt`, and once after the first reset halt with `first_reset`. */
 	void (*board_output)(void *ctx, bool first_reset);
@@ -84,6 +86,7 @@ struct loop_config {
 	 * not made them halt (QEMU), so a resume steps over them like any code and the PC is never moved
 	 * past one; and there are no Cortex-M debug registers (DHCSR, DEMCR, CFSR) to read or write. */
 	bool tricore;
+	uint32_t sysclk_addr;  /* the firmware's CMSIS `SystemCoreClock` (4 bytes); 0: it has none */
 };
 
 struct loop_pending {
@@ -91,8 +94,11 @@ struct loop_pending {
 	bool valid;
 	uint32_t count;
 	uint64_t host_ms;
-	uint64_t wide;   /* the wide clock at BEGIN */
-	uint64_t icount; /* QEMU's instruction count at BEGIN (--icount) */
+	uint64_t wide;     /* the wide clock at BEGIN */
+	uint64_t icount;   /* QEMU's instruction count at BEGIN (--icount) */
+	uint64_t wide_exc; /* the wide clock's exception count at BEGIN */
+	uint8_t exccnt;    /* DWT_EXCCNT at BEGIN (no wide clock) */
+	bool exccnt_valid;
 };
 
 /* The loop's own state: where the run is, what is open, what was measured. */
@@ -119,6 +125,16 @@ struct loop {
 	struct progress prog;
 	uint64_t last_poll_ms;
 	size_t poll_reads, poll_failures; /* --poll reads of the region table, and how many failed */
+	/* issue 13 (loop_check.c): boots seen in this pass, whether the inputs must be written again
+	 * (the target restarted between stretches), and interrupted samples for the warning. */
+	size_t boots, restarts, interrupted;
+	bool rewrite_inputs;
+	bool masked; /* C_MASKINTS set for the open stretch (--mask-irqs) */
+	bool clock_read; /* SystemCoreClock was read (loop_check_clock) */
+	uint32_t planted[LOOP_MAX_PENDING]; /* hardware breakpoints bench set, cleared on the way out */
+	size_t n_planted;
+	uint32_t demcr_orig; /* DEMCR before bench set its vector catches */
+	bool demcr_saved;
 	char poll_error[256];             /* the first failure's message */
 };
 

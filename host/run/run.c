@@ -57,9 +57,9 @@ static int children_alive(void *ctx, struct bench_error *err)
 	return session_children_alive(&((struct run_ctx *)ctx)->sess, err);
 }
 
-static int sim_cycles(void *ctx, uint64_t *cycles, struct bench_error *err)
+static int sim_cycles(void *ctx, uint64_t *cycles, uint64_t *exceptions, struct bench_error *err)
 {
-	return session_sim_cycles(&((struct run_ctx *)ctx)->sess, cycles, err);
+	return session_sim_stats(&((struct run_ctx *)ctx)->sess, cycles, exceptions, err);
 }
 
 #define SIM_NOTE_PREFIX "bench-sim: note: "
@@ -214,6 +214,10 @@ static int prepare_firmware(struct run_ctx *c)
 		c->cfg.ctl_addr = ctl->addr;
 		c->cfg.has_ctl = true;
 	}
+	/* CMSIS's SystemCoreClock (the clock the firmware set up, in Hz): read once it ran its start-up. */
+	const struct elf_symbol *clk = elf_symbol(&c->elf, "SystemCoreClock");
+	if (clk && !clk->is_func && (clk->size == 4 || clk->size == 0))
+		c->cfg.sysclk_addr = clk->addr;
 	return resolve_inputs(c);
 }
 
@@ -264,6 +268,7 @@ static int prepare_board(struct run_ctx *c)
 		snprintf(ctx->board, sizeof(ctx->board), "%s", c->board.name);
 		snprintf(ctx->counter, sizeof(ctx->counter), "%s", c->board.counter);
 		ctx->core_clock_hz = c->board.core_clock_hz;
+		snprintf(ctx->clock_source, sizeof(ctx->clock_source), "board");
 		ctx->cycles_modelled = c->board.virtual_board;
 		if (c->board.virtual_board)
 			snprintf(ctx->probe, sizeof(ctx->probe), "virtual");
@@ -285,6 +290,12 @@ static int prepare_board(struct run_ctx *c)
 		                  "--uart shows the virtual board's UART output: drop --uart, or run on the virtual "
 		                  "board (no --board other than sim-stm32f4, no --openocd or --gdb) and read a real "
 		                  "board's UART with a terminal");
+	/* The clock times are computed with: the firmware's SystemCoreClock once it is read (the loop),
+	 * else --clock-hz, else board.json (docs/run.md). */
+	if (o->clock_hz) {
+		ctx->core_clock_hz = o->clock_hz;
+		snprintf(ctx->clock_source, sizeof(ctx->clock_source), "--clock-hz");
+	}
 	return check_arch(c);
 }
 
@@ -382,6 +393,8 @@ static void fill_context(struct run_ctx *c)
 
 	snprintf(ctx->tool_version, sizeof(ctx->tool_version), "%s", BENCH_VERSION);
 	snprintf(ctx->firmware, sizeof(ctx->firmware), "%s", c->o->firmware);
+	ctx->keep_interrupted = c->o->keep_interrupted;
+	ctx->mask_irqs = c->o->mask_irqs;
 	if (gmtime_r(&now, &tm))
 		strftime(ctx->date, sizeof(ctx->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
@@ -396,6 +409,18 @@ static void finish(struct run_ctx *c, int rc)
 		snprintf(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
 		         "%zu of %zu --poll reads of the region table failed, measuring went on; the first: %.255s",
 		         c->loop.poll_failures, c->loop.poll_reads, c->loop.poll_error);
+	if (c->loop.interrupted && rep->n_warnings < BENCH_MAX_WARNINGS)
+		snprintf(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
+		         "%zu samples took an exception inside their stretch (an interrupt's cycles are in them): flagged "
+		         "in \"interrupted\", %s; --mask-irqs keeps PendSV, SysTick and IRQs out of the stretches",
+		         c->loop.interrupted,
+		         rep->context.keep_interrupted ? "kept in the statistics (--keep-interrupted)"
+		                                       : "left out of the statistics (--keep-interrupted keeps them)");
+	if (c->loop.restarts && rep->n_warnings < BENCH_MAX_WARNINGS)
+		snprintf(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
+		         "the target restarted %zu time%s between stretches (a watchdog, AIRCR.SYSRESETREQ, a lockup): "
+		         "bench wrote the inputs again after each",
+		         c->loop.restarts, c->loop.restarts == 1 ? "" : "s");
 	if (!rc) {
 		rep->status = BENCH_STATUS_OK;
 		snprintf(rep->status_detail, sizeof(rep->status_detail), "ok");

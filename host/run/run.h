@@ -62,6 +62,9 @@ struct run_opts {
 	bool uart;                  /* --uart: echo the firmware's UART lines (virtual board) and keep them in the report */
 	const char *format;         /* console reporter name; NULL: "console" */
 	const volatile int *cancel; /* optional: nonzero stops the run as if interrupted (farm threads) */
+	bool keep_interrupted;      /* --keep-interrupted: samples that took an exception count in the stats */
+	bool mask_irqs;             /* --mask-irqs: DHCSR.C_MASKINTS from each BEGIN halt to its END halt */
+	uint64_t clock_hz;          /* --clock-hz: the core clock when the firmware has no SystemCoreClock; 0: board */
 };
 
 /* Defaults for every field (repeat 10, warmup 1, timeout 10 s). */

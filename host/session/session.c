@@ -218,6 +218,13 @@ bool session_has_sim_clock(const struct session *s)
 	return s->sim_clock_fd >= 0;
 }
 
+int session_sim_stats(struct session *s, uint64_t *cycles, uint64_t *exceptions, struct bench_error *err)
+{
+	if (s->sim_clock_fd < 0)
+		return bench_fail(err, BENCH_E_UNSUPPORTED, "no virtual board clock in this session");
+	return sim_clock_stats(s->sim_clock_fd, cycles, exceptions, err);
+}
+
 int session_sim_cycles(struct session *s, uint64_t *cycles, struct bench_error *err)
 {
 	if (s->sim_clock_fd < 0)

@@ -76,6 +76,13 @@ int sim_clock_where(int fd, uint32_t addr, char *out, size_t len, struct bench_e
 
 int sim_clock_cycles(int fd, uint64_t *cycles, struct bench_error *err)
 {
+	uint64_t exceptions;
+
+	return sim_clock_stats(fd, cycles, &exceptions, err);
+}
+
+int sim_clock_stats(int fd, uint64_t *cycles, uint64_t *exceptions, struct bench_error *err)
+{
 	static const char cmd[] = "stats\n";
 	char line[512];
 	size_t n = 0;
@@ -101,6 +108,9 @@ int sim_clock_cycles(int fd, uint64_t *cycles, struct bench_error *err)
 	at = strstr(line, " cycles=");
 	if (!at || sscanf(at + 8, "%" SCNu64, cycles) != 1)
 		return bench_fail(err, BENCH_E_PROTOCOL, "bench-sim's `stats` reply lacks cycles=: %.80s", line);
+	at = strstr(line, " exceptions=");
+	if (!at || sscanf(at + 12, "%" SCNu64, exceptions) != 1)
+		return bench_fail(err, BENCH_E_PROTOCOL, "bench-sim's `stats` reply lacks exceptions=: %.80s", line);
 	return 0;
 }
 

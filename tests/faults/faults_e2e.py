@@ -66,7 +66,8 @@ def finish(p, report, wd, code, message, detail):
     n = sum(r["n"] for r in rep["results"])
     expect(n > 0, "no samples kept")
     for r in rep["results"]:
-        expect(len(r["samples"]) == r["n"], f"{r['name']} {r['args']}: n {r['n']} but {len(r['samples'])} samples")
+        counted = len(r["samples"]) - len(r.get("interrupted", []))
+        expect(counted == r["n"], f"{r['name']} {r['args']}: n {r['n']} but {counted} counted samples")
     c = schema_check(CHECK, SCHEMA, report, "incomplete")
     expect(c.returncode == 0, f"schema: {c.stderr.strip()}")
     print(f"kept {n} samples; error: {rep.get('error')}", file=sys.stderr)
@@ -127,7 +128,7 @@ def fault_run(value, code, message, detail):
     rep = finish(p, report, os.path.realpath(wd), code, message, detail)
     for r in rep["results"]:
         if r["args"] == {"input": 1}:
-            expect(r["samples"] == [26, 26], f"input=1 samples {r['samples']}, expected [26, 26]")
+            expect(r["samples"] == [28, 28], f"input=1 samples {r['samples']}, expected [28, 28]")
     return rep
 
 
@@ -144,8 +145,8 @@ def case_counter_off():
 
 
 def case_wrap():
-    """A stretch of 300 SysTick periods of 2^24 cycles plus the loop: 5033164865 cycles, which
-    DWT_CYCCNT shows as 5033164865 - 2^32 = 738197569. bench keeps that value and flags the
+    """A stretch of 300 SysTick periods of 2^24 cycles plus the loop: 5033164867 cycles, which
+    DWT_CYCCNT shows as 5033164867 - 2^32 = 738197571. bench keeps that value and flags the
     samples as wrapped from bench-sim's 64-bit cycle count (the host's clock cannot tell: the
     simulator skips the sleep in well under a second)."""
     tmp = tempfile.mkdtemp(prefix="bench-faults-")
@@ -157,8 +158,8 @@ def case_wrap():
     rep = json.load(open(report))
     expect(rep["status"] == "ok", f"status {rep['status']}")
     by_input = {r["args"]["input"]: r for r in rep["results"]}
-    expect(by_input[1]["samples"] == [26, 26] and by_input[1]["wrapped"] == [], f"input=1: {by_input[1]}")
-    expect(by_input[5]["samples"] == [738197569, 738197569], f"input=5 samples {by_input[5]['samples']}")
+    expect(by_input[1]["samples"] == [28, 28] and by_input[1]["wrapped"] == [], f"input=1: {by_input[1]}")
+    expect(by_input[5]["samples"] == [738197571, 738197571], f"input=5 samples {by_input[5]['samples']}")
     expect(by_input[5]["wrapped"] == [0, 1], f"input=5 wrapped {by_input[5]['wrapped']}, expected [0, 1]")
     c = schema_check(CHECK, SCHEMA, report, "ok")
     expect(c.returncode == 0, f"schema: {c.stderr.strip()}")
@@ -359,6 +360,211 @@ def case_large_sweep_note():
     expect(line.startswith("bench: note: 1000000 inputs x 2 iterations = 2000000 iterations, about 16.7 hours at 30 "
                            "ms each; Ctrl-C stops it and keeps what was measured"), f"first line {line!r}")
     expect(p.returncode == 130, f"exit code {p.returncode}")
+
+
+def faults_run(inputs, extra=(), repeat=9, fw=None):
+    """bench run faults.elf --arg input=INPUTS; (process, report dict or None, folder)."""
+    tmp = tempfile.mkdtemp(prefix="bench-faults-")
+    report, wd = os.path.join(tmp, "r.json"), os.path.join(tmp, "wd")
+    p = subprocess.run([BENCH, "run", fw or FAULTS_FW, "--arg", f"input={inputs}", "--repeat", str(repeat),
+                        "--json", report, "--work-dir", wd, "--quiet"] + list(extra),
+                       capture_output=True, text=True, timeout=120)
+    print(p.stderr, file=sys.stderr)
+    expect(procs_in(os.path.realpath(wd)) == {}, "processes left running")
+    rep = json.load(open(report)) if os.path.exists(report) else None
+    if rep:
+        c = schema_check(CHECK, SCHEMA, report)
+        expect(c.returncode == 0, f"schema: {c.stderr.strip()}")
+    return p, rep, tmp
+
+
+def by_input(rep):
+    return {r["args"]["input"]: r for r in rep["results"]}
+
+
+CLEAN6 = 238  # faults.elf input 6 without an interrupt: 200 NOPs and the call (cycles, modelled)
+
+
+def case_interrupted():
+    """SysTick every 1000 cycles around a 200-NOP stretch (faults.elf input 6): the samples that took
+    it are flagged, counted on the console, left out of min/median/max, and --max-cycles judges the
+    samples it reports (a limit at the clean value passes)."""
+    tmp = tempfile.mkdtemp(prefix="bench-faults-")
+    report = os.path.join(tmp, "r.json")
+    p = subprocess.run([BENCH, "run", FAULTS_FW, "--arg", "input=6", "--repeat", "9", "--json", report,
+                        "--work-dir", os.path.join(tmp, "wd"), "--max-cycles", f"stretch={CLEAN6}"],
+                       capture_output=True, text=True, timeout=120)
+    print(p.stdout, p.stderr, file=sys.stderr)
+    expect(p.returncode == 0, f"exit code {p.returncode} (--max-cycles stretch={CLEAN6} judges the kept samples)")
+    rep = json.load(open(report))
+    r = by_input(rep)[6]
+    bad = r.get("interrupted", [])
+    expect(0 < len(bad) < 9, f"interrupted {bad}: expected some of the 9 samples")
+    expect(all(r["samples"][k] > CLEAN6 for k in bad), f"interrupted samples {[r['samples'][k] for k in bad]}")
+    expect(all(x == CLEAN6 for k, x in enumerate(r["samples"]) if k not in bad), f"clean samples {r['samples']}")
+    expect(r["n"] == 9 - len(bad) and r["max"] == CLEAN6 and r["median"] == CLEAN6, f"stats n {r['n']} max {r['max']}")
+    expect(f"({len(bad)} of 9 interrupted, excluded)" in p.stdout, "the console does not count the interrupted")
+    expect(any("took an exception inside their stretch" in w for w in rep.get("warnings", [])),
+           f"warnings {rep.get('warnings')}")
+    c = schema_check(CHECK, SCHEMA, report, "ok")
+    expect(c.returncode == 0, f"schema: {c.stderr.strip()}")
+
+
+def case_keep_interrupted():
+    p, rep, _ = faults_run("6", ["--keep-interrupted"])
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    r = by_input(rep)[6]
+    expect(rep["context"]["keep_interrupted"] is True, "context.keep_interrupted")
+    expect(r["interrupted"] and r["n"] == 9 and r["max"] > CLEAN6, f"n {r['n']} max {r['max']} {r['interrupted']}")
+
+
+def case_mask_irqs():
+    """--mask-irqs: the same run takes no exception inside a stretch; every sample is the clean one,
+    and OpenOCD's masking is back to auto afterwards (the run ends; the next run is unmasked)."""
+    p, rep, _ = faults_run("6", ["--mask-irqs"])
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    r = by_input(rep)[6]
+    expect(rep["context"]["mask_irqs"] is True, "context.mask_irqs")
+    expect(r["samples"] == [CLEAN6] * 9 and r["interrupted"] == [], f"samples {r['samples']} {r['interrupted']}")
+
+
+def case_cyccnt_written():
+    p, rep, _ = faults_run("1,7", repeat=2)
+    expect(p.returncode == 5, f"exit code {p.returncode}, expected 5")
+    expect("bench: the cycle counter was written or stopped between BEGIN and END stretch (DWT_CYCCNT moved "
+           in p.stderr, f"stderr {p.stderr!r}")
+    expect(rep["status"] == "incomplete" and by_input(rep)[1]["samples"] == [28, 28] and 7 not in by_input(rep),
+           f"report {rep['status']} {[(r['args'], r['samples']) for r in rep['results']]}")
+
+
+def case_counter_off_on():
+    """CYCCNTENA cleared and set again inside one stretch: DONE's check never saw it; the END's
+    comparison with the virtual board's 64-bit clock does."""
+    p, rep, _ = faults_run("1,8", repeat=2)
+    expect(p.returncode == 5, f"exit code {p.returncode}, expected 5")
+    expect("bench: the cycle counter was written or stopped between BEGIN and END stretch" in p.stderr,
+           f"stderr {p.stderr!r}")
+    expect(8 not in by_input(rep), "a sample was filed for input 8")
+
+
+def case_restart_between():
+    """A SYSRESETREQ after an END, outside any stretch (faults.elf input 9): the firmware restarts
+    with input 0; bench writes input 9 again, so every sample filed under 9 ran 9's code (16 NOPs),
+    none the default 8 NOPs."""
+    p, rep, _ = faults_run("1,9", repeat=8)
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    r = by_input(rep)[9]
+    expect(r["samples"] == [46] * 8, f"input 9 samples {r['samples']}, expected 8 x 46")
+    expect(any("restarted 1 time between stretches" in w for w in rep.get("warnings", [])),
+           f"warnings {rep.get('warnings')}")
+
+
+def case_arg_read_back():
+    """An --arg symbol at an address no segment describes (here erased flash): the write does not
+    stick, which the read-back says before any sample is filed."""
+    fw = os.path.join(tempfile.mkdtemp(prefix="bench-faults-"), "romabs.elf")
+    subprocess.run(["arm-none-eabi-objcopy", "--add-symbol", "bench_arg_rom=0x080F0000,global,object", FAULTS_FW, fw],
+                   check=True)
+    p, rep, _ = faults_run("1", ["--arg", "rom=5"], repeat=1, fw=fw)
+    expect(p.returncode == 5, f"exit code {p.returncode}, expected 5")
+    expect("bench: --arg rom: wrote 5 to 0x080f0000, read back 0xffffffff: the input is not in writable RAM"
+           in p.stderr, f"stderr {p.stderr!r}")
+    expect(rep and sum(r["n"] for r in rep["results"]) == 0, "samples were filed")
+
+
+def case_firmware_clock():
+    """faults.elf's SystemCoreClock patched to 84 MHz: times use it, clock_source says so; --clock-hz
+    only counts when the firmware has none (nops.elf)."""
+    data = bytearray(open(FAULTS_FW, "rb").read())
+    off = benchtest.symbol_file_offset(FAULTS_FW, "SystemCoreClock")
+    data[off:off + 4] = (84000000).to_bytes(4, "little")
+    fw = os.path.join(tempfile.mkdtemp(prefix="bench-faults-"), "clk84.elf")
+    open(fw, "wb").write(bytes(data))
+    p, rep, _ = faults_run("1", ["--clock-hz", "100000000"], repeat=1, fw=fw)
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    ctx = rep["context"]
+    expect(ctx["core_clock_hz"] == 84000000 and ctx["clock_source"] == "firmware", f"context {ctx}")
+    r = by_input(rep)[1]
+    expect(r["time_ns"]["min"] == round(28 * 1e10 / 84e6) / 10, f"time_ns {r['time_ns']}")
+    q, rep2, _ = quick_run(["--json", "r.json", "--clock-hz", "100000000", "--quiet"])
+    ctx = json.load(open(rep2))["context"]
+    expect(ctx["core_clock_hz"] == 100000000 and ctx["clock_source"] == "--clock-hz", f"nops context {ctx}")
+
+
+def tcl_client(port):
+    """A client of OpenOCD's TCL port: commands end with 0x1a, so do replies (OpenOCD's
+    src/server/tcl_server.c)."""
+    import socket
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+
+    def tcl(cmd):
+        sock.sendall(cmd.encode() + b"\x1a")
+        buf = b""
+        while not buf.endswith(b"\x1a"):
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            buf += chunk
+        return buf[:-1].decode(errors="replace")
+    return tcl
+
+
+def start_attach_target(elf):
+    """bench-sim holding ELF and a stock OpenOCD on a free TCL port, as a user would run them;
+    returns (sim, openocd, port). The caller stops both."""
+    tmp = tempfile.mkdtemp(prefix="bench-faults-")
+    sim = subprocess.Popen([os.path.join(BUILD, "bench-sim"), "--jtag-port", "0", "--quiet", "--elf", elf],
+                           stdout=subprocess.PIPE, text=True)
+    jtag = int(sim.stdout.readline().split()[1])
+    port = benchtest.free_port()
+    ocd = subprocess.Popen(["openocd", "-c", f"set SIM_JTAG_PORT {jtag}", "-f",
+                            os.path.join(SRC, "boards", "sim-stm32f4", "openocd.cfg"), "-c", "bindto 127.0.0.1",
+                            "-c", "gdb_port disabled", "-c", "telnet_port disabled", "-c", f"tcl_port {port}"],
+                           stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "ocd.log"), "w"))
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            tcl = tcl_client(port)
+            tcl("version")
+            return sim, ocd, port, tcl
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit("OpenOCD did not open its TCL port")
+
+
+def left_behind(tcl, demcr_before):
+    tcl("halt")
+    expect("Breakpoint" not in tcl("bp"), f"breakpoints left: {tcl('bp')!r}")
+    expect("mask auto" in tcl("cortex_m maskisr"), f"maskisr {tcl('cortex_m maskisr')!r}")
+    expect(tcl("mdw 0xE000EDFC") == demcr_before, f"DEMCR {tcl('mdw 0xE000EDFC')!r}, before {demcr_before!r}")
+
+
+def case_attach_leaves_nothing():
+    """--openocd attach with --bp-markers and --mask-irqs, once to the end and once stopped by
+    SIGTERM mid-run: afterwards OpenOCD has no breakpoint set, its interrupt masking is back to
+    auto, and DEMCR (vector catches) is as before."""
+    sim, ocd, port, tcl = start_attach_target(os.path.join(EX, "fut-softfp.elf"))
+    try:
+        tcl("halt")
+        before = tcl("mdw 0xE000EDFC")
+        base = [BENCH, "run", os.path.join(EX, "fut-softfp.elf"), "--openocd", f"127.0.0.1:{port}", "--no-load",
+                "--bp-markers", "--mask-irqs", "--quiet"]
+        q = subprocess.run(base + ["--arg", "input=0:3", "--repeat", "1"], capture_output=True, text=True, timeout=60)
+        print(q.stderr, file=sys.stderr)
+        expect(q.returncode == 0, f"attached run: exit code {q.returncode}")
+        left_behind(tcl, before)
+        q = subprocess.Popen(base + ["--arg", "input=0:100000", "--repeat", "1"], stderr=subprocess.PIPE, text=True)
+        time.sleep(2.0)
+        q.send_signal(signal.SIGTERM)
+        _, err = q.communicate(timeout=60)
+        print(err, file=sys.stderr)
+        expect(q.returncode == 130, f"interrupted attached run: exit code {q.returncode}")
+        left_behind(tcl, before)
+        expect(ocd.poll() is None and sim.poll() is None, "bench stopped an OpenOCD it did not start")
+    finally:
+        for p in (ocd, sim):
+            p.terminate()
+            p.wait(timeout=10)
 
 
 run_case(globals(), CASE)

@@ -3,7 +3,8 @@
 
 Implements the JSON Schema keywords that schema uses (type, const, enum, required, properties,
 additionalProperties, items, minimum, minLength, pattern) with the standard library only, so the
-check runs on a stock Debian python3. Extra rules the schema cannot say: n == len(samples),
+check runs on a stock Debian python3. Extra rules the schema cannot say: n == len(samples) (less the interrupted ones unless
+context.keep_interrupted),
 every wrapped index < n, and min <= median <= max.
 Usage: check_schema.py SCHEMA REPORT [--expect-status ok|incomplete|error]"""
 import json
@@ -63,15 +64,19 @@ def main():
     report = json.load(open(sys.argv[2]))
     errors = []
     check(schema, report, "$", errors)
+    keep = report.get("context", {}).get("keep_interrupted", False)
     for i, r in enumerate(report.get("results", [])):
-        if r.get("n") != len(r.get("samples", [])):
-            errors.append(f"$.results[{i}]: n {r.get('n')} != {len(r.get('samples', []))} samples")
-        if any(w >= r.get("n", 0) for w in r.get("wrapped", [])):
-            errors.append(f"$.results[{i}]: a wrapped index is out of range")
+        samples, bad = r.get("samples", []), set(r.get("interrupted", []))
+        # The statistics cover the samples not flagged interrupted, unless context.keep_interrupted.
+        counted = samples if keep else [x for k, x in enumerate(samples) if k not in bad]
+        if r.get("n") != len(counted):
+            errors.append(f"$.results[{i}]: n {r.get('n')} != {len(counted)} counted samples")
+        if any(w >= len(samples) for w in r.get("wrapped", [])) or any(w >= len(samples) for w in bad):
+            errors.append(f"$.results[{i}]: a wrapped or interrupted index is out of range")
         if r.get("n"):
             if not r["min"] <= r["median"] <= r["max"]:
                 errors.append(f"$.results[{i}]: min <= median <= max does not hold")
-            if min(r["samples"]) != r["min"] or max(r["samples"]) != r["max"]:
+            if min(counted) != r["min"] or max(counted) != r["max"]:
                 errors.append(f"$.results[{i}]: min/max disagree with the samples")
     if "--expect-status" in sys.argv:
         want = sys.argv[sys.argv.index("--expect-status") + 1]

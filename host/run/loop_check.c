@@ -1,0 +1,174 @@
+/* See loop_check.h. Registers: DWT_CTRL, DWT_CYCCNT, DWT_CPICNT, DWT_EXCCNT are consecutive words
+ * at 0xE0001000 (Armv7-M ARM C1.8.7-C1.8.9), read in one 16-byte access; DEMCR at 0xE000EDFC
+ * (C1.6.5). DWT_EXCCNT counts the cycles of exception entry and return, 8 bits wide, while
+ * DWT_CTRL.EXCEVTENA is set: any change between BEGIN and END means the stretch took an exception
+ * (it misses one only when the overhead is a multiple of 256 cycles). The virtual board counts
+ * exceptions exactly on its control port, read with the wide clock. */
+#include "run/loop_check.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/le.h"
+#include "run/run_fault.h"
+
+#define CHECK_DWT_CTRL          0xE0001000u
+#define CHECK_DWT_CTRL_CYCCNTENA 0x1u
+#define CHECK_DWT_CTRL_EXCEVTENA (1u << 18) /* C1.8.7 */
+#define CHECK_DEMCR_TRCENA      (1u << 24)  /* C1.6.5 */
+
+/* The DWT words at CTRL: ctrl, cyccnt, cpicnt, exccnt. */
+static int read_dwt(struct loop *c, uint32_t w[4])
+{
+	uint8_t raw[16];
+	int rc = backend_read_mem(c->bk, CHECK_DWT_CTRL, raw, sizeof(raw), c->err);
+
+	for (int i = 0; !rc && i < 4; i++)
+		w[i] = le_get32(raw + 4 * i);
+	return rc;
+}
+
+static bool cortex_m(const struct loop *c)
+{
+	return c->cfg->counter && c->cfg->counter->core == COUNTER_CORTEX_M;
+}
+
+/* OpenOCD keeps its own copy of DHCSR and writes it back at every resume, so a C_MASKINTS written
+ * to memory would be lost: its `cortex_m maskisr on` sets the bit while halted and keeps it for
+ * the run (OpenOCD 0.12 src/target/cortex_m.c cortex_m_set_maskints_for_run); `auto`, its
+ * default, clears it. A monitor command, so the GDB backend reaches an OpenOCD gdbserver too. */
+static int set_mask(struct loop *c, bool on)
+{
+	char out[128];
+	int rc = backend_monitor(c->bk, on ? "cortex_m maskisr on" : "cortex_m maskisr auto", out, sizeof(out), c->err);
+
+	if (rc && on)
+		return bench_fail(c->err, BENCH_E_UNSUPPORTED,
+		                  "--mask-irqs needs OpenOCD's `cortex_m maskisr` (DHCSR.C_MASKINTS), which this debug "
+		                  "server refused (%.200s): drop --mask-irqs or measure through OpenOCD",
+		                  c->err->msg);
+	c->masked = on && !rc;
+	return rc;
+}
+
+int loop_check_begin(struct loop *c, struct loop_pending *p)
+{
+	uint32_t w[4];
+	int rc;
+
+	p->exccnt_valid = false;
+	if (!cortex_m(c))
+		return 0;
+	if (!c->hooks->wide_clock) {
+		if ((rc = read_dwt(c, w)))
+			return rc;
+		if (!(w[0] & CHECK_DWT_CTRL_EXCEVTENA) &&
+		    (rc = backend_write_u32(c->bk, CHECK_DWT_CTRL, w[0] | CHECK_DWT_CTRL_EXCEVTENA, c->err)))
+			return rc;
+		p->exccnt = (uint8_t)w[3];
+		p->exccnt_valid = true;
+	}
+	return c->cfg->o->mask_irqs ? set_mask(c, true) : 0;
+}
+
+int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pending *p, uint32_t cnt,
+                   uint64_t wide, uint64_t wide_exc, uint8_t *flags)
+{
+	uint32_t w[4], demcr, delta;
+	int rc;
+
+	if (c->masked && (rc = set_mask(c, false)))
+		return rc;
+	if (!cortex_m(c))
+		return 0;
+	/* The counter must have counted all through the stretch: DEMCR.TRCENA powers the DWT and
+	 * DWT_CTRL.CYCCNTENA runs CYCCNT (C1.8.7). Checked at every END: a firmware that switches it
+	 * off and on again between two DONEs is caught too. */
+	if ((rc = read_dwt(c, w)) || (rc = backend_read_u32(c->bk, RUN_REG_DEMCR, &demcr, c->err)))
+		return rc;
+	if (!(demcr & CHECK_DEMCR_TRCENA))
+		return bench_fail(c->err, BENCH_E_TARGET,
+		                  "the cycle counter was switched off during the run (DEMCR.TRCENA = 0 at END %s): the "
+		                  "samples are not cycles; leave DEMCR to bench",
+		                  m->name);
+	if (!(w[0] & CHECK_DWT_CTRL_CYCCNTENA))
+		return bench_fail(c->err, BENCH_E_TARGET,
+		                  "the cycle counter was switched off during the run (DWT_CTRL.CYCCNTENA = 0 at END %s): "
+		                  "the samples are not cycles; leave DWT_CTRL to bench",
+		                  m->name);
+	delta = counters_delta(c->cfg->counter, p->count, cnt);
+	if (c->hooks->wide_clock) {
+		/* The virtual board's 64-bit clock ran wide - p->wide cycles: CYCCNT must have moved by
+		 * the same modulo 2^32, or the firmware wrote, rewound or paused it. */
+		if ((uint32_t)(wide - p->wide) != delta)
+			return bench_fail(c->err, BENCH_E_TARGET,
+			                  "the cycle counter was written or stopped between BEGIN and END %s (DWT_CYCCNT moved "
+			                  "%" PRIu32 " cycles, the core ran %" PRIu64 "): the sample is not cycles; leave "
+			                  "DWT_CYCCNT to bench",
+			                  m->name, delta, wide - p->wide);
+		if (wide_exc != p->wide_exc)
+			*flags |= BENCH_SAMPLE_INTERRUPTED;
+	} else if (p->exccnt_valid && (uint8_t)w[3] != p->exccnt) {
+		*flags |= BENCH_SAMPLE_INTERRUPTED;
+	}
+	if (*flags & BENCH_SAMPLE_INTERRUPTED)
+		c->interrupted++;
+	return 0;
+}
+
+int loop_check_clock(struct loop *c)
+{
+	uint32_t hz;
+	int rc;
+
+	if (c->clock_read || !c->cfg->sysclk_addr)
+		return 0;
+	c->clock_read = true;
+	if ((rc = backend_read_u32(c->bk, c->cfg->sysclk_addr, &hz, c->err)))
+		return rc;
+	/* A value no core runs at is an uninitialised variable, not a clock: keep the other source. */
+	if (hz < 1000u)
+		return 0;
+	c->rep->context.core_clock_hz = hz;
+	snprintf(c->rep->context.clock_source, sizeof(c->rep->context.clock_source), "firmware");
+	return 0;
+}
+
+void loop_check_save(struct loop *c)
+{
+	struct bench_error e;
+
+	c->demcr_saved = cortex_m(c) && backend_read_u32(c->bk, RUN_REG_DEMCR, &c->demcr_orig, &e) == 0;
+}
+
+void loop_check_restore(struct loop *c)
+{
+	struct bench_error e, *run_err = c->err;
+	struct bench_cancel cancel = c->bk->cancel;
+	bool halted = false;
+
+	/* Also after Ctrl-C: the run's cancel test would refuse every command, so it is off for these
+	 * few; the run's own error is kept (c->err points elsewhere meanwhile). */
+	backend_set_cancel(c->bk, (struct bench_cancel){0});
+	c->err = &e;
+	if (c->masked)
+		(void)set_mask(c, false);
+	bench_error_clear(&e);
+	for (size_t i = 0; i < c->n_planted; i++)
+		/* OpenOCD removes a breakpoint only from a halted target (cortex_m_remove_breakpoint). */
+		if (backend_clear_break(c->bk, c->planted[i], &e) && !halted) {
+			halted = backend_halt(c->bk, &e) == 0;
+			(void)backend_clear_break(c->bk, c->planted[i], &e);
+		}
+	c->n_planted = 0;
+	/* The vector catches bench set (run_fault_catch) are DEMCR bits an attached debugger had off. */
+	if (c->demcr_saved) {
+		uint32_t now;
+		if (backend_read_u32(c->bk, RUN_REG_DEMCR, &now, &e) == 0)
+			(void)backend_write_u32(c->bk, RUN_REG_DEMCR,
+			                        (now & ~RUN_DEMCR_VC_FAULTS) | (c->demcr_orig & RUN_DEMCR_VC_FAULTS), &e);
+	}
+	c->err = run_err;
+	backend_set_cancel(c->bk, cancel);
+}

@@ -1,0 +1,32 @@
+/* What the marker loop checks at each BEGIN and END halt so that no wrong number is filed as a
+ * good one (issue 13): an exception inside the stretch (the sample is flagged interrupted), the
+ * counter switched off, written or rewound (the run fails), --mask-irqs around the stretch, and
+ * on every exit path, the debugger's state put back as it was (breakpoints, interrupt masking,
+ * DEMCR's vector catches) so an attached OpenOCD or gdbserver is left as bench found it.
+ * Private to run/: loop.c calls it. */
+#ifndef HOST_RUN_LOOP_CHECK_H
+#define HOST_RUN_LOOP_CHECK_H
+
+#include <stdint.h>
+
+#include "run/loop.h"
+
+/* At a BEGIN halt, after the wide clock was read into p: masks interrupts (--mask-irqs) and, with
+ * no wide clock, reads DWT_EXCCNT (enabling DWT_CTRL.EXCEVTENA). */
+int loop_check_begin(struct loop *c, struct loop_pending *p);
+/* At the END halt of p (counter value cnt, wide clock and its exception count now): unmasks,
+ * fails the run when the counter stopped or was written, sets BENCH_SAMPLE_INTERRUPTED in *flags
+ * when an exception was taken. */
+int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pending *p, uint32_t cnt,
+                   uint64_t wide, uint64_t wide_exc, uint8_t *flags);
+/* Once the firmware has set up its clock (the first SYNC, else DONE): its CMSIS SystemCoreClock,
+ * when it has one and it is plausible (1 kHz to 10 GHz), becomes the report's core_clock_hz with
+ * clock_source "firmware". */
+int loop_check_clock(struct loop *c);
+/* Before the first reset halt: remembers DEMCR so loop_check_restore can put it back. */
+void loop_check_save(struct loop *c);
+/* On every exit of loop_run: clears the breakpoints bench planted, turns --mask-irqs' masking off
+ * and restores DEMCR. Best effort: errors are not reported (the run's own error stands). */
+void loop_check_restore(struct loop *c);
+
+#endif /* HOST_RUN_LOOP_CHECK_H */
