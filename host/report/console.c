@@ -35,7 +35,19 @@ static int num_width(double v)
 
 static void compute_widths(const struct bench_report *rep, struct widths *w)
 {
+	/* Every row needs the widths of all rows: computed once per report, not once per row (a
+	 * 10^6-input sweep made the table 10^12 steps). One report is printed at a time. */
+	static struct {
+		const struct bench_report *rep;
+		size_t n;
+		struct widths w;
+	} cache;
 	char a[256];
+
+	if (cache.rep == rep && cache.n == rep->n_results) {
+		*w = cache.w;
+		return;
+	}
 
 	w->name = 4, w->args = 4, w->n = 1, w->num = 6;
 	for (size_t i = 0; i < rep->n_results; i++) {
@@ -53,6 +65,9 @@ static void compute_widths(const struct bench_report *rep, struct widths *w)
 		if (num_width(r->stats.max) > w->num)
 			w->num = num_width(r->stats.max);
 	}
+	cache.rep = rep;
+	cache.n = rep->n_results;
+	cache.w = *w;
 }
 
 static void fmt_time(const struct bench_report *rep, double cycles, char *out, size_t len)

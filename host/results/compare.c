@@ -74,22 +74,9 @@ int compare_check(const struct bench_report *base, const char *base_name, const 
 	return 0;
 }
 
-static bool same_args(const struct bench_result *a, const struct bench_result *b)
-{
-	if (a->n_args != b->n_args || strcmp(a->name, b->name))
-		return false;
-	for (size_t i = 0; i < a->n_args; i++)
-		if (strcmp(a->args[i].name, b->args[i].name) || a->args[i].value != b->args[i].value)
-			return false;
-	return true;
-}
-
 static const struct bench_result *find(const struct bench_report *r, const struct bench_result *like)
 {
-	for (size_t i = 0; i < r->n_results; i++)
-		if (same_args(&r->results[i], like))
-			return &r->results[i];
-	return NULL;
+	return results_find(r, like->name, like->args, like->n_args); /* by the index: no n^2 over big reports */
 }
 
 /* Exact or tie-free figures are cycles and instruction counts; anything else (a time) is noisy. */

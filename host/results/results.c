@@ -101,6 +101,17 @@ static int index_grow(struct bench_report *r)
 	return 0;
 }
 
+const struct bench_result *results_find(const struct bench_report *r, const char *name, const struct bench_arg *args,
+                                        size_t n_args)
+{
+	if (!r->index_cap || n_args > BENCH_MAX_ARGS)
+		return NULL;
+	for (size_t h = key_hash(name, args, n_args) & (r->index_cap - 1); r->index[h]; h = (h + 1) & (r->index_cap - 1))
+		if (matches(&r->results[r->index[h] - 1], name, args, n_args))
+			return &r->results[r->index[h] - 1];
+	return NULL;
+}
+
 struct bench_result *results_get(struct bench_report *r, const char *name, const struct bench_arg *args, size_t n_args)
 {
 	struct bench_result *res;

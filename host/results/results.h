@@ -113,6 +113,9 @@ void results_free(struct bench_report *r);
 /* Finds or adds the result for (name, args); NULL when out of memory. */
 struct bench_result *results_get(struct bench_report *r, const char *name, const struct bench_arg *args,
 				 size_t n_args);
+/* Finds the result for (name, args) without adding one; NULL when absent. O(1) (the index). */
+const struct bench_result *results_find(const struct bench_report *r, const char *name, const struct bench_arg *args,
+                                        size_t n_args);
 int results_add_sample(struct bench_result *res, int64_t cycles, uint8_t flags);
 struct bench_region_result *results_add_region(struct bench_report *r);
 /* Adds a warning unless the same text is there already; false when the list is full. */
