@@ -411,9 +411,10 @@ static void finish(struct run_ctx *c, int rc)
 		         c->loop.poll_failures, c->loop.poll_reads, c->loop.poll_error);
 	if (c->loop.interrupted && rep->n_warnings < BENCH_MAX_WARNINGS)
 		snprintf(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
-		         "%zu samples took an exception inside their stretch (an interrupt's cycles are in them): flagged "
+		         "%zu sample%s took an exception inside %s stretch (an interrupt's cycles are in %s): flagged "
 		         "in \"interrupted\", %s; --mask-irqs keeps PendSV, SysTick and IRQs out of the stretches",
-		         c->loop.interrupted,
+		         c->loop.interrupted, c->loop.interrupted == 1 ? "" : "s", c->loop.interrupted == 1 ? "its" : "their",
+		         c->loop.interrupted == 1 ? "it" : "them",
 		         rep->context.keep_interrupted ? "kept in the statistics (--keep-interrupted)"
 		                                       : "left out of the statistics (--keep-interrupted keeps them)");
 	if (c->loop.restarts && rep->n_warnings < BENCH_MAX_WARNINGS)

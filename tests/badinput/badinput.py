@@ -184,6 +184,20 @@ def boards_m0(root):
     write(os.path.join(root, "m0board", "openocd.cfg"), "source [find target/stm32f0x.cfg]\n")
 
 
+def long_dir(d, name, total):
+    """A folder under D whose path is about TOTAL bytes long (components of 200 bytes)."""
+    path = os.path.join(d, name)
+    while len(path) < total:
+        path = os.path.join(path, "x" * min(200, max(1, total - len(path) - 1)))
+    os.makedirs(path)
+    return path
+
+
+def long_firmware(d):
+    path = os.path.join(long_dir(d, "longfw", 1100), "fw.elf")
+    return write(path, open(NOPS, "rb").read())
+
+
 FIXTURES = {
     "none": lambda d: os.path.join(d, "nonexistent"),
     "dir": lambda d: (os.mkdir(os.path.join(d, "dir")), os.path.join(d, "dir"))[1],
@@ -245,6 +259,8 @@ FIXTURES = {
                                    open(os.path.join(CIFX, "cmp-base.json")).read().replace(
                                        '"samples":', '"samples": [1], "samples":', 1)),
     "longname.json": lambda d: report_edited(d, "longname.json", lambda r: r["results"][0].__setitem__("name", "x" * 64)),
+    "longwd": lambda d: long_dir(d, "longwd", 1100),
+    "longfw.elf": long_firmware,
     "r-magic.elf": lambda d: regions_patched(d, "r-magic.elf", 0, "<I", 0),
     "r-version.elf": lambda d: regions_patched(d, "r-version.elf", 4, "<H", 0),
     "r-count.elf": lambda d: regions_patched(d, "r-count.elf", 10, "<H", 0xFFFF),
