@@ -48,6 +48,11 @@ struct script {
 	unsigned resets, cancel_after, cancel_calls, wide_calls;
 	bool children_dead;
 	uint64_t wide[4];
+	uint64_t wide_exc[4]; /* the wide clock's exception count, per call like wide[] */
+	uint32_t demcr;       /* DEMCR as read (rig_init: TRCENA set) */
+	uint8_t exccnt[4];    /* DWT_EXCCNT at successive DWT block reads */
+	unsigned dwt_reads;
+	unsigned in_writes; /* writes to the input at IN_ADDR */
 };
 
 static struct script *S(struct backend *bk)
@@ -93,6 +98,11 @@ static int s_read_mem(struct backend *bk, uint32_t addr, void *buf, size_t len, 
 		memcpy(buf, s->ram + (addr - RAM_BASE), len);
 	else if (addr == 0xE0001000u && len == 4)
 		le_put32(buf, s->dwt_ctrl);
+	else if (addr == 0xE0001000u && len == 16) { /* CTRL, CYCCNT, CPICNT, EXCCNT (loop_check.c) */
+		le_put32(buf, s->dwt_ctrl);
+		le_put32((uint8_t *)buf + 12, s->exccnt[s->dwt_reads++ % 4]);
+	} else if (addr == 0xE000EDFCu && len == 4)
+		le_put32(buf, s->demcr);
 	return 0;
 }
 
@@ -103,6 +113,7 @@ static int s_write_mem(struct backend *bk, uint32_t addr, const void *buf, size_
 	(void)err;
 	if (addr >= RAM_BASE && addr + len <= RAM_BASE + RAM_SIZE)
 		memcpy(s->ram + (addr - RAM_BASE), buf, len);
+	s->in_writes += addr == IN_ADDR;
 	return 0;
 }
 
@@ -156,11 +167,12 @@ static int h_children(void *ctx, struct bench_error *err)
 	           : 0;
 }
 
-static int h_wide(void *ctx, uint64_t *cycles, struct bench_error *err)
+static int h_wide(void *ctx, uint64_t *cycles, uint64_t *exceptions, struct bench_error *err)
 {
 	struct script *s = ctx;
 
 	(void)err;
+	*exceptions = s->wide_exc[s->wide_calls % 4];
 	*cycles = s->wide[s->wide_calls++ % 4];
 	return 0;
 }
@@ -195,7 +207,8 @@ static void rig_init(struct rig *r, const struct step *steps, size_t n, bool syn
 	memset(r, 0, sizeof(*r));
 	r->s.steps = steps;
 	r->s.n = n;
-	r->s.dwt_ctrl = 1; /* CYCCNTENA */
+	r->s.dwt_ctrl = 1;        /* CYCCNTENA */
+	r->s.demcr = 1u << 24;    /* TRCENA */
 	le_put32(r->s.ram + (CTL_ADDR - RAM_BASE) + BENCH_CTL_OFF_MAGIC, BENCH_CTL_MAGIC);
 	r->o.repeat = 1;
 	r->o.timeout_ms = 30;
@@ -465,6 +478,107 @@ static void test_no_counter(void **state)
 	results_free(&r.rep);
 }
 
+/* Issue 13: DWT_EXCCNT moved between BEGIN and END (no wide clock): the sample is flagged
+ * interrupted and left out of the statistics. */
+static void test_exccnt_flags_interrupted(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 10),
+	                                    HALT(A_END, 20), HALT(A_DONE, 30)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 5, false);
+	r.s.exccnt[0] = 250; /* at BEGIN */
+	r.s.exccnt[1] = 6;   /* at END: 12 cycles of exception overhead later, wrapped at 8 bits */
+	assert_int_equal(rig_run(&r), 0);
+	results_finish(&r.rep);
+	assert_int_equal(result(&r, "fut", 0)->samples[0], 10);
+	assert_int_equal(result(&r, "fut", 0)->sample_flags[0], BENCH_SAMPLE_INTERRUPTED);
+	assert_int_equal(result(&r, "fut", 0)->stats.n, 0);
+	assert_int_equal(r.loop.interrupted, 1);
+	results_free(&r.rep);
+}
+
+/* With the virtual board's clock, its exception count says it; an unchanged count does not flag. */
+static void test_wide_exceptions_flag(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 10),
+	                                    HALT(A_END, 20), HALT(A_BEGIN, 30), HALT(A_END, 40), HALT(A_DONE, 50)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 7, false);
+	r.hooks.wide_clock = h_wide;
+	r.s.wide[0] = 100, r.s.wide[1] = 110, r.s.wide[2] = 120, r.s.wide[3] = 130;
+	r.s.wide_exc[0] = 7, r.s.wide_exc[1] = 8, r.s.wide_exc[2] = 8, r.s.wide_exc[3] = 8;
+	assert_int_equal(rig_run(&r), 0);
+	assert_int_equal(result(&r, "fut", 0)->sample_flags[0], BENCH_SAMPLE_INTERRUPTED);
+	assert_int_equal(result(&r, "fut", 0)->sample_flags[1], 0);
+	results_free(&r.rep);
+}
+
+/* The counter moved 10 while the core ran 50 cycles: written or paused inside the stretch. */
+static void test_counter_written(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 10),
+	                                    HALT(A_END, 20), HALT(A_DONE, 30)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 5, false);
+	r.hooks.wide_clock = h_wide;
+	r.s.wide[0] = 1000, r.s.wide[1] = 1050;
+	assert_int_equal(rig_run(&r), -(int)BENCH_E_TARGET);
+	assert_string_equal(r.err.msg, "the cycle counter was written or stopped between BEGIN and END fut (DWT_CYCCNT "
+	                               "moved 10 cycles, the core ran 50): the sample is not cycles; leave DWT_CYCCNT to "
+	                               "bench");
+	assert_int_equal(r.loop.samples_taken, 0);
+	results_free(&r.rep);
+}
+
+/* DEMCR.TRCENA cleared: the DWT is off, checked at the END, not only at DONE. */
+static void test_trcena_off_at_end(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 10),
+	                                    HALT(A_END, 20), HALT(A_DONE, 30)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 5, false);
+	r.s.demcr = 0;
+	assert_int_equal(rig_run(&r), -(int)BENCH_E_TARGET);
+	assert_non_null(strstr(r.err.msg, "(DEMCR.TRCENA = 0 at END fut)"));
+	results_free(&r.rep);
+}
+
+/* A second calibration in a pass (the core restarted between stretches and its start-up code
+ * zeroed the input): the next SYNC writes the input again although it is no new input. */
+static void test_restart_rewrites_inputs(void **state)
+{
+	static const struct step steps[] = {
+	    HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 2), HALT(A_SYNC, 10), HALT(A_BEGIN, 20), HALT(A_END, 35),
+	    HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 2), HALT(A_SYNC, 10), HALT(A_BEGIN, 20), HALT(A_END, 35),
+	    HALT(A_SYNC, 40),     HALT(A_DONE, 95)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 12, true);
+	r.o.repeat = 2;
+	r.sweep[0] = 5;
+	strcpy(r.o.sweeps[0].name, "input");
+	r.o.sweeps[0].values = r.sweep;
+	r.o.sweeps[0].n = 1;
+	r.o.n_sweeps = 1;
+	r.cfg.input_addr[0] = IN_ADDR;
+	r.cfg.input_size[0] = 4;
+	assert_int_equal(rig_run(&r), 0);
+	assert_int_equal(r.loop.restarts, 1);
+	assert_int_equal(r.s.in_writes, 2); /* the first SYNC, and again after the restart */
+	assert_int_equal((int32_t)le_get32(r.s.ram + (IN_ADDR - RAM_BASE)), 5);
+	assert_int_equal(result(&r, "fut", 0)->n_samples, 2);
+	results_free(&r.rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -481,6 +595,11 @@ int main(void)
 	    cmocka_unit_test(test_wide_clock_flags_wrap),
 	    cmocka_unit_test(test_counter_switched_off),
 	    cmocka_unit_test(test_no_counter),
+	    cmocka_unit_test(test_exccnt_flags_interrupted),
+	    cmocka_unit_test(test_wide_exceptions_flag),
+	    cmocka_unit_test(test_counter_written),
+	    cmocka_unit_test(test_trcena_off_at_end),
+	    cmocka_unit_test(test_restart_rewrites_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
