@@ -90,7 +90,8 @@ int cmd_run(int argc, char **argv)
 			combos *= o.sweeps[i].n; /* run_check_size: no overflow */
 		if (combos * (o.warmup + o.repeat) >= RUN_NOTE_ITERATIONS)
 			fprintf(stderr,
-			        "bench: note: %" PRIu64 " inputs x %u iterations = %" PRIu64 " iterations, about %.1f hours "
+			        "bench: note: %" PRIu64 " inputs x %u iterations = %" PRIu64
+			        " iterations, about %.1f hours "
 			        "at %u ms each; Ctrl-C stops it and keeps what was measured\n",
 			        combos, o.warmup + o.repeat, combos * (o.warmup + o.repeat),
 			        (double)combos * (o.warmup + o.repeat) * RUN_EST_MS_PER_ITERATION / 3600e3,

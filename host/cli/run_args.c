@@ -251,8 +251,8 @@ static int apply(const struct opt *op, const char *val, struct run_opts *o, stru
 		hz = strtoull(val, &end, 10);
 		/* 1 kHz to 10 GHz: anything else is a typo (a value in MHz, a stray digit). */
 		if (errno || *end || *val == '-' || hz < 1000 || hz > 10000000000ull)
-			return bench_fail(err, BENCH_E_USAGE, "%s %s: give the core clock in Hz, e.g. 168000000", op->name,
-			                  val);
+			return bench_fail(err, BENCH_E_USAGE, "%s %s: give the core clock in Hz, e.g. 168000000",
+			                  op->name, val);
 		*(uint64_t *)(base + op->offset) = hz;
 		return 0;
 	}
@@ -299,7 +299,8 @@ int run_check_size(const struct run_opts *o, struct bench_error *err)
 			                  "fewer inputs");
 	if (__builtin_mul_overflow(combos, (uint64_t)o->warmup + o->repeat, &total) || total > RUN_MAX_ITERATIONS)
 		return bench_fail(err, BENCH_E_USAGE,
-		                  "%" PRIu64 " inputs x %u iterations is more than %" PRIu64 " iterations (about %.0f days "
+		                  "%" PRIu64 " inputs x %u iterations is more than %" PRIu64
+		                  " iterations (about %.0f days "
 		                  "at %u ms each): sweep fewer inputs or lower --repeat",
 		                  combos, o->warmup + o->repeat, (uint64_t)RUN_MAX_ITERATIONS,
 		                  (double)combos * (o->warmup + o->repeat) * RUN_EST_MS_PER_ITERATION / 86400e3,

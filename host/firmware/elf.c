@@ -185,14 +185,22 @@ static void read_attributes(const uint8_t *d, size_t len, struct elf_file *e)
 const char *elf_arch_name(int cpu_arch)
 {
 	switch (cpu_arch) {
-	case 10: return "ARMv7(-M)";
-	case 11: return "ARMv6-M";
-	case 12: return "ARMv6S-M";
-	case 13: return "ARMv7E-M";
-	case 16: return "ARMv8-M.base";
-	case 17: return "ARMv8-M.main";
-	case 21: return "ARMv8.1-M.main";
-	default: return "unknown";
+	case 10:
+		return "ARMv7(-M)";
+	case 11:
+		return "ARMv6-M";
+	case 12:
+		return "ARMv6S-M";
+	case 13:
+		return "ARMv7E-M";
+	case 16:
+		return "ARMv8-M.base";
+	case 17:
+		return "ARMv8-M.main";
+	case 21:
+		return "ARMv8.1-M.main";
+	default:
+		return "unknown";
 	}
 }
 
@@ -278,11 +286,12 @@ static int check_marker_code(Elf *elf, struct elf_file *e, struct bench_error *e
 				char where[160];
 				elf_describe_addr(e, m->addr, where, sizeof(where));
 				free(seen);
-				return bench_fail(err, BENCH_E_NO_MARKERS,
-				                  "%s: the marker table disagrees with the code: marker %s %s says BKPT #%u at "
-				                  "0x%08x (%s), the code there is 0x%04x: rebuild the firmware, do not patch it",
-				                  e->path, markers_kind_name(m->kind), m->name, (unsigned)m->kind, m->addr, where,
-				                  insn);
+				return bench_fail(
+				    err, BENCH_E_NO_MARKERS,
+				    "%s: the marker table disagrees with the code: marker %s %s says BKPT #%u at "
+				    "0x%08x (%s), the code there is 0x%04x: rebuild the firmware, do not patch it",
+				    e->path, markers_kind_name(m->kind), m->name, (unsigned)m->kind, m->addr, where,
+				    insn);
 			}
 		}
 	}
@@ -290,10 +299,11 @@ static int check_marker_code(Elf *elf, struct elf_file *e, struct bench_error *e
 		if (!seen[i]) {
 			const struct marker *m = &e->markers.v[i];
 			free(seen);
-			return bench_fail(err, BENCH_E_NO_MARKERS,
-			                  "%s: the marker table disagrees with the code: marker %s %s is at 0x%08x, in no "
-			                  "loaded section: rebuild the firmware",
-			                  e->path, markers_kind_name(m->kind), m->name, m->addr);
+			return bench_fail(
+			    err, BENCH_E_NO_MARKERS,
+			    "%s: the marker table disagrees with the code: marker %s %s is at 0x%08x, in no "
+			    "loaded section: rebuild the firmware",
+			    e->path, markers_kind_name(m->kind), m->name, m->addr);
 		}
 	free(seen);
 	return 0;
@@ -346,8 +356,9 @@ int elf_open(const char *path, struct elf_file *out, struct bench_error *err)
 	memset(out, 0, sizeof(*out));
 	out->cpu_arch = -1;
 	if (snprintf(out->path, sizeof(out->path), "%s", path) >= (int)sizeof(out->path))
-		return bench_fail(err, BENCH_E_FILE, "firmware path %.100s... is longer than %zu bytes: give a shorter one",
-		                  path, sizeof(out->path) - 1);
+		return bench_fail(err, BENCH_E_FILE,
+		                  "firmware path %.100s... is longer than %zu bytes: give a shorter one", path,
+		                  sizeof(out->path) - 1);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return bench_fail(err, BENCH_E_INTERNAL, "libelf is out of date: reinstall libelf1");
 	/* O_NONBLOCK: a FIFO given as firmware would otherwise block this open until a writer came. */
@@ -360,8 +371,10 @@ int elf_open(const char *path, struct elf_file *out, struct bench_error *err)
 		if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
 			close(fd);
 			return bench_fail(err, BENCH_E_FILE, "%s is %s, not a firmware file: pass the firmware's .elf",
-			                  path, S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device"
-			                                                                           : "not a regular file");
+			                  path,
+			                  S_ISFIFO(st.st_mode)  ? "a FIFO"
+			                  : S_ISCHR(st.st_mode) ? "a character device"
+			                                        : "not a regular file");
 		}
 	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);

@@ -86,7 +86,8 @@ static int pair_markers(struct marker_set *m, struct bench_error *err)
 	for (size_t i = 0; i < m->n; i++)
 		for (size_t k = 0; k < i; k++)
 			if ((m->v[i].kind == MARKER_BEGIN || m->v[i].kind == MARKER_END) &&
-			    (m->v[k].kind == MARKER_BEGIN || m->v[k].kind == MARKER_END) && !strcmp(m->v[k].name, m->v[i].name)) {
+			    (m->v[k].kind == MARKER_BEGIN || m->v[k].kind == MARKER_END) &&
+			    !strcmp(m->v[k].name, m->v[i].name)) {
 				m->v[i].id = m->v[k].id;
 				break;
 			}
@@ -101,11 +102,12 @@ static int pair_markers(struct marker_set *m, struct bench_error *err)
 				if (m->v[k].kind == other && m->v[k].id == a->id)
 					same_id = &m->v[k];
 			if (same_id)
-				return bench_fail(err, BENCH_E_NO_MARKERS,
-				                  "markers %s %s and %s %s share id %u but not their name: give BENCH_BEGIN "
-				                  "and BENCH_END of one stretch the same name",
-				                  markers_kind_name(a->kind), a->name, markers_kind_name(other),
-				                  same_id->name, a->id);
+				return bench_fail(
+				    err, BENCH_E_NO_MARKERS,
+				    "markers %s %s and %s %s share id %u but not their name: give BENCH_BEGIN "
+				    "and BENCH_END of one stretch the same name",
+				    markers_kind_name(a->kind), a->name, markers_kind_name(other), same_id->name,
+				    a->id);
 			return bench_fail(err, BENCH_E_NO_MARKERS,
 			                  "marker %s %s has no %s %s: close every BENCH_BEGIN(%s) with BENCH_END(%s)",
 			                  markers_kind_name(a->kind), a->name, markers_kind_name(other), a->name,
@@ -114,10 +116,12 @@ static int pair_markers(struct marker_set *m, struct bench_error *err)
 		/* The first record of this id (by address) keeps it; another name with it moves. */
 		for (size_t k = 0; k < i; k++) {
 			const struct marker *b = &m->v[k];
-			if ((b->kind != MARKER_BEGIN && b->kind != MARKER_END) || b->id != a->id || !strcmp(b->name, a->name))
+			if ((b->kind != MARKER_BEGIN && b->kind != MARKER_END) || b->id != a->id ||
+			    !strcmp(b->name, a->name))
 				continue;
 			if (next_id > 0xFFFFu)
-				return bench_fail(err, BENCH_E_NO_MARKERS, "more than 65535 marker pairs: measure fewer");
+				return bench_fail(err, BENCH_E_NO_MARKERS,
+				                  "more than 65535 marker pairs: measure fewer");
 			uint16_t old = a->id, fresh = (uint16_t)next_id++;
 			for (size_t j = i; j < m->n; j++)
 				if ((m->v[j].kind == MARKER_BEGIN || m->v[j].kind == MARKER_END) && m->v[j].id == old &&

@@ -114,11 +114,13 @@ static int console_begin(FILE *out, const struct bench_report *rep, struct bench
 		    fprintf(out, "cycles are modelled by the virtual board (Cortex-M4 timing model), not measured on "
 		                 "silicon\n") < 0;
 	if (c->clock_source[0] && strcmp(c->clock_source, "board"))
-		bad |= fprintf(out, "clock from %s\n",
-		               strcmp(c->clock_source, "firmware") ? "--clock-hz" : "the firmware's SystemCoreClock") < 0;
+		bad |=
+		    fprintf(out, "clock from %s\n",
+		            strcmp(c->clock_source, "firmware") ? "--clock-hz" : "the firmware's SystemCoreClock") < 0;
 	if (c->mask_irqs)
-		bad |= fprintf(out, "interrupts masked from BEGIN to END (--mask-irqs: DHCSR.C_MASKINTS; NMI and faults "
-		                    "still taken)\n") < 0;
+		bad |=
+		    fprintf(out, "interrupts masked from BEGIN to END (--mask-irqs: DHCSR.C_MASKINTS; NMI and faults "
+		                 "still taken)\n") < 0;
 	if (strcmp(c->counter, "none"))
 		bad |= fprintf(out,
 		               "overhead of an empty marker pair: %" PRId64 " cycles, subtracted from every sample\n\n",
@@ -165,8 +167,8 @@ static int console_result(FILE *out, const struct bench_report *rep, const struc
 	else
 		fmt_time(rep, s->min, t, sizeof(t));
 	/* Cycles are integers: min, median and max print without decimals when they are whole. */
-	bad = fprintf(out, "%-*s  %-*s  %*zu  %*.0f  %*.*f  %*.1f  %*.0f  %*.1f  %10s%s%s", w.name, r->name, w.args,
-	              a, w.n, s->n, w.num, s->min, w.num, s->median == (double)(int64_t)s->median ? 0 : 1, s->median,
+	bad = fprintf(out, "%-*s  %-*s  %*zu  %*.0f  %*.*f  %*.1f  %*.0f  %*.1f  %10s%s%s", w.name, r->name, w.args, a,
+	              w.n, s->n, w.num, s->min, w.num, s->median == (double)(int64_t)s->median ? 0 : 1, s->median,
 	              w.num, s->mean, w.num, s->max, w.num, s->stddev, t, r->error[0] ? "  " : "", r->error) < 0;
 	bad |= interrupted_note(out, rep, r) < 0 || fputc('\n', out) == EOF;
 	return bad ? io_fail(err) : 0;

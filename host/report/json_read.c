@@ -303,10 +303,11 @@ static int check_keys(const cJSON *node, const char *what, int depth, struct ben
 		if (cJSON_IsObject(node) && a->string)
 			for (b = a->next; b; b = b->next)
 				if (b->string && !strcmp(a->string, b->string))
-					return bench_fail(err, BENCH_E_REPORT,
-					                  "%s: not valid JSON for bench (key \"%.64s\" given twice in one "
-					                  "object): pass a report written by `bench run --json`",
-					                  what, a->string);
+					return bench_fail(
+					    err, BENCH_E_REPORT,
+					    "%s: not valid JSON for bench (key \"%.64s\" given twice in one "
+					    "object): pass a report written by `bench run --json`",
+					    what, a->string);
 		if ((rc = check_keys(a, what, depth + 1, err)))
 			return rc;
 	}
@@ -359,10 +360,14 @@ int json_read_file(const char *path, struct bench_report *rep, struct bench_erro
 			return bench_fail(err, BENCH_E_REPORT, "cannot open report %s: %s", path, strerror(errno));
 		if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 			close(fd);
-			return bench_fail(err, BENCH_E_REPORT, "report %s is %s, not a file: pass a report written by "
+			return bench_fail(err, BENCH_E_REPORT,
+			                  "report %s is %s, not a file: pass a report written by "
 			                  "`bench run --json`",
-			                  path, S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device"
-			                        : S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+			                  path,
+			                  S_ISFIFO(st.st_mode)  ? "a FIFO"
+			                  : S_ISCHR(st.st_mode) ? "a character device"
+			                  : S_ISDIR(st.st_mode) ? "a directory"
+			                                        : "not a regular file");
 		}
 		f = fdopen(fd, "rb");
 		if (!f) {

@@ -115,7 +115,8 @@ int junit_limit_exit(const struct bench_report *rep, int code)
 		return code;
 	/* A limit on a misspelt name would never fail: a CI gate that cannot fire. */
 	if ((unmatched = junit_limit_unmatched(active_limits, &rep, 1))) {
-		fprintf(stderr, "bench: --max-cycles %s: no result is named %s: check the name (bench lists its results)\n",
+		fprintf(stderr,
+		        "bench: --max-cycles %s: no result is named %s: check the name (bench lists its results)\n",
 		        unmatched, unmatched);
 		return bench_exit_code(BENCH_E_USAGE);
 	}

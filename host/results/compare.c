@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* scipy.stats.mannwhitneyu, method="auto": exact when one sample has at most 8 values and there are
  * no ties. Beyond 64 values in the other sample the exact table grows large and the normal
  * approximation is already close, so it is used instead. */
@@ -52,11 +51,12 @@ int compare_check(const struct bench_report *base, const char *base_name, const 
 	for (int i = 0; i < 2; i++) {
 		const struct bench_report *r = i ? cur : base;
 		if (r->status != BENCH_STATUS_OK)
-			return bench_fail(err, BENCH_E_REPORT,
-			                  "%s is a run that did not finish (status %s: %.200s): fix that run and compare "
-			                  "complete reports",
-			                  i ? cur_name : base_name, results_status_name(r->status),
-			                  r->error[0] ? r->error : r->status_detail);
+			return bench_fail(
+			    err, BENCH_E_REPORT,
+			    "%s is a run that did not finish (status %s: %.200s): fix that run and compare "
+			    "complete reports",
+			    i ? cur_name : base_name, results_status_name(r->status),
+			    r->error[0] ? r->error : r->status_detail);
 	}
 	if (strcmp(base->context.board, cur->context.board) && !o->allow_other_board)
 		return bench_fail(err, BENCH_E_REPORT,

@@ -106,7 +106,8 @@ const struct bench_result *results_find(const struct bench_report *r, const char
 {
 	if (!r->index_cap || n_args > BENCH_MAX_ARGS)
 		return NULL;
-	for (size_t h = key_hash(name, args, n_args) & (r->index_cap - 1); r->index[h]; h = (h + 1) & (r->index_cap - 1))
+	for (size_t h = key_hash(name, args, n_args) & (r->index_cap - 1); r->index[h];
+	     h = (h + 1) & (r->index_cap - 1))
 		if (matches(&r->results[r->index[h] - 1], name, args, n_args))
 			return &r->results[r->index[h] - 1];
 	return NULL;

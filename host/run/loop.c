@@ -291,11 +291,12 @@ static int write_input(struct loop *c, const char *name, uint32_t addr, int64_t 
 	if (size < 8)
 		want &= (1ull << (8 * size)) - 1;
 	if (got != want)
-		return bench_fail(c->err, BENCH_E_TARGET,
-		                  "--arg %s: wrote %" PRId64 " to 0x%08" PRIx32 ", read back 0x%" PRIx64
-		                  ": the input is not in writable RAM or the firmware overwrites it; declare it `volatile` "
-		                  "in RAM",
-		                  name, v, addr, got);
+		return bench_fail(
+		    c->err, BENCH_E_TARGET,
+		    "--arg %s: wrote %" PRId64 " to 0x%08" PRIx32 ", read back 0x%" PRIx64
+		    ": the input is not in writable RAM or the firmware overwrites it; declare it `volatile` "
+		    "in RAM",
+		    name, v, addr, got);
 	return 0;
 }
 

@@ -13,10 +13,10 @@
 #include "base/le.h"
 #include "run/run_fault.h"
 
-#define CHECK_DWT_CTRL          0xE0001000u
+#define CHECK_DWT_CTRL           0xE0001000u
 #define CHECK_DWT_CTRL_CYCCNTENA 0x1u
 #define CHECK_DWT_CTRL_EXCEVTENA (1u << 18) /* C1.8.7 */
-#define CHECK_DEMCR_TRCENA      (1u << 24)  /* C1.6.5 */
+#define CHECK_DEMCR_TRCENA       (1u << 24) /* C1.6.5 */
 
 /* The DWT words at CTRL: ctrl, cyccnt, cpicnt, exccnt. */
 static int read_dwt(struct loop *c, uint32_t w[4])
@@ -72,8 +72,8 @@ int loop_check_begin(struct loop *c, struct loop_pending *p)
 	return c->cfg->o->mask_irqs ? set_mask(c, true) : 0;
 }
 
-int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pending *p, uint32_t cnt,
-                   uint64_t wide, uint64_t wide_exc, uint8_t *flags)
+int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pending *p, uint32_t cnt, uint64_t wide,
+                   uint64_t wide_exc, uint8_t *flags)
 {
 	uint32_t w[4], demcr, delta;
 	int rc;
@@ -93,20 +93,22 @@ int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pen
 		                  "samples are not cycles; leave DEMCR to bench",
 		                  m->name);
 	if (!(w[0] & CHECK_DWT_CTRL_CYCCNTENA))
-		return bench_fail(c->err, BENCH_E_TARGET,
-		                  "the cycle counter was switched off during the run (DWT_CTRL.CYCCNTENA = 0 at END %s): "
-		                  "the samples are not cycles; leave DWT_CTRL to bench",
-		                  m->name);
+		return bench_fail(
+		    c->err, BENCH_E_TARGET,
+		    "the cycle counter was switched off during the run (DWT_CTRL.CYCCNTENA = 0 at END %s): "
+		    "the samples are not cycles; leave DWT_CTRL to bench",
+		    m->name);
 	delta = counters_delta(c->cfg->counter, p->count, cnt);
 	if (c->hooks->wide_clock) {
 		/* The virtual board's 64-bit clock ran wide - p->wide cycles: CYCCNT must have moved by
 		 * the same modulo 2^32, or the firmware wrote, rewound or paused it. */
 		if ((uint32_t)(wide - p->wide) != delta)
-			return bench_fail(c->err, BENCH_E_TARGET,
-			                  "the cycle counter was written or stopped between BEGIN and END %s (DWT_CYCCNT moved "
-			                  "%" PRIu32 " cycles, the core ran %" PRIu64 "): the sample is not cycles; leave "
-			                  "DWT_CYCCNT to bench",
-			                  m->name, delta, wide - p->wide);
+			return bench_fail(
+			    c->err, BENCH_E_TARGET,
+			    "the cycle counter was written or stopped between BEGIN and END %s (DWT_CYCCNT moved "
+			    "%" PRIu32 " cycles, the core ran %" PRIu64 "): the sample is not cycles; leave "
+			    "DWT_CYCCNT to bench",
+			    m->name, delta, wide - p->wide);
 		if (wide_exc != p->wide_exc)
 			*flags |= BENCH_SAMPLE_INTERRUPTED;
 	} else if (p->exccnt_valid && (uint8_t)w[3] != p->exccnt) {
@@ -167,7 +169,8 @@ void loop_check_restore(struct loop *c)
 		uint32_t now;
 		if (backend_read_u32(c->bk, RUN_REG_DEMCR, &now, &e) == 0)
 			(void)backend_write_u32(c->bk, RUN_REG_DEMCR,
-			                        (now & ~RUN_DEMCR_VC_FAULTS) | (c->demcr_orig & RUN_DEMCR_VC_FAULTS), &e);
+			                        (now & ~RUN_DEMCR_VC_FAULTS) | (c->demcr_orig & RUN_DEMCR_VC_FAULTS),
+			                        &e);
 	}
 	c->err = run_err;
 	backend_set_cancel(c->bk, cancel);

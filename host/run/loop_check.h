@@ -17,8 +17,8 @@ int loop_check_begin(struct loop *c, struct loop_pending *p);
 /* At the END halt of p (counter value cnt, wide clock and its exception count now): unmasks,
  * fails the run when the counter stopped or was written, sets BENCH_SAMPLE_INTERRUPTED in *flags
  * when an exception was taken. */
-int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pending *p, uint32_t cnt,
-                   uint64_t wide, uint64_t wide_exc, uint8_t *flags);
+int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pending *p, uint32_t cnt, uint64_t wide,
+                   uint64_t wide_exc, uint8_t *flags);
 /* Once the firmware has set up its clock (the first SYNC, else DONE): its CMSIS SystemCoreClock,
  * when it has one and it is plausible (1 kHz to 10 GHz), becomes the report's core_clock_hz with
  * clock_source "firmware". */

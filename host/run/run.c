@@ -147,10 +147,11 @@ static int resolve_inputs(struct run_ctx *c)
 				                  s->name, (long long)v, sym->name, size);
 		}
 		if (!input_writable(&c->elf, sym->addr, size))
-			return bench_fail(c->err, BENCH_E_USAGE,
-			                  "--arg %s: `%s` (0x%08x) is in flash or read-only data, where a write from the "
-			                  "debugger does not reach the code: declare it `volatile` and not `const`",
-			                  s->name, sym->name, sym->addr);
+			return bench_fail(
+			    c->err, BENCH_E_USAGE,
+			    "--arg %s: `%s` (0x%08x) is in flash or read-only data, where a write from the "
+			    "debugger does not reach the code: declare it `volatile` and not `const`",
+			    s->name, sym->name, sym->addr);
 		c->cfg.input_addr[i] = sym->addr;
 		c->cfg.input_size[i] = size;
 	}
@@ -413,8 +414,8 @@ static void finish(struct run_ctx *c, int rc)
 		snprintf(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
 		         "%zu sample%s took an exception inside %s stretch (an interrupt's cycles are in %s): flagged "
 		         "in \"interrupted\", %s; --mask-irqs keeps PendSV, SysTick and IRQs out of the stretches",
-		         c->loop.interrupted, c->loop.interrupted == 1 ? "" : "s", c->loop.interrupted == 1 ? "its" : "their",
-		         c->loop.interrupted == 1 ? "it" : "them",
+		         c->loop.interrupted, c->loop.interrupted == 1 ? "" : "s",
+		         c->loop.interrupted == 1 ? "its" : "their", c->loop.interrupted == 1 ? "it" : "them",
 		         rep->context.keep_interrupted ? "kept in the statistics (--keep-interrupted)"
 		                                       : "left out of the statistics (--keep-interrupted keeps them)");
 	if (c->loop.restarts && rep->n_warnings < BENCH_MAX_WARNINGS)

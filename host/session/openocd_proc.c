@@ -155,8 +155,8 @@ static int port_taken(const char *host, uint16_t port, struct bench_error *err)
 	if (s < 0)
 		return 0; /* cannot tell: OpenOCD will say */
 	inet_pton(AF_INET, host, &a.sin_addr);
-	if (setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 && bind(s, (struct sockaddr *)&a, sizeof(a)) &&
-	    errno == EADDRINUSE)
+	if (setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 &&
+	    bind(s, (struct sockaddr *)&a, sizeof(a)) && errno == EADDRINUSE)
 		rc = bench_fail(err, BENCH_E_TOOL_START,
 		                "--tcl-port %u is in use: another program listens on %s:%u (bench would measure "
 		                "its board): pick a free port or leave --tcl-port out",

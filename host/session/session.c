@@ -35,12 +35,14 @@ static int make_work_dir(struct session *s, const char *want, struct bench_error
 		/* The logs' and sockets' paths inside it must fit their buffers whole (openocd_proc.h's
 		 * log_path): a cut path names a different file. */
 		if (strlen(s->work_dir) > SESSION_WORK_DIR_MAX)
-			return bench_fail(err, BENCH_E_USAGE, "--work-dir %.80s...: longer than %d bytes: give a shorter path",
-			                  s->work_dir, SESSION_WORK_DIR_MAX);
+			return bench_fail(err, BENCH_E_USAGE,
+			                  "--work-dir %.80s...: longer than %d bytes: give a shorter path", s->work_dir,
+			                  SESSION_WORK_DIR_MAX);
 		return workdir_lock(s->work_dir, &s->work_dir_lock, err); /* one run per folder */
 	}
 	if (strlen(tmp && *tmp ? tmp : "/tmp") > SESSION_WORK_DIR_MAX - 16)
-		return bench_fail(err, BENCH_E_USAGE, "TMPDIR is longer than %d bytes: set a shorter TMPDIR or --work-dir",
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "TMPDIR is longer than %d bytes: set a shorter TMPDIR or --work-dir",
 		                  SESSION_WORK_DIR_MAX - 16);
 	(void)snprintf(s->work_dir, sizeof(s->work_dir), "%s/bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(s->work_dir))

@@ -46,7 +46,7 @@ struct session {
 	char work_dir[PATH_MAX];
 	bool own_work_dir;
 	int work_dir_lock; /* --work-dir's bench.lock (session/workdir.h), or -1 */
-	bool preloaded; /* bench-sim started holding elf_abs: nothing to program or verify */
+	bool preloaded;    /* bench-sim started holding elf_abs: nothing to program or verify */
 	char server_version[128];
 };
 

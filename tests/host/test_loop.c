@@ -207,8 +207,8 @@ static void rig_init(struct rig *r, const struct step *steps, size_t n, bool syn
 	memset(r, 0, sizeof(*r));
 	r->s.steps = steps;
 	r->s.n = n;
-	r->s.dwt_ctrl = 1;        /* CYCCNTENA */
-	r->s.demcr = 1u << 24;    /* TRCENA */
+	r->s.dwt_ctrl = 1;     /* CYCCNTENA */
+	r->s.demcr = 1u << 24; /* TRCENA */
 	le_put32(r->s.ram + (CTL_ADDR - RAM_BASE) + BENCH_CTL_OFF_MAGIC, BENCH_CTL_MAGIC);
 	r->o.repeat = 1;
 	r->o.timeout_ms = 30;
@@ -503,7 +503,8 @@ static void test_exccnt_flags_interrupted(void **state)
 static void test_wide_exceptions_flag(void **state)
 {
 	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 10),
-	                                    HALT(A_END, 20), HALT(A_BEGIN, 30), HALT(A_END, 40), HALT(A_DONE, 50)};
+	                                    HALT(A_END, 20),      HALT(A_BEGIN, 30),  HALT(A_END, 40),
+	                                    HALT(A_DONE, 50)};
 	struct rig r;
 
 	(void)state;
@@ -529,9 +530,10 @@ static void test_counter_written(void **state)
 	r.hooks.wide_clock = h_wide;
 	r.s.wide[0] = 1000, r.s.wide[1] = 1050;
 	assert_int_equal(rig_run(&r), -(int)BENCH_E_TARGET);
-	assert_string_equal(r.err.msg, "the cycle counter was written or stopped between BEGIN and END fut (DWT_CYCCNT "
-	                               "moved 10 cycles, the core ran 50): the sample is not cycles; leave DWT_CYCCNT to "
-	                               "bench");
+	assert_string_equal(r.err.msg,
+	                    "the cycle counter was written or stopped between BEGIN and END fut (DWT_CYCCNT "
+	                    "moved 10 cycles, the core ran 50): the sample is not cycles; leave DWT_CYCCNT to "
+	                    "bench");
 	assert_int_equal(r.loop.samples_taken, 0);
 	results_free(&r.rep);
 }
@@ -555,10 +557,10 @@ static void test_trcena_off_at_end(void **state)
  * zeroed the input): the next SYNC writes the input again although it is no new input. */
 static void test_restart_rewrites_inputs(void **state)
 {
-	static const struct step steps[] = {
-	    HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 2), HALT(A_SYNC, 10), HALT(A_BEGIN, 20), HALT(A_END, 35),
-	    HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 2), HALT(A_SYNC, 10), HALT(A_BEGIN, 20), HALT(A_END, 35),
-	    HALT(A_SYNC, 40),     HALT(A_DONE, 95)};
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 2), HALT(A_SYNC, 10),
+	                                    HALT(A_BEGIN, 20),    HALT(A_END, 35),    HALT(A_CAL_BEGIN, 0),
+	                                    HALT(A_CAL_END, 2),   HALT(A_SYNC, 10),   HALT(A_BEGIN, 20),
+	                                    HALT(A_END, 35),      HALT(A_SYNC, 40),   HALT(A_DONE, 95)};
 	struct rig r;
 
 	(void)state;
