@@ -72,19 +72,13 @@ int loop_check_begin(struct loop *c, struct loop_pending *p)
 	return c->cfg->o->mask_irqs ? set_mask(c, true) : 0;
 }
 
-int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pending *p, uint32_t cnt, uint64_t wide,
-                   uint64_t wide_exc, uint8_t *flags)
+/* DEMCR.TRCENA powers the DWT and DWT_CTRL.CYCCNTENA runs CYCCNT (C1.8.7): both must be set. w[] is
+ * the DWT block, w[3] DWT_EXCCNT. */
+static int counter_enabled(struct loop *c, const struct marker *m, uint32_t w[4])
 {
-	uint32_t w[4], demcr, delta;
+	uint32_t demcr;
 	int rc;
 
-	if (c->masked && (rc = set_mask(c, false)))
-		return rc;
-	if (!cortex_m(c))
-		return 0;
-	/* The counter must have counted all through the stretch: DEMCR.TRCENA powers the DWT and
-	 * DWT_CTRL.CYCCNTENA runs CYCCNT (C1.8.7). Checked at every END: a firmware that switches it
-	 * off and on again between two DONEs is caught too. */
 	if ((rc = read_dwt(c, w)) || (rc = backend_read_u32(c->bk, RUN_REG_DEMCR, &demcr, c->err)))
 		return rc;
 	if (!(demcr & CHECK_DEMCR_TRCENA))
@@ -98,21 +92,44 @@ int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pen
 		    "the cycle counter was switched off during the run (DWT_CTRL.CYCCNTENA = 0 at END %s): "
 		    "the samples are not cycles; leave DWT_CTRL to bench",
 		    m->name);
+	return 0;
+}
+
+int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pending *p, uint32_t cnt, uint64_t wide,
+                   uint64_t wide_exc, uint8_t *flags)
+{
+	uint32_t w[4], delta;
+	int rc;
+
+	if (c->masked && (rc = set_mask(c, false)))
+		return rc;
+	if (!cortex_m(c))
+		return 0;
 	delta = counters_delta(c->cfg->counter, p->count, cnt);
 	if (c->hooks->wide_clock) {
 		/* The virtual board's 64-bit clock ran wide - p->wide cycles: CYCCNT must have moved by
-		 * the same modulo 2^32, or the firmware wrote, rewound or paused it. */
-		if ((uint32_t)(wide - p->wide) != delta)
+		 * the same modulo 2^32, or the firmware wrote, rewound or paused it. This catches all that
+		 * the enable bits would, and more, without two more reads per sample; they are read only to
+		 * name what happened. */
+		if ((uint32_t)(wide - p->wide) != delta) {
+			if ((rc = counter_enabled(c, m, w)))
+				return rc;
 			return bench_fail(
 			    c->err, BENCH_E_TARGET,
-			    "the cycle counter was written or stopped between BEGIN and END %s (DWT_CYCCNT moved "
-			    "%" PRIu32 " cycles, the core ran %" PRIu64 "): the sample is not cycles; leave "
-			    "DWT_CYCCNT to bench",
+			    "the cycle counter was written or stopped between BEGIN and END %s (DWT_CYCCNT "
+			    "moved %" PRIu32 " cycles, the core ran %" PRIu64 "): the sample is not cycles; "
+			    "leave DWT_CYCCNT to bench",
 			    m->name, delta, wide - p->wide);
+		}
 		if (wide_exc != p->wide_exc)
 			*flags |= BENCH_SAMPLE_INTERRUPTED;
-	} else if (p->exccnt_valid && (uint8_t)w[3] != p->exccnt) {
-		*flags |= BENCH_SAMPLE_INTERRUPTED;
+	} else {
+		/* Checked at every END, not only at DONE: a counter switched off and on again between two
+		 * DONEs is caught when it is off at an END. */
+		if ((rc = counter_enabled(c, m, w)))
+			return rc;
+		if (p->exccnt_valid && (uint8_t)w[3] != p->exccnt)
+			*flags |= BENCH_SAMPLE_INTERRUPTED;
 	}
 	if (*flags & BENCH_SAMPLE_INTERRUPTED)
 		c->interrupted++;
