@@ -59,6 +59,8 @@ int core_check_firmware(const struct elf_file *e, const struct board *b, char *w
 	const struct core_arch *c = find_core(b->core);
 
 	warning[0] = '\0';
+	if (e->machine != EM_ARM)
+		return 0; /* a TriCore image: run.c's check_arch matches it with the board */
 	if (e->cpu_profile && e->cpu_profile != 'M' && e->cpu_profile != 'S')
 		return bench_fail(err, BENCH_E_ARCH,
 		                  "%s is built for an Arm %c-profile core, board %s has a %s: build it for Cortex-M "

@@ -261,7 +261,8 @@ static int check_marker_code(Elf *elf, struct elf_file *e, struct bench_error *e
 	Elf_Scn *scn = NULL;
 	size_t checked = 0;
 
-	if (!e->markers.n)
+	/* Cortex-M only: a TriCore marker is a DEBUG instruction of another encoding. */
+	if (!e->markers.n || e->machine != EM_ARM)
 		return 0;
 	bool *seen = calloc(e->markers.n, sizeof(*seen));
 	if (!seen)

@@ -445,8 +445,6 @@ static int on_begin(struct loop *c, const struct marker *m, uint32_t cnt, bool *
 		                  "more than %d marker pairs open at once: close them with "
 		                  "BENCH_END",
 		                  LOOP_MAX_PENDING);
-	int rc;
-
 	p->valid = true;
 	p->count = cnt;
 	p->host_ms = clock_now_ms();

@@ -58,6 +58,12 @@ int loop_check_begin(struct loop *c, struct loop_pending *p)
 	int rc;
 
 	p->exccnt_valid = false;
+	if (c->cfg->o->mask_irqs && c->cfg->tricore)
+		return bench_fail(
+		    c->err, BENCH_E_UNSUPPORTED,
+		    "--mask-irqs sets a Cortex-M's DHCSR.C_MASKINTS; a TriCore has none: drop --mask-irqs");
+	if (c->cfg->o->mask_irqs && (rc = set_mask(c, true)))
+		return rc;
 	if (!cortex_m(c))
 		return 0;
 	if (!c->hooks->wide_clock) {
@@ -69,7 +75,7 @@ int loop_check_begin(struct loop *c, struct loop_pending *p)
 		p->exccnt = (uint8_t)w[3];
 		p->exccnt_valid = true;
 	}
-	return c->cfg->o->mask_irqs ? set_mask(c, true) : 0;
+	return 0;
 }
 
 /* DEMCR.TRCENA powers the DWT and DWT_CTRL.CYCCNTENA runs CYCCNT (C1.8.7): both must be set. w[] is
