@@ -50,12 +50,21 @@ int junit_limit_parse(struct junit_limits *l, const char *arg, struct bench_erro
 	return 0;
 }
 
+/* A limit names a result by its marker pair's name; a farm's merged report prefixes it with the
+ * board ("sim-a/fut"), and the limit holds on every board. */
+static bool limit_names(const char *limit, const char *result)
+{
+	const char *slash = strrchr(result, '/');
+
+	return !strcmp(limit, result) || (slash && !strcmp(limit, slash + 1));
+}
+
 bool junit_limit_exceeded(const struct junit_limits *l, const struct bench_result *res, int64_t *limit)
 {
 	if (!l || !res->stats.n)
 		return false;
 	for (size_t i = 0; i < l->n; i++) {
-		if (strcmp(l->items[i].name, res->name))
+		if (!limit_names(l->items[i].name, res->name))
 			continue;
 		if (limit)
 			*limit = l->items[i].max_cycles;
@@ -99,7 +108,7 @@ const char *junit_limit_unmatched(const struct junit_limits *l, const struct ben
 		bool found = false;
 		for (size_t r = 0; r < n_reps && !found; r++)
 			for (size_t k = 0; k < reps[r]->n_results && !found; k++)
-				found = !strcmp(reps[r]->results[k].name, l->items[i].name);
+				found = limit_names(l->items[i].name, reps[r]->results[k].name);
 		if (!found)
 			return l->items[i].name;
 	}
