@@ -99,9 +99,16 @@ int cmd_compare(int argc, char **argv)
 		rc = compare_print(stdout, &res, &o, &err);
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = bench_fail(&err, BENCH_E_IO, "writing the comparison to stdout failed");
-	if (rc == 0 && res.regressions)
+	if (rc == 0 && res.regressions) {
+		size_t missing = 0;
+		for (size_t i = 0; i < res.n; i++)
+			missing += res.rows[i].verdict == CMP_ONLY_BASE;
 		rc = bench_fail(&err, BENCH_E_REGRESSION, "%zu regression%s beyond %g%%", res.regressions,
 		                res.regressions == 1 ? "" : "s", o.threshold * 100.0);
+		if (missing) /* say why a gate with no slower result failed */
+			(void)snprintf(err.msg + strlen(err.msg), sizeof(err.msg) - strlen(err.msg),
+			               " (%zu of them missing from %s)", missing, paths[1]);
+	}
 	compare_free(&res);
 	results_free(&base);
 	results_free(&cur);
