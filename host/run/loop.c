@@ -337,6 +337,7 @@ static int on_sync(struct loop *c)
 	uint8_t raw[8];
 	int rc;
 
+	c->ended_since_sync = false;
 	if (k == 0 && ((rc = check_ctl(c)) || (rc = loop_check_clock(c))))
 		return rc;
 	if (k > 0 && c->done_iters < c->total_iters) {
@@ -412,6 +413,10 @@ static int on_cal_begin(struct loop *c, const struct marker *m, uint32_t cnt, bo
 	if (c->boots++ && c->cfg->has_sync) {
 		c->restarts++;
 		c->rewrite_inputs = true;
+		/* Restarted after a SYNC but before that iteration's END: it measured nothing, so the next
+		 * SYNC runs the same iteration again and every input still gets --repeat samples. */
+		if (c->sync_count > 0 && !c->ended_since_sync && !c->stopping)
+			c->sync_count--;
 	}
 	c->cal_begin = cnt;
 	c->cal_valid = true;
@@ -469,6 +474,7 @@ static int on_end(struct loop *c, const struct marker *m, uint32_t cnt, bool *do
 		                  "firmware's BENCH_BEGIN/BENCH_END pairs",
 		                  m->name, m->id);
 	p->valid = false;
+	c->ended_since_sync = true;
 	if ((rc = wide_now(c, &now, &exc)) || (rc = loop_check_end(c, m, p, cnt, now, exc, &flags)))
 		return rc;
 	if ((rc = add_sample(c, m->name, p->count, cnt, p->host_ms, flags | wide_wrapped(c, p->wide, now))))

@@ -129,6 +129,7 @@ struct loop {
 	 * (the target restarted between stretches), and interrupted samples for the warning. */
 	size_t boots, restarts, interrupted;
 	bool rewrite_inputs;
+	bool ended_since_sync; /* an END was handled since the last SYNC: the iteration has its sample */
 	bool masked; /* C_MASKINTS set for the open stretch (--mask-irqs) */
 	bool clock_read; /* SystemCoreClock was read (loop_check_clock) */
 	uint32_t planted[LOOP_MAX_PENDING]; /* hardware breakpoints bench set, cleared on the way out */

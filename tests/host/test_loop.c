@@ -581,6 +581,31 @@ static void test_restart_rewrites_inputs(void **state)
 	results_free(&r.rep);
 }
 
+/* A restart after a SYNC and before its END: that iteration measured nothing, so the next SYNC runs
+ * it again; the input keeps its --repeat samples and the run still ends with stop = 1. */
+static void test_restart_before_end_repeats_iteration(void **state)
+{
+	static const struct step steps[] = {
+	    HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 2), HALT(A_SYNC, 10), HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 2),
+	    HALT(A_SYNC, 10),     HALT(A_BEGIN, 20),  HALT(A_END, 35),  HALT(A_SYNC, 40),     HALT(A_DONE, 95)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 10, true);
+	r.sweep[0] = 5;
+	strcpy(r.o.sweeps[0].name, "input");
+	r.o.sweeps[0].values = r.sweep;
+	r.o.sweeps[0].n = 1;
+	r.o.n_sweeps = 1;
+	r.cfg.input_addr[0] = IN_ADDR;
+	r.cfg.input_size[0] = 4;
+	assert_int_equal(rig_run(&r), 0);
+	assert_int_equal(r.loop.restarts, 1);
+	assert_int_equal(result(&r, "fut", 0)->n_samples, 1);
+	assert_int_equal(le_get32(r.s.ram + (CTL_ADDR - RAM_BASE) + BENCH_CTL_OFF_STOP), 1);
+	results_free(&r.rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -602,6 +627,7 @@ int main(void)
 	    cmocka_unit_test(test_counter_written),
 	    cmocka_unit_test(test_trcena_off_at_end),
 	    cmocka_unit_test(test_restart_rewrites_inputs),
+	    cmocka_unit_test(test_restart_before_end_repeats_iteration),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
