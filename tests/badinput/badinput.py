@@ -101,11 +101,22 @@ def second_record_bad(d):
     return with_markers(d, "m-second.elf", m)
 
 
-def patched_record(d, name, off, edit):
-    """The nops marker section with the record at byte OFF edited (record 0: BEGIN nop1 at 0,
-    record 1: END nop1 at 20; header: addr, kind, version, id, name length, then the name)."""
+def record_offset(m, kind, name):
+    """Byte offset of the record of KIND (1 BEGIN, 2 END) and NAME in a marker section (header:
+    addr, kind, version, id, name length, 3 pad bytes, then the name, NUL and padding to 4)."""
+    off = 0
+    while off + 12 <= len(m):
+        n = m[off + 8]
+        if m[off + 4] == kind and m[off + 12:off + 12 + n] == name.encode():
+            return off
+        off += 12 + ((n + 1 + 3) & ~3)
+    raise SystemExit(f"no {kind} {name} record in nops.elf's marker section")
+
+
+def patched_record(d, name, kind, edit):
+    """The nops marker section with nop1's BEGIN (kind 1) or END (kind 2) record edited."""
     m = marker_section()
-    edit(m, off)
+    edit(m, record_offset(m, kind, "nop1"))
     return with_markers(d, name, m)
 
 
@@ -237,9 +248,9 @@ FIXTURES = {
                                               lambda r: r["context"].__setitem__("core_clock_hz", 1.7e134)),
     "v2.json": lambda d: report_edited(d, "v2.json", lambda r: r.__setitem__("schema_version", 2)),
     "base.json": lambda d: report_edited(d, "base.json", lambda r: None),
-    "m-namemismatch.elf": lambda d: patched_record(d, "m-namemismatch.elf", 20, rename_end),
-    "m-noend.elf": lambda d: patched_record(d, "m-noend.elf", 20, lambda m, o: rename_end(m, o, 99)),
-    "m-badaddr.elf": lambda d: patched_record(d, "m-badaddr.elf", 0,
+    "m-namemismatch.elf": lambda d: patched_record(d, "m-namemismatch.elf", 2, rename_end),
+    "m-noend.elf": lambda d: patched_record(d, "m-noend.elf", 2, lambda m, o: rename_end(m, o, 99)),
+    "m-badaddr.elf": lambda d: patched_record(d, "m-badaddr.elf", 1,
                                               lambda m, o: struct.pack_into("<I", m, o, struct.unpack_from("<I", m, o)[0] + 2)),
     "m0.elf": lambda d: attributes_arch(d, "m0.elf", 11),
     "nothumb.elf": reset_vector_even,
