@@ -222,8 +222,14 @@ int proc_start(const char *const argv[], const char *log_path, const char *cwd, 
 
 bool proc_alive(struct proc *p, int *status)
 {
-	if (!p)
+	/* *status is written on every path that returns false (NULL is "not running", status 0), so a
+	 * caller that reads it after false never reads an uninitialised int (GCC 12 -O3 cannot see
+	 * that the NULL path is never taken by proc_wait_log_line and warned -Wmaybe-uninitialized). */
+	if (!p) {
+		if (status)
+			*status = 0;
 		return false;
+	}
 	if (!p->reaped) {
 		pid_t r = waitpid(p->pid, &p->status, WNOHANG);
 		if (r == p->pid) {

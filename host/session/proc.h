@@ -23,7 +23,8 @@ int proc_start(const char *const argv[], const char *log_path, const char *cwd, 
                struct proc **out, struct bench_error *err);
 /* SIGTERM to the group, waits up to grace_ms, then SIGKILL; reaps and frees. NULL-safe. */
 void proc_stop(struct proc *p, unsigned grace_ms);
-/* True while the child runs; when it has exited, *status (may be NULL) gets its wait status. */
+/* True while the child runs; when it has exited, *status (may be NULL) gets its wait status
+ * (0 for a NULL P, which is never running). */
 bool proc_alive(struct proc *p, int *status);
 pid_t proc_pid(const struct proc *p);
 const char *proc_log_path(const struct proc *p);
