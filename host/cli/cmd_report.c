@@ -1,19 +1,18 @@
 /* bench report: render JSON reports (docs/report-schema.md) for people and CI tools.
  *   bench report RUN.json [MORE.json...] [--html FILE] [--svg FILE]
- *                [--format csv|junit|bmf|github|json|console] [--output FILE] [--max-cycles NAME=N]...
+ *                [--format NAME] [--output FILE] [--max-cycles NAME=N]...
  * Several reports share one plot (fut-hardfp.elf beside fut-softfp.elf: the barebench figure);
- * --format converts one report. Exit codes: 0, 1 when a --max-cycles limit is exceeded (after
- * every output is written), 2 for bad usage or an unreadable report, 6 when writing fails. */
+ * --format converts one report to any format of the reporter registry (report/registry.c). Exit
+ * codes: 0, 1 when a --max-cycles limit is exceeded (after every output is written), 2 for bad
+ * usage or an unreadable report, 6 when writing fails. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cmd.h"
-#include "report/html.h"
 #include "report/json_read.h"
 #include "report/junit.h"
 #include "report/outpath.h"
 #include "report/reporter.h"
-#include "report/svg.h"
 
 #define REPORT_MAX_INPUTS 8
 
@@ -24,17 +23,21 @@ struct report_args {
 	struct junit_limits limits;
 };
 
+/* The formats are listed from the registry, so a new reporter shows up here by itself (and
+ * tests/ci checks docs/reports.md's table against this list). */
 static void report_usage(FILE *out)
 {
 	fputs("usage: bench report RUN.json [MORE.json...] [--html FILE] [--svg FILE]\n"
-	      "                    [--format csv|junit|bmf|github|json|console] [--output FILE]\n"
-	      "                    [--max-cycles NAME=N]...\n"
-	      "  --html FILE        one self-contained page: cycles-versus-input plot, region bars, context\n"
-	      "  --svg FILE         the plot alone (or bars per result when nothing was swept)\n"
+	      "                    [--format NAME] [--output FILE] [--max-cycles NAME=N]...\n"
+	      "  --html FILE        the html format into FILE; several reports share its plot\n"
+	      "  --svg FILE         the svg format into FILE; several reports share its plot\n"
 	      "  --format NAME      convert the report (one input) to NAME; --output FILE (default stdout)\n"
 	      "  --max-cycles N=C   junit: result N fails above C cycles; exit 1 when any does\n"
-	      "docs/reports.md describes every format.\n",
+	      "formats:\n",
 	      out);
+	for (size_t i = 0; reporter_table[i]; i++)
+		fprintf(out, "  %-18s %s\n", reporter_table[i]->name, reporter_table[i]->help);
+	fputs("docs/reports.md describes every format.\n", out);
 }
 
 static int parse(int argc, char **argv, struct report_args *a, struct bench_error *err)
@@ -84,57 +87,22 @@ static int parse(int argc, char **argv, struct report_args *a, struct bench_erro
 	return 0;
 }
 
-/* The figures take several reports while report_write_atomic() hands its reporter one; the
- * page's reporter reads them from here (one command per process, so no sharing arises). */
-static struct {
-	const struct bench_report *const *reps;
-	size_t n;
-} figure_input;
-
-static int html_begin(FILE *out, const struct bench_report *rep, struct bench_error *err)
-{
-	return html_write(out, figure_input.reps, figure_input.n, err);
-}
-
-static int svg_begin(FILE *out, const struct bench_report *rep, struct bench_error *err)
-{
-	return svg_summary(out, figure_input.reps, figure_input.n, err);
-}
-
-static int figure_nothing(FILE *out, const struct bench_report *rep, struct bench_error *err)
-{
-	return 0;
-}
-
-static int figure_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
-                         struct bench_error *err)
-{
-	return 0;
-}
-
-static const struct reporter_ops html_page = {"html", "html", html_begin, figure_result, figure_nothing};
-static const struct reporter_ops svg_figure = {"svg", "svg", svg_begin, figure_result, figure_nothing};
-
 static int write_outputs(const struct report_args *a, const struct bench_report *const *reps, size_t n,
                          struct bench_error *err)
 {
+	/* Every output gets the same options: the figures draw all reports, junit checks the limits. */
+	const struct reporter_ctx ctx = {.limits = &a->limits, .reports = reps, .n_reports = n};
 	int rc = 0;
 
-	figure_input.reps = reps;
-	figure_input.n = n;
 	if (a->html)
-		rc = report_write_atomic(&html_page, a->html, reps[0], err);
+		rc = report_write_atomic(reporter_find("html"), &ctx, a->html, reps[0], err);
 	if (rc == 0 && a->svg)
-		rc = report_write_atomic(&svg_figure, a->svg, reps[0], err);
+		rc = report_write_atomic(reporter_find("svg"), &ctx, a->svg, reps[0], err);
 	if (rc == 0 && a->format) {
 		const struct reporter_ops *ops = reporter_find(a->format);
 		if (!ops)
-			return bench_fail(err, BENCH_E_USAGE,
-			                  "unknown format '%s': use csv, junit, bmf, github, json or console",
-			                  a->format);
-		junit_set_limits(&a->limits);
-		rc = report_write_atomic(ops, a->output ? a->output : "-", reps[0], err);
-		junit_set_limits(NULL);
+			return reporter_unknown("--format", a->format, err);
+		rc = report_write_atomic(ops, &ctx, a->output ? a->output : "-", reps[0], err);
 	}
 	return rc;
 }

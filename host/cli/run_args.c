@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/reporter.h"
 #include "run/run.h"
 
 void run_opts_init(struct run_opts *o)
@@ -152,7 +153,7 @@ int run_parse_sweep(const char *spec, struct run_sweep *out, struct bench_error 
 	return 0;
 }
 
-enum opt_kind { OPT_STR, OPT_UINT, OPT_MS, OPT_FLAG, OPT_ARG, OPT_PORT, OPT_HELP, OPT_NOFLAG, OPT_HZ };
+enum opt_kind { OPT_STR, OPT_UINT, OPT_MS, OPT_FLAG, OPT_ARG, OPT_PORT, OPT_HELP, OPT_NOFLAG, OPT_HZ, OPT_FORMAT };
 
 struct opt {
 	const char *name;
@@ -175,7 +176,7 @@ static const struct opt opts[] = {
     {"--arg", OPT_ARG, 0, "NAME=SPEC", "input sweep: NAME=START:STOP:STEP or NAME=V1,V2,... (repeatable)"},
     {"--timeout", OPT_MS, F(timeout_ms), "MS", "longest wait for the next marker, e.g. 10000 or 10s (default 10s)"},
     {"--json", OPT_STR, F(json), "FILE", "write the JSON report (docs/report-schema.md) atomically, also on failure"},
-    {"--format", OPT_STR, F(format), "NAME", "stdout format: console (default), json, csv, bmf, github, junit"},
+    {"--format", OPT_FORMAT, F(format), "NAME", "stdout format (default console):"}, /* + the registry's names */
     {"--start", OPT_STR, F(start_sym), "SYM", "breakpoint mode: measure from function SYM ... (no markers needed)"},
     {"--stop", OPT_STR, F(stop_sym), "SYM", "... to function SYM"},
     {"--bp-markers", OPT_FLAG, F(bp_markers), NULL, "plant hardware breakpoints at the marker sites"},
@@ -206,6 +207,11 @@ void run_print_usage(FILE *out)
 		char left[40];
 		snprintf(left, sizeof(left), "%s%s%s", opts[i].name, opts[i].meta ? " " : "",
 		         opts[i].meta ? opts[i].meta : "");
+		if (opts[i].kind == OPT_FORMAT) {
+			char names[160];
+			fprintf(out, "  %-22s %s %s\n", left, opts[i].help, reporter_names(names, sizeof(names)));
+			continue;
+		}
 		fprintf(out, "  %-22s %s\n", left, opts[i].help);
 	}
 	/* Taken out of argv by cmd_run.c before this parser runs (report/junit.h, farm.h). */
@@ -225,6 +231,11 @@ static int apply(const struct opt *op, const char *val, struct run_opts *o, stru
 	unsigned u;
 
 	switch (op->kind) {
+	case OPT_FORMAT:
+		if (!reporter_find(val))
+			return reporter_unknown("--format", val, err);
+		*(const char **)(base + op->offset) = val;
+		return 0;
 	case OPT_STR:
 		if (!*val)
 			return bench_fail(err, BENCH_E_USAGE, "%s needs a non-empty value: see `bench run --help`",

@@ -15,7 +15,7 @@ static int add_measure(cJSON *bench, const char *measure, double value, double l
 	return 0;
 }
 
-static int bmf_begin(FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int bmf_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	cJSON *root = cJSON_CreateObject();
 	char label[600];
@@ -40,19 +40,20 @@ static int bmf_begin(FILE *out, const struct bench_report *rep, struct bench_err
 	return cjson_out_write(out, root, "BMF", err);
 }
 
-static int bmf_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
+static int bmf_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, const struct bench_result *res,
                       struct bench_error *err)
 {
 	return 0;
 }
 
-static int bmf_end(FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int bmf_end(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	return 0;
 }
 
 const struct reporter_ops bmf_reporter = {
     .name = "bmf",
+    .help = "Bencher Metric Format (bencher run --adapter json)",
     .extension = "json",
     .begin = bmf_begin,
     .result = bmf_result,

@@ -94,7 +94,7 @@ static int io_fail(struct bench_error *err)
 	return bench_fail(err, BENCH_E_IO, "writing the console report failed: check the output");
 }
 
-static int console_begin(FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int console_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	const struct bench_context *c = &rep->context;
 	struct widths w;
@@ -145,7 +145,7 @@ static int interrupted_note(FILE *out, const struct bench_report *rep, const str
 	               rep->context.keep_interrupted ? "kept" : "excluded");
 }
 
-static int console_result(FILE *out, const struct bench_report *rep, const struct bench_result *r,
+static int console_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, const struct bench_result *r,
                           struct bench_error *err)
 {
 	struct widths w;
@@ -174,7 +174,7 @@ static int console_result(FILE *out, const struct bench_report *rep, const struc
 	return bad ? io_fail(err) : 0;
 }
 
-static int console_end(FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int console_end(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	int bad = 0;
 
@@ -202,6 +202,7 @@ static int console_end(FILE *out, const struct bench_report *rep, struct bench_e
 
 const struct reporter_ops console_reporter = {
     .name = "console",
+    .help = "the aligned table for people (bench run's default)",
     .extension = "txt",
     .begin = console_begin,
     .result = console_result,

@@ -22,14 +22,14 @@ static int csv_field(FILE *out, const char *s)
 	return putc('"', out) == EOF ? -1 : 0;
 }
 
-static int csv_begin(FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int csv_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	if (fputs("name,args,unit,n,min,max,mean,median,stddev,time_ns_min,time_ns_mean,error\r\n", out) == EOF)
 		return bench_fail(err, BENCH_E_IO, "writing CSV failed");
 	return 0;
 }
 
-static int csv_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
+static int csv_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, const struct bench_result *res,
                       struct bench_error *err)
 {
 	const struct bench_stats *s = &res->stats;
@@ -61,13 +61,14 @@ static int csv_result(FILE *out, const struct bench_report *rep, const struct be
 	return 0;
 }
 
-static int csv_end(FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int csv_end(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	return 0;
 }
 
 const struct reporter_ops csv_reporter = {
     .name = "csv",
+    .help = "RFC 4180, one row per result, for spreadsheets and pandas",
     .extension = "csv",
     .begin = csv_begin,
     .result = csv_result,

@@ -26,7 +26,7 @@ static int add_entry(cJSON *root, const struct bench_report *rep, const struct b
 	return cJSON_AddStringToObject(e, "extra", text) ? 0 : -1;
 }
 
-static int github_begin(FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int github_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	cJSON *root = cJSON_CreateArray();
 
@@ -41,19 +41,20 @@ static int github_begin(FILE *out, const struct bench_report *rep, struct bench_
 	return cjson_out_write(out, root, "github-action-benchmark", err);
 }
 
-static int github_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
+static int github_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, const struct bench_result *res,
                          struct bench_error *err)
 {
 	return 0;
 }
 
-static int github_end(FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int github_end(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	return 0;
 }
 
 const struct reporter_ops github_reporter = {
     .name = "github",
+    .help = "github-action-benchmark, tool: customSmallerIsBetter",
     .extension = "json",
     .begin = github_begin,
     .result = github_result,

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 
 #include "report/markup.h"
+#include "report/reporter.h"
 #include "report/svg.h"
 
 static void cell(FILE *out, const char *tag, const char *s)
@@ -160,3 +161,20 @@ int html_write(FILE *out, const struct bench_report *const *reps, size_t n, stru
 		return bench_fail(err, BENCH_E_IO, "writing the HTML page failed");
 	return 0;
 }
+
+/* `bench report --html FILE` and `--format html`: one page of every report in the context (several
+ * share the plot), else of the report being emitted. */
+static int html_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                      struct bench_error *err)
+{
+	if (ctx->n_reports)
+		return html_write(out, ctx->reports, ctx->n_reports, err);
+	return html_write(out, &rep, 1, err);
+}
+
+const struct reporter_ops html_reporter = {
+    .name = "html",
+    .extension = "html",
+    .help = "one self-contained page: cycles-versus-input plot, region bars, results, context",
+    .begin = html_begin,
+};

@@ -205,18 +205,18 @@ cJSON *json_report_build(const struct bench_report *rep)
 	return root;
 }
 
-static int json_begin(FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int json_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	return 0;
 }
 
-static int json_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
+static int json_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, const struct bench_result *res,
                        struct bench_error *err)
 {
 	return 0;
 }
 
-static int json_end(FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int json_end(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	cJSON *root = json_report_build(rep);
 	char *text;
@@ -237,6 +237,7 @@ static int json_end(FILE *out, const struct bench_report *rep, struct bench_erro
 
 const struct reporter_ops json_reporter = {
     .name = "json",
+    .help = "the full report (docs/report-schema.md), for tools, bench compare and bench report",
     .extension = "json",
     .begin = json_begin,
     .result = json_result,

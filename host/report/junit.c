@@ -10,13 +10,6 @@
 
 #include "report/markup.h"
 
-static const struct junit_limits *active_limits;
-
-void junit_set_limits(const struct junit_limits *l)
-{
-	active_limits = l;
-}
-
 int junit_limit_parse(struct junit_limits *l, const char *arg, struct bench_error *err)
 {
 	const char *eq = strrchr(arg, '=');
@@ -115,7 +108,7 @@ const char *junit_limit_unmatched(const struct junit_limits *l, const struct ben
 	return NULL;
 }
 
-int junit_limit_exit(const struct bench_report *rep, int code)
+int junit_limit_exit(const struct junit_limits *l, const struct bench_report *rep, int code)
 {
 	const char *unmatched;
 	size_t n;
@@ -123,13 +116,13 @@ int junit_limit_exit(const struct bench_report *rep, int code)
 	if (code)
 		return code;
 	/* A limit on a misspelt name would never fail: a CI gate that cannot fire. */
-	if ((unmatched = junit_limit_unmatched(active_limits, &rep, 1))) {
+	if ((unmatched = junit_limit_unmatched(l, &rep, 1))) {
 		fprintf(stderr,
 		        "bench: --max-cycles %s: no result is named %s: check the name (bench lists its results)\n",
 		        unmatched, unmatched);
 		return bench_exit_code(BENCH_E_USAGE);
 	}
-	n = junit_limit_failures(active_limits, rep);
+	n = junit_limit_failures(l, rep);
 	if (!n)
 		return 0;
 	fprintf(stderr, "bench: %zu result%s above --max-cycles\n", n, n == 1 ? "" : "s");
@@ -150,10 +143,10 @@ static int prop(FILE *out, const char *name, const char *value)
 	return 0;
 }
 
-static int junit_begin(FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int junit_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	const char *fw = results_basename(rep->context.firmware);
-	size_t errors = run_failed(rep), failures = junit_limit_failures(active_limits, rep);
+	size_t errors = run_failed(rep), failures = junit_limit_failures(ctx->limits, rep);
 	size_t tests = rep->n_results + errors;
 	char clock[32];
 	int bad = 0;
@@ -180,7 +173,7 @@ static int junit_begin(FILE *out, const struct bench_report *rep, struct bench_e
 	return 0;
 }
 
-static int junit_result(FILE *out, const struct bench_report *rep, const struct bench_result *res,
+static int junit_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, const struct bench_result *res,
                         struct bench_error *err)
 {
 	const struct bench_stats *s = &res->stats;
@@ -195,7 +188,7 @@ static int junit_result(FILE *out, const struct bench_report *rep, const struct 
 	bad |= markup_xml_puts(out, label) < 0;
 	/* JUnit's time is seconds; one execution of the code under test (the mean), when the clock is known. */
 	bad |= fprintf(out, "\" time=\"%.9f\">\n", ns >= 0 && s->n ? ns / 1e9 : 0.0) < 0;
-	if (junit_limit_exceeded(active_limits, res, &limit)) {
+	if (junit_limit_exceeded(ctx->limits, res, &limit)) {
 		bad |= fprintf(out, "      <failure type=\"max-cycles\" message=\"max %.0f %s &gt; limit %lld\"/>\n",
 		               s->max, res->unit, (long long)limit) < 0;
 	} else if (res->error[0] && !s->n) {
@@ -214,7 +207,7 @@ static int junit_result(FILE *out, const struct bench_report *rep, const struct 
 	return 0;
 }
 
-static int junit_end(FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int junit_end(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	int bad = 0;
 
@@ -233,6 +226,7 @@ static int junit_end(FILE *out, const struct bench_report *rep, struct bench_err
 
 const struct reporter_ops junit_reporter = {
     .name = "junit",
+    .help = "JUnit XML for Jenkins, GitLab and GitHub test views; --max-cycles fails a case",
     .extension = "xml",
     .begin = junit_begin,
     .result = junit_result,

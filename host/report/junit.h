@@ -30,18 +30,14 @@ const char *junit_limit_unmatched(const struct junit_limits *l, const struct ben
 /* How many results of REP exceed their limit. */
 size_t junit_limit_failures(const struct junit_limits *l, const struct bench_report *rep);
 
-/* The limits the registered reporter checks; NULL (the default) checks none. The reporter
- * interface (reporter.h) carries no options, so the command that parsed --max-cycles sets them
- * here before report_emit(); L must outlive that call. */
-void junit_set_limits(const struct junit_limits *l);
-
 /* Takes every `--max-cycles NAME=N` out of ARGV (shifting the rest down, updating *ARGC) into L,
  * for commands whose own parser does not know the flag (`bench run`). BENCH_E_USAGE when one is
  * malformed or lacks its value. */
 int junit_limits_take(int *argc, char **argv, struct junit_limits *l, struct bench_error *err);
 /* The exit code after a run: CODE when it is already a failure; else 1, with one line on stderr,
- * when a result of REP exceeds the limits set with junit_set_limits(); else 0. */
-int junit_limit_exit(const struct bench_report *rep, int code);
+ * when a result of REP exceeds a limit of L (NULL: none); else 0. The junit reporter reads the same
+ * limits from its context (reporter_ctx.limits). */
+int junit_limit_exit(const struct junit_limits *l, const struct bench_report *rep, int code);
 
 extern const struct reporter_ops junit_reporter;
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/markup.h"
+#include "report/reporter.h"
 
 const char *const svg_palette[SVG_MAX_SERIES] = {
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
@@ -335,3 +336,20 @@ int svg_summary(FILE *out, const struct bench_report *const *reps, size_t n_reps
 		return svg_plot(out, reps, n_reps, err);
 	return svg_result_bars(out, reps, n_reps, err);
 }
+
+/* `bench report --svg FILE` and `--format svg`: svg_summary() of every report in the context, else
+ * of the report being emitted. */
+static int svg_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                     struct bench_error *err)
+{
+	if (ctx->n_reports)
+		return svg_summary(out, ctx->reports, ctx->n_reports, err);
+	return svg_summary(out, &rep, 1, err);
+}
+
+const struct reporter_ops svg_reporter = {
+    .name = "svg",
+    .extension = "svg",
+    .help = "the plot alone (bars per result when nothing was swept), for a CI summary",
+    .begin = svg_begin,
+};

@@ -13,36 +13,41 @@
 #include "report/outpath.h"
 #include "report/reporter.h"
 
-int report_emit(const struct reporter_ops *ops, FILE *out, const struct bench_report *rep, struct bench_error *err)
+int report_emit(const struct reporter_ops *ops, const struct reporter_ctx *ctx, FILE *out,
+                const struct bench_report *rep, struct bench_error *err)
 {
-	int rc = ops->begin ? ops->begin(out, rep, err) : 0;
+	static const struct reporter_ctx none;
+	int rc;
 
+	if (!ctx)
+		ctx = &none;
+	rc = ops->begin ? ops->begin(ctx, out, rep, err) : 0;
 	for (size_t i = 0; !rc && ops->result && i < rep->n_results; i++)
-		rc = ops->result(out, rep, &rep->results[i], err);
+		rc = ops->result(ctx, out, rep, &rep->results[i], err);
 	if (!rc && ops->end)
-		rc = ops->end(out, rep, err);
+		rc = ops->end(ctx, out, rep, err);
 	if (!rc && (fflush(out) || ferror(out)))
 		rc = bench_fail(err, BENCH_E_IO, "writing the %s report failed: %s: check the disk", ops->name,
 		                strerror(errno));
 	return rc;
 }
 
-int report_write_atomic(const struct reporter_ops *ops, const char *path, const struct bench_report *rep,
-                        struct bench_error *err)
+int report_write_atomic(const struct reporter_ops *ops, const struct reporter_ctx *ctx, const char *path,
+                        const struct bench_report *rep, struct bench_error *err)
 {
 	char tmp[4200], dircopy[4096];
 	FILE *f;
 	int fd, rc, e;
 
 	if (!strcmp(path, "-"))
-		return report_emit(ops, stdout, rep, err);
+		return report_emit(ops, ctx, stdout, rep, err);
 	/* Nothing can be renamed over a FIFO or a device (/dev/stdout, /dev/null, a shell's >(cmd)):
 	 * write through it as a stream (docs/reports.md). */
 	if (outpath_is_stream(path)) {
 		f = fopen(path, "w");
 		if (!f)
 			return bench_fail(err, BENCH_E_IO, "cannot write report %s: %s", path, strerror(errno));
-		rc = report_emit(ops, f, rep, err);
+		rc = report_emit(ops, ctx, f, rep, err);
 		if (fclose(f) && !rc)
 			rc = bench_fail(err, BENCH_E_IO, "cannot write report %s: %s", path, strerror(errno));
 		return rc;
@@ -76,7 +81,7 @@ int report_write_atomic(const struct reporter_ops *ops, const char *path, const 
 		unlink(tmp);
 		return bench_fail(err, BENCH_E_IO, "cannot write report %s: %s", path, strerror(e));
 	}
-	rc = report_emit(ops, f, rep, err);
+	rc = report_emit(ops, ctx, f, rep, err);
 	if (!rc && fsync(fileno(f)))
 		rc = bench_fail(err, BENCH_E_IO, "cannot write report %s: fsync: %s: check the disk", path,
 		                strerror(errno));

@@ -53,8 +53,11 @@ int farm_check_serials(const struct farm *f, const struct probe_list *probes, st
  * board. COMBINED must be results_init()ed. Returns 0 or the first board's negated error. */
 int farm_run(const struct farm *f, const struct run_opts *base, struct bench_report *combined, struct bench_error *err);
 
-/* `bench run --farm FILE ...`: cmd_run hands its arguments here when --farm is among them. */
+struct junit_limits; /* report/junit.h */
+
+/* `bench run --farm FILE ...`: cmd_run hands its arguments here when --farm is among them, with
+ * the --max-cycles limits it took out of them (checked after the run, as a single board's run does). */
 bool farm_requested(int argc, char **argv);
-int farm_cmd_run(int argc, char **argv);
+int farm_cmd_run(int argc, char **argv, const struct junit_limits *limits);
 
 #endif /* HOST_RUN_FARM_H */

@@ -242,9 +242,10 @@ static int prepare(int argc, char **argv, struct run_opts *o, struct farm *f, st
 	return rc;
 }
 
-int farm_cmd_run(int argc, char **argv)
+int farm_cmd_run(int argc, char **argv, const struct junit_limits *limits)
 {
 	static struct farm f; /* 8 KiB */
+	const struct reporter_ctx ctx = {.limits = limits}; /* junit marks a case above --max-cycles failed */
 	struct run_opts o;
 	struct bench_report rep;
 	struct bench_error err, werr;
@@ -270,12 +271,11 @@ int farm_cmd_run(int argc, char **argv)
 	rc = farm_run(&f, &o, &rep, &err);
 	if (!o.quiet && rep.n_results) {
 		const struct reporter_ops *fmt = reporter_find(o.format ? o.format : "console");
-		wrc = fmt ? report_emit(fmt, stdout, &rep, &werr)
-		          : bench_fail(&werr, BENCH_E_USAGE, "unknown --format '%s'", o.format);
+		wrc = fmt ? report_emit(fmt, &ctx, stdout, &rep, &werr) : reporter_unknown("--format", o.format, &werr);
 	}
 	if (o.json) {
 		struct bench_error jerr;
-		int jrc = report_write_atomic(reporter_find("json"), o.json, &rep, &jerr);
+		int jrc = report_write_atomic(reporter_find("json"), &ctx, o.json, &rep, &jerr);
 		if (jrc && !wrc) {
 			werr = jerr;
 			wrc = jrc;
@@ -285,7 +285,7 @@ int farm_cmd_run(int argc, char **argv)
 		fprintf(stderr, "bench: %s\n", err.msg);
 	if (wrc)
 		fprintf(stderr, "bench: %s\n", werr.msg);
-	rc = junit_limit_exit(&rep, rc ? bench_exit_code(err.kind) : wrc ? bench_exit_code(werr.kind) : 0);
+	rc = junit_limit_exit(limits, &rep, rc ? bench_exit_code(err.kind) : wrc ? bench_exit_code(werr.kind) : 0);
 	results_free(&rep);
 	run_opts_free(&o);
 	return rc;

@@ -2,6 +2,7 @@
 """Runs the CLI cases of cli.table against a built `bench` (argv[1]); see cli.table's header.
 Exit status: 0 when every case passes, 1 otherwise (each failure is printed with what differed)."""
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -57,8 +58,31 @@ def main():
             elif "{out}" in args and int(code) != 0 and os.path.exists(out):
                 problems.append("a failed command left its output file behind")
             failed += table_verdict(f"cli.table:{lineno}", name, problems)
+    failed += docs_list_formats(bench)
+    n += 1
     print(f"{n - failed}/{n} cases passed")
     return 1 if failed else 0
+
+
+def docs_list_formats(bench):
+    """The formats are written once, in host/report/registry.c: `bench report --help` lists them,
+    and docs/reports.md's table and docs/run.md's --format row must name the same ones, in order."""
+    src = os.path.normpath(os.path.join(HERE, "..", ".."))
+    help_text = subprocess.run([bench, "report", "--help"], capture_output=True, text=True, timeout=60).stdout
+    lines = help_text.split("formats:\n", 1)[-1].splitlines()
+    registry = [line.split()[0] for line in lines if line.startswith("  ")]
+    reports_md = open(os.path.join(src, "docs", "reports.md"), encoding="utf-8").read()
+    table = re.findall(r"^\| `([a-z]+)` \|", reports_md.split("## Formats", 1)[-1], re.M)
+    run_md = open(os.path.join(src, "docs", "run.md"), encoding="utf-8").read()
+    run_row = next((line for line in run_md.splitlines() if line.startswith("| `--format NAME`")), "")
+    problems = []
+    if len(registry) < 8:
+        problems.append(f"`bench report --help` lists {registry}: expected every registry format")
+    if table != registry:
+        problems.append(f"docs/reports.md's format table has {table}, the registry {registry}")
+    if re.findall(r"`([a-z]+)`", run_row) != registry:
+        problems.append(f"docs/run.md's --format row names {re.findall(r'`([a-z]+)`', run_row)}, the registry {registry}")
+    return table_verdict("cli_test.py", "docs-formats", problems)
 
 
 if __name__ == "__main__":

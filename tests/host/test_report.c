@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "report/junit.h"
 #include "report/reporter.h"
 
 static const char *out_path;
@@ -82,7 +83,7 @@ static void test_json_roundtrip(void **state)
 		close(fd);
 		p = path;
 	}
-	assert_int_equal(report_write_atomic(reporter_find("json"), p, &r, &err), 0);
+	assert_int_equal(report_write_atomic(reporter_find("json"), NULL, p, &r, &err), 0);
 	struct stat st;
 	assert_int_equal(stat(p, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0644);
@@ -137,7 +138,7 @@ static void test_console_golden(void **state)
 
 	assert_non_null(f);
 	make_report(&r);
-	assert_int_equal(report_emit(reporter_find("console"), f, &r, &err), 0);
+	assert_int_equal(report_emit(reporter_find("console"), NULL, f, &r, &err), 0);
 	fclose(f);
 	if (strcmp(buf, want))
 		fail_msg("console output differs:\n%s", buf);
@@ -165,7 +166,7 @@ static void test_console_warnings(void **state)
 	snprintf(r.warnings[0], sizeof(r.warnings[0]),
 	         "3 of 9 --poll reads of the region table failed, measuring went on; the first: torn");
 	snprintf(r.warnings[1], sizeof(r.warnings[1]), "second");
-	assert_int_equal(report_emit(reporter_find("console"), f, &r, &err), 0);
+	assert_int_equal(report_emit(reporter_find("console"), NULL, f, &r, &err), 0);
 	fclose(f);
 	assert_true(len > strlen(tail));
 	if (strcmp(buf + len - strlen(tail), tail))
@@ -181,12 +182,12 @@ static void test_write_failures(void **state)
 	FILE *full = fopen("/dev/full", "w");
 
 	make_report(&r);
-	assert_int_equal(report_write_atomic(reporter_find("json"), "/nonexistent-dir/r.json", &r, &err),
+	assert_int_equal(report_write_atomic(reporter_find("json"), NULL, "/nonexistent-dir/r.json", &r, &err),
 	                 -(int)BENCH_E_IO);
 	assert_non_null(strstr(err.msg, "cannot write report /nonexistent-dir/r.json: No such file or directory"));
 	/* A full disk is an error, not a silent short file. */
 	assert_non_null(full);
-	assert_int_equal(report_emit(reporter_find("json"), full, &r, &err), -(int)BENCH_E_IO);
+	assert_int_equal(report_emit(reporter_find("json"), NULL, full, &r, &err), -(int)BENCH_E_IO);
 	fclose(full);
 	assert_null(reporter_find("nosuch"));
 	assert_non_null(reporter_find("csv"));
@@ -205,7 +206,7 @@ static void test_incomplete_status(void **state)
 	r.status = BENCH_STATUS_INCOMPLETE;
 	snprintf(r.status_detail, sizeof(r.status_detail), "timeout");
 	snprintf(r.error, sizeof(r.error), "the target did not reach the next marker within 100 ms");
-	assert_int_equal(report_emit(reporter_find("json"), f, &r, &err), 0);
+	assert_int_equal(report_emit(reporter_find("json"), NULL, f, &r, &err), 0);
 	fclose(f);
 	cJSON *root = cJSON_Parse(buf);
 	assert_string_equal(cJSON_GetObjectItem(root, "status")->valuestring, "incomplete");
@@ -217,6 +218,80 @@ static void test_incomplete_status(void **state)
 	results_free(&r);
 }
 
+/* Emits REP with OPS and CTX into a string (freed by the caller). */
+static char *emit(const char *format, const struct reporter_ctx *ctx, const struct bench_report *rep)
+{
+	struct bench_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(report_emit(reporter_find(format), ctx, f, rep, &err), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* Options travel in the context of one emit, not in a global: the same reporter gives a failed
+ * case with the limits and none without them, in either order. */
+static void test_context_limits(void **state)
+{
+	static struct junit_limits l; /* 2.5 KiB */
+	struct bench_report r;
+	struct bench_error err;
+	const struct reporter_ctx with = {.limits = &l};
+	char *a, *b, *c;
+
+	make_report(&r);
+	memset(&l, 0, sizeof(l));
+	assert_int_equal(junit_limit_parse(&l, "fut=16", &err), 0); /* fut's samples: 14, 14, 17 */
+	a = emit("junit", NULL, &r);
+	b = emit("junit", &with, &r);
+	c = emit("junit", NULL, &r);
+	assert_null(strstr(a, "<failure"));
+	assert_non_null(strstr(b, "<failure type=\"max-cycles\" message=\"max 17 cycles &gt; limit 16\"/>"));
+	assert_non_null(strstr(b, "failures=\"1\""));
+	assert_string_equal(a, c);
+	assert_int_equal(junit_limit_exit(&l, &r, 0), 1);
+	assert_int_equal(junit_limit_exit(NULL, &r, 0), 0);
+	assert_int_equal(junit_limit_exit(&l, &r, 4), 4); /* the run's own failure wins */
+	free(a);
+	free(b);
+	free(c);
+	results_free(&r);
+}
+
+/* html and svg are reporters like the others; with several reports in the context they draw
+ * them all (one series per firmware), without it the emitted one alone. */
+static void test_registry_figures(void **state)
+{
+	struct bench_report r1, r2;
+	const struct bench_report *both[] = {&r1, &r2};
+	const struct reporter_ctx ctx = {.reports = both, .n_reports = 2};
+	char names[160], *one, *two;
+
+	make_report(&r1);
+	make_report(&r2);
+	snprintf(r2.context.firmware, sizeof(r2.context.firmware), "fut-softfp.elf");
+	assert_string_equal(reporter_names(names, sizeof(names)),
+	                    "console, json, csv, bmf, github, junit, html or svg");
+	assert_string_equal(reporter_names(names, 12), "console, js"); /* truncated, terminated */
+	for (size_t i = 0; reporter_table[i]; i++)
+		assert_true(reporter_table[i]->help && reporter_table[i]->help[0]);
+	one = emit("html", NULL, &r1);
+	two = emit("html", &ctx, &r1);
+	assert_non_null(strstr(one, "<title>bench report: fut-hardfp.elf</title>"));
+	assert_non_null(strstr(two, "<title>bench report: fut-hardfp.elf, fut-softfp.elf</title>"));
+	free(one);
+	free(two);
+	one = emit("svg", &ctx, &r1);
+	assert_int_equal(strncmp(one, "<svg", 4), 0);
+	assert_non_null(strstr(one, "fut-softfp.elf: fut"));
+	free(one);
+	results_free(&r1);
+	results_free(&r2);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +300,8 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_console_warnings),
 	    cmocka_unit_test(test_write_failures),
 	    cmocka_unit_test(test_incomplete_status),
+	    cmocka_unit_test(test_context_limits),
+	    cmocka_unit_test(test_registry_figures),
 	};
 	out_path = argc > 1 ? argv[1] : NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);
