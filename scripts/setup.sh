@@ -8,8 +8,8 @@ PACKAGES=(
   gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi
   openocd qemu-system-arm qemu-system-misc gdb-multiarch
   libunicorn-dev libcapstone-dev libcjson-dev libelf-dev libusb-1.0-0-dev libcmocka-dev
-  python3 python3-pyocd iproute2 procps
-  clang llvm libclang-rt-14-dev
+  python3 python3-pyocd python3-jsonschema iproute2 procps
+  clang llvm libclang-rt-14-dev clang-tidy clang-format
   valgrind
   chromium
 )
