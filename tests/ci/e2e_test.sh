@@ -4,7 +4,7 @@
 #    exact +5 cycles / +10.00% row, 0 the other way round and against itself;
 #  - fut-hardfp vs fut-softfp: refused as different firmware (2), compared when allowed;
 #  - a farm of two virtual boards run in parallel, one combined report.
-# argv: BENCH BUILD_DIR. Exit 77 (skipped) while bench-sim is not built.
+# argv: BENCH BUILD_DIR. Exit 77 (skipped) while bench-sim is not built; 1 under CI=true (tests/lib/skip.sh).
 set -euo pipefail
 bench=$1
 build=$2
@@ -15,7 +15,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TMPDIR=$tmp # the logs a failed run keeps go with the test's own files
 fail() { echo "FAIL: $*"; exit 1; }
-[[ -x $build/sim/bench-sim || -x $build/bench-sim || -n "${BENCH_SIM:-}" ]] || { echo "bench-sim not built: skipped"; exit 77; }
+. "$here/../lib/skip.sh"
+[[ -x $build/sim/bench-sim || -x $build/bench-sim || -n "${BENCH_SIM:-}" ]] || bench_skip "bench-sim not built"
 
 # jq-free JSON checks: python3 reads the report and prints what the test compares.
 field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }

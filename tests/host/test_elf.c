@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "bench_skip.h"
+
 #include "firmware/elf.h"
 #include "base/sha256.h"
 
@@ -92,7 +94,7 @@ static void test_real_elf_symbols(void **state)
 	uint32_t off = 0;
 
 	if (!real_elf)
-		skip();
+		BENCH_SKIP("no firmware ELF given: configure with BENCH_FIRMWARE=ON");
 	assert_int_equal(elf_open(real_elf, &e, &err), 0);
 	assert_int_equal(elf_sha256_file(real_elf, sh, &err), 0);
 	assert_string_equal(sh, e.sha256);

@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "bench_skip.h"
+
 #include "run/run_fault.h"
 
 static const char *real_elf;
@@ -80,7 +82,7 @@ static void test_describe(void **state)
 	struct backend bk = {.ops = &frozen_ops, .priv = &f};
 
 	if (!real_elf)
-		skip();
+		BENCH_SKIP("no firmware ELF given: configure with BENCH_FIRMWARE=ON");
 	assert_int_equal(elf_open(real_elf, &e, &err), 0);
 	f.stacked_pc = elf_symbol(&e, "fut")->addr + 0x12;
 	assert_true(run_fault_describe(&bk, &e, 0x08000300u, NULL, NULL, out, sizeof(out)));

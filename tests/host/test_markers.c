@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "bench_skip.h"
+
 #include "firmware/elf.h"
 #include "firmware/markers.h"
 
@@ -108,7 +110,7 @@ static void test_real_elf(void **state)
 	struct bench_error err;
 
 	if (!real_elf)
-		skip();
+		BENCH_SKIP("no firmware ELF given: configure with BENCH_FIRMWARE=ON");
 	assert_int_equal(elf_open(real_elf, &e, &err), 0);
 	/* fut-hardfp: calibration pair, SYNC, one BEGIN/END pair named fut, DONE. */
 	assert_int_equal(markers_count(&e.markers, MARKER_CAL_BEGIN), 1);

@@ -7,10 +7,8 @@
 set -euo pipefail
 build=$1 src=$2
 . "$src/tests/rsp/rsp_sim_lib.sh"
-if [[ ! -x "$build/bench-sim" ]]; then
-  echo "SKIP: $build/bench-sim not built (sim/main.c missing)"
-  exit 77
-fi
+. "$src/tests/lib/skip.sh"
+[[ -x "$build/bench-sim" ]] || bench_skip "$build/bench-sim not built (sim/main.c missing)"
 ex=$build/examples/sim-stm32f4
 fails=0
 

@@ -4,10 +4,8 @@
 set -euo pipefail
 build=$1 src=$2
 . "$src/tests/rsp/rsp_sim_lib.sh"
-if [[ ! -x "$build/bench-sim" ]]; then
-  echo "SKIP: $build/bench-sim not built"
-  exit 77
-fi
+. "$src/tests/lib/skip.sh"
+[[ -x "$build/bench-sim" ]] || bench_skip "$build/bench-sim not built"
 fw=$build/tests/firmware/rsp/sim_nomarkers.elf
 rsp_sim_start "$build" "$src" "$fw"
 timeout -k 5 60 "$build/tests/rsp/test_rsp_openocd" "127.0.0.1:$GDB_PORT" "$fw"

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "bench_skip.h"
+
 #include "firmware/elf.h"
 #include "session/proc.h"
 #include "session/qemu_proc.h"
@@ -269,7 +271,7 @@ static void test_examples_with_breakpoint_markers(void **state)
 {
 	(void)state;
 	if (!examples_dir)
-		skip();
+		BENCH_SKIP("no examples folder given: configure with BENCH_FIRMWARE=ON");
 	run_example("nops.elf");
 	run_example("fut-softfp.elf");
 	run_example("fut-hardfp.elf");
