@@ -12,6 +12,7 @@ ExternalProject_Add(firmware
     -DBENCH_OUT=${CMAKE_BINARY_DIR}
     -DCMAKE_BUILD_TYPE=Release
     -DBENCH_WERROR=${BENCH_WERROR}
+    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON # scripts/lint.sh runs clang-tidy over target/ with it
   BUILD_ALWAYS ON
   INSTALL_COMMAND ""
   USES_TERMINAL_BUILD ON)
