@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/str.h"
+
 static const struct {
 	const char *name;
 	int exit_code;
@@ -39,7 +41,7 @@ int bench_fail(struct bench_error *err, enum bench_err kind, const char *fmt, ..
 		va_list ap;
 		err->kind = kind;
 		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		str_vfmt_cut(err->msg, sizeof(err->msg), fmt, ap); /* a message too long ends in "..." */
 		va_end(ap);
 	}
 	return -(int)kind;

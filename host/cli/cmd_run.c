@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "cli/cmd.h"
 #include "run/farm.h"
 #include "session/probes.h"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "report/reporter.h"
 #include "run/run.h"
 
@@ -205,7 +206,7 @@ void run_print_usage(FILE *out)
 	             "Without --board, --openocd or --gdb it starts the virtual board (bench-sim) and OpenOCD.\n\n");
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		char left[40];
-		snprintf(left, sizeof(left), "%s%s%s", opts[i].name, opts[i].meta ? " " : "",
+		str_fmt_cut(left, sizeof(left), "%s%s%s", opts[i].name, opts[i].meta ? " " : "",
 		         opts[i].meta ? opts[i].meta : "");
 		if (opts[i].kind == OPT_FORMAT) {
 			char names[160];

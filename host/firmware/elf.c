@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/str.h"
 #include "base/sha256.h"
 
 void elf_sha256(const void *data, size_t len, uint8_t digest[32])
@@ -42,8 +43,11 @@ int elf_sha256_file(const char *path, char out[65], struct bench_error *err)
 	}
 	fclose(f);
 	sha256_final(&c, d);
-	for (int i = 0; i < 32; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
+	for (int i = 0; i < 32; i++) {
+		out[2 * i] = "0123456789abcdef"[d[i] >> 4];
+		out[2 * i + 1] = "0123456789abcdef"[d[i] & 15];
+	}
+	out[64] = '\0';
 	return 0;
 }
 
@@ -455,9 +459,9 @@ void elf_describe_addr(const struct elf_file *e, uint32_t addr, char *out, size_
 	const struct elf_symbol *s = elf_symbol_at(e, addr, &off);
 
 	if (!s)
-		snprintf(out, len, "0x%08x", addr);
+		str_fmt_cut(out, len, "0x%08x", addr);
 	else if (off)
-		snprintf(out, len, "%s+0x%x", s->name, off);
+		str_fmt_cut(out, len, "%s+0x%x", s->name, off);
 	else
-		snprintf(out, len, "%s", s->name);
+		str_fmt_cut(out, len, "%s", s->name);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "firmware/counters.h"
 #include "firmware/elf.h"
 #include "transport/backend.h"
@@ -128,9 +129,9 @@ int regions_decode_record(const struct regions_header *h, const uint8_t *records
 		const struct papi_event_desc *d = counters_event(h->events[e]);
 		struct bench_event *ev = &out->events[out->n_events++];
 		if (d)
-			snprintf(ev->name, sizeof(ev->name), "%s", d->name);
+			str_fmt_cut(ev->name, sizeof(ev->name), "%s", d->name);
 		else
-			snprintf(ev->name, sizeof(ev->name), "event%u", h->events[e]);
+			str_fmt_cut(ev->name, sizeof(ev->name), "event%u", h->events[e]);
 		ev->value = le_get64(p + PFP_REC_OFF_EVENTS + 8 * e);
 	}
 	return 0;
@@ -143,10 +144,10 @@ static void read_name(const struct regions_source *src, const struct regions_hea
 	uint8_t ptr[4];
 	char buf[BENCH_NAME_MAX];
 
-	snprintf(out->name, sizeof(out->name), "region%" PRIu32, i);
+	str_fmt_cut(out->name, sizeof(out->name), "region%" PRIu32, i);
 	bench_error_clear(&err);
 	if (src->read_names(src->names_ctx, h->names_addr + 4 * i, ptr, sizeof(ptr), &err) < 0) {
-		snprintf(out->error + strlen(out->error), sizeof(out->error) - strlen(out->error), "%sname unreadable",
+		str_fmt_cut(out->error + strlen(out->error), sizeof(out->error) - strlen(out->error), "%sname unreadable",
 		         out->error[0] ? "; " : "");
 		return;
 	}
@@ -154,13 +155,13 @@ static void read_name(const struct regions_source *src, const struct regions_hea
 	memset(buf, 0, sizeof(buf));
 	if (src->read_names(src->names_ctx, le_get32(ptr), buf, sizeof(buf) - 1, &err) < 0 &&
 	    src->read_names(src->names_ctx, le_get32(ptr), buf, 16, &err) < 0) {
-		snprintf(out->error + strlen(out->error), sizeof(out->error) - strlen(out->error), "%sname unreadable",
+		str_fmt_cut(out->error + strlen(out->error), sizeof(out->error) - strlen(out->error), "%sname unreadable",
 		         out->error[0] ? "; " : "");
 		return;
 	}
 	buf[sizeof(buf) - 1] = '\0';
 	if (buf[0])
-		snprintf(out->name, sizeof(out->name), "%s", buf);
+		str_fmt_cut(out->name, sizeof(out->name), "%s", buf);
 }
 
 /* One record between two equal, even sequence numbers. Returns 0, 1 when torn `tries` times, or a

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "report/reporter.h"
 
 struct widths {
@@ -24,7 +25,7 @@ static void args_text(const struct bench_result *r, char *out, size_t len)
 		used += (size_t)w;
 	}
 	if (!r->n_args)
-		snprintf(out, len, "-");
+		str_fmt_cut(out, len, "-");
 }
 
 static int num_width(double v)
@@ -75,18 +76,18 @@ static void fmt_time(const struct bench_report *rep, double cycles, char *out, s
 	double ns;
 
 	if (!rep->context.core_clock_hz) {
-		snprintf(out, len, "-");
+		str_fmt_cut(out, len, "-");
 		return;
 	}
 	ns = cycles * 1e9 / (double)rep->context.core_clock_hz;
 	if (ns < 1e3)
-		snprintf(out, len, "%.1f ns", ns);
+		str_fmt_cut(out, len, "%.1f ns", ns);
 	else if (ns < 1e6)
-		snprintf(out, len, "%.2f us", ns / 1e3);
+		str_fmt_cut(out, len, "%.2f us", ns / 1e3);
 	else if (ns < 1e9)
-		snprintf(out, len, "%.2f ms", ns / 1e6);
+		str_fmt_cut(out, len, "%.2f ms", ns / 1e6);
 	else
-		snprintf(out, len, "%.3f s", ns / 1e9);
+		str_fmt_cut(out, len, "%.3f s", ns / 1e9);
 }
 
 static int io_fail(struct bench_error *err)

@@ -33,7 +33,7 @@ static int csv_result(const struct reporter_ctx *ctx, FILE *out, const struct be
                       struct bench_error *err)
 {
 	const struct bench_stats *s = &res->stats;
-	char args[512], num[160];
+	char args[512];
 	/* Only cycles become time: an instruction count (--icount) has no duration. */
 	bool cycles = !strcmp(res->unit, "cycles");
 	double tmin = cycles ? results_cycles_to_ns(rep, s->min) : -1.0;
@@ -45,16 +45,14 @@ static int csv_result(const struct reporter_ctx *ctx, FILE *out, const struct be
 	bad |= csv_field(out, args) || putc(',', out) == EOF;
 	bad |= csv_field(out, res->unit) || putc(',', out) == EOF;
 	if (s->n)
-		snprintf(num, sizeof(num), "%zu,%.0f,%.0f,%.3f,%.3f,%.3f,", s->n, s->min, s->max, s->mean, s->median,
-		         s->stddev);
+		bad |= fprintf(out, "%zu,%.0f,%.0f,%.3f,%.3f,%.3f,", s->n, s->min, s->max, s->mean, s->median,
+		               s->stddev) < 0;
 	else
-		snprintf(num, sizeof(num), "0,,,,,,");
-	bad |= fputs(num, out) == EOF;
+		bad |= fputs("0,,,,,,", out) == EOF;
 	if (s->n && tmin >= 0)
-		snprintf(num, sizeof(num), "%.3f,%.3f,", tmin, tmean);
+		bad |= fprintf(out, "%.3f,%.3f,", tmin, tmean) < 0;
 	else
-		snprintf(num, sizeof(num), ",,");
-	bad |= fputs(num, out) == EOF;
+		bad |= fputs(",,", out) == EOF;
 	bad |= csv_field(out, res->error) || fputs("\r\n", out) == EOF;
 	if (bad)
 		return bench_fail(err, BENCH_E_IO, "writing CSV failed");

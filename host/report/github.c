@@ -2,6 +2,7 @@
  * (benchmark-action/github-action-benchmark README, "Examples": custom benchmarks): a JSON array
  * of {"name", "unit", "value", "range", "extra"}; range and extra are free text shown in the
  * chart's tooltip. value is the mean, range the sample standard deviation. */
+#include "base/str.h"
 #include "report/cjson_out.h"
 #include "report/reporter.h"
 
@@ -17,10 +18,10 @@ static int add_entry(cJSON *root, const struct bench_report *rep, const struct b
 	if (!cJSON_AddStringToObject(e, "name", label) || !cJSON_AddStringToObject(e, "unit", res->unit) ||
 	    cjson_out_num(e, "value", s->mean))
 		return -1;
-	snprintf(text, sizeof(text), "± %.3f", s->stddev);
+	str_fmt_cut(text, sizeof(text), "± %.3f", s->stddev);
 	if (!cJSON_AddStringToObject(e, "range", text))
 		return -1;
-	snprintf(text, sizeof(text), "n=%zu min=%.0f max=%.0f median=%.3f\nfirmware=%s board=%s%s", s->n, s->min,
+	str_fmt_cut(text, sizeof(text), "n=%zu min=%.0f max=%.0f median=%.3f\nfirmware=%s board=%s%s", s->n, s->min,
 	         s->max, s->median, results_basename(rep->context.firmware), rep->context.board,
 	         rep->context.cycles_modelled ? " (cycles modelled)" : "");
 	return cJSON_AddStringToObject(e, "extra", text) ? 0 : -1;

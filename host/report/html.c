@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 
+#include "base/str.h"
 #include "report/markup.h"
 #include "report/reporter.h"
 #include "report/svg.h"
@@ -29,41 +30,41 @@ static void context_rows(FILE *out, const struct bench_report *const *reps, size
 			const struct bench_context *c = &reps[r]->context;
 			switch (f) {
 			case 0:
-				snprintf(v, sizeof(v), "%s", c->firmware);
+				str_fmt_cut(v, sizeof(v), "%s", c->firmware);
 				break;
 			case 1:
-				snprintf(v, sizeof(v), "%s", c->firmware_sha256);
+				str_fmt_cut(v, sizeof(v), "%s", c->firmware_sha256);
 				break;
 			case 2:
-				snprintf(v, sizeof(v), "%s", c->board);
+				str_fmt_cut(v, sizeof(v), "%s", c->board);
 				break;
 			case 3:
-				snprintf(v, sizeof(v), "%s", c->probe);
+				str_fmt_cut(v, sizeof(v), "%s", c->probe);
 				break;
 			case 4:
-				snprintf(v, sizeof(v), "%s", c->backend);
+				str_fmt_cut(v, sizeof(v), "%s", c->backend);
 				break;
 			case 5:
-				snprintf(v, sizeof(v), "%s", c->server_version);
+				str_fmt_cut(v, sizeof(v), "%s", c->server_version);
 				break;
 			case 6:
-				snprintf(v, sizeof(v), "%s", c->counter);
+				str_fmt_cut(v, sizeof(v), "%s", c->counter);
 				break;
 			case 7:
-				snprintf(v, sizeof(v), "%s",
+				str_fmt_cut(v, sizeof(v), "%s",
 				         c->cycles_modelled ? "modelled (virtual board)" : "measured");
 				break;
 			case 8:
-				snprintf(v, sizeof(v), "%" PRIu64 " Hz", c->core_clock_hz);
+				str_fmt_cut(v, sizeof(v), "%" PRIu64 " Hz", c->core_clock_hz);
 				break;
 			case 9:
-				snprintf(v, sizeof(v), "%" PRId64, c->overhead_cycles);
+				str_fmt_cut(v, sizeof(v), "%" PRId64, c->overhead_cycles);
 				break;
 			case 10:
-				snprintf(v, sizeof(v), "%s", c->date);
+				str_fmt_cut(v, sizeof(v), "%s", c->date);
 				break;
 			case 11:
-				snprintf(v, sizeof(v), "%s", c->tool_version);
+				str_fmt_cut(v, sizeof(v), "%s", c->tool_version);
 				break;
 			default:
 				if (snprintf(v, sizeof(v), "%s%s%s", results_status_name(reps[r]->status),
@@ -90,15 +91,15 @@ static void result_rows(FILE *out, const struct bench_report *const *reps, size_
 				cell(out, "td", results_basename(reps[r]->context.firmware));
 			results_label(res, label, sizeof(label));
 			cell(out, "td", label);
-			snprintf(v, sizeof(v), "%zu", s->n);
+			str_fmt_cut(v, sizeof(v), "%zu", s->n);
 			cell(out, "td", v);
-			snprintf(v, sizeof(v), "%.0f", s->min);
+			str_fmt_cut(v, sizeof(v), "%.0f", s->min);
 			cell(out, "td", s->n ? v : "");
-			snprintf(v, sizeof(v), "%.0f", s->max);
+			str_fmt_cut(v, sizeof(v), "%.0f", s->max);
 			cell(out, "td", s->n ? v : "");
-			snprintf(v, sizeof(v), "%.2f", s->median);
+			str_fmt_cut(v, sizeof(v), "%.2f", s->median);
 			cell(out, "td", s->n ? v : "");
-			snprintf(v, sizeof(v), "%.2f", s->stddev);
+			str_fmt_cut(v, sizeof(v), "%.2f", s->stddev);
 			cell(out, "td", s->n ? v : "");
 			cell(out, "td", res->unit);
 			cell(out, "td", res->error);

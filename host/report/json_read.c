@@ -13,13 +13,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Copies a JSON string field into a fixed buffer; absent or null leaves "" . */
-static void copy_str(char *dst, size_t cap, const cJSON *obj, const char *key)
+#include "base/str.h"
+
+/* Copies a JSON string field into a fixed buffer; absent or null leaves "". -1 when it is longer
+ * than the buffer: bench writes every field from a buffer of the same size, so a longer one was not
+ * written by this bench, and a cut name could compare equal to another (bench compare). */
+static int copy_str(char *dst, size_t cap, const cJSON *obj, const char *key)
 {
 	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
 	dst[0] = '\0';
 	if (cJSON_IsString(it) && it->valuestring)
-		snprintf(dst, cap, "%s", it->valuestring);
+		return str_copy(dst, cap, it->valuestring);
+	return 0;
+}
+
+static int too_long(struct bench_error *err, const char *what, const char *where, const char *key, size_t cap)
+{
+	return bench_fail(err, BENCH_E_REPORT, "%s: %s%s is longer than %zu characters: not a report this bench wrote",
+	                  what, where, key, cap - 1);
 }
 
 static int get_num(const cJSON *obj, const char *key, double *out)
@@ -65,16 +76,27 @@ static int read_context(const cJSON *ctx, const char *what, struct bench_context
 
 	if (!cJSON_IsObject(ctx))
 		return bench_fail(err, BENCH_E_REPORT, "%s: no \"context\" object: not a bench report", what);
-	copy_str(c->tool_version, sizeof(c->tool_version), ctx, "tool_version");
-	copy_str(c->firmware, sizeof(c->firmware), ctx, "firmware");
-	copy_str(c->firmware_sha256, sizeof(c->firmware_sha256), ctx, "firmware_sha256");
-	copy_str(c->board, sizeof(c->board), ctx, "board");
-	copy_str(c->probe, sizeof(c->probe), ctx, "probe");
-	copy_str(c->backend, sizeof(c->backend), ctx, "backend");
-	copy_str(c->transport, sizeof(c->transport), ctx, "transport");
-	copy_str(c->server_version, sizeof(c->server_version), ctx, "server_version");
-	copy_str(c->counter, sizeof(c->counter), ctx, "counter");
-	copy_str(c->date, sizeof(c->date), ctx, "date");
+	{
+		const struct {
+			char *dst;
+			size_t cap;
+			const char *key;
+		} f[] = {
+		    {c->tool_version, sizeof(c->tool_version), "tool_version"},
+		    {c->firmware, sizeof(c->firmware), "firmware"},
+		    {c->firmware_sha256, sizeof(c->firmware_sha256), "firmware_sha256"},
+		    {c->board, sizeof(c->board), "board"},
+		    {c->probe, sizeof(c->probe), "probe"},
+		    {c->backend, sizeof(c->backend), "backend"},
+		    {c->transport, sizeof(c->transport), "transport"},
+		    {c->server_version, sizeof(c->server_version), "server_version"},
+		    {c->counter, sizeof(c->counter), "counter"},
+		    {c->date, sizeof(c->date), "date"},
+		};
+		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+			if (copy_str(f[i].dst, f[i].cap, ctx, f[i].key))
+				return too_long(err, what, "context.", f[i].key, f[i].cap);
+	}
 	c->cycles_modelled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "cycles_modelled"));
 	c->mask_irqs = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "mask_irqs"));
 	c->keep_interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "keep_interrupted"));
@@ -107,7 +129,7 @@ static int read_args(const cJSON *jargs, const char *what, size_t idx, struct be
 		if (strlen(a->string) >= sizeof(args[*n].name))
 			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].args has a name longer than %zu bytes",
 			                  what, idx, sizeof(args[*n].name) - 1);
-		snprintf(args[*n].name, sizeof(args[*n].name), "%s", a->string);
+		memcpy(args[*n].name, a->string, strlen(a->string) + 1); /* the length was checked above */
 		(*n)++;
 	}
 	return 0;
@@ -136,10 +158,12 @@ static int read_result(const cJSON *jr, const char *what, size_t idx, struct ben
 	res = results_get(rep, name->valuestring, args, n_args);
 	if (!res)
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", what);
-	copy_str(res->unit, sizeof(res->unit), jr, "unit");
+	if (copy_str(res->unit, sizeof(res->unit), jr, "unit"))
+		return too_long(err, what, "a result's ", "unit", sizeof(res->unit));
 	if (!res->unit[0])
-		snprintf(res->unit, sizeof(res->unit), "cycles");
-	copy_str(res->error, sizeof(res->error), jr, "error");
+		memcpy(res->unit, "cycles", sizeof("cycles")); /* the default unit (docs/report-schema.md) */
+	if (copy_str(res->error, sizeof(res->error), jr, "error"))
+		return too_long(err, what, "a result's ", "error", sizeof(res->error));
 	if (samples && !cJSON_IsArray(samples))
 		return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].samples is not an array", what, idx);
 	i = 0;
@@ -186,8 +210,10 @@ static int read_region(const cJSON *jg, const char *what, size_t idx, struct ben
 	g = results_add_region(rep);
 	if (!g)
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", what);
-	copy_str(g->name, sizeof(g->name), jg, "name");
-	copy_str(g->error, sizeof(g->error), jg, "error");
+	if (copy_str(g->name, sizeof(g->name), jg, "name"))
+		return too_long(err, what, "a region's ", "name", sizeof(g->name));
+	if (copy_str(g->error, sizeof(g->error), jg, "error"))
+		return too_long(err, what, "a region's ", "error", sizeof(g->error));
 	{
 		static const struct {
 			const char *key;
@@ -220,18 +246,20 @@ static int read_region(const cJSON *jg, const char *what, size_t idx, struct ben
 		if (!isfinite(e->valuedouble) || e->valuedouble < 0 || e->valuedouble > U64_MAX_D)
 			return bench_fail(err, BENCH_E_REPORT, "%s: regions[%zu].events.%s is out of range", what, idx,
 			                  e->string);
-		snprintf(g->events[g->n_events].name, sizeof(g->events[0].name), "%s", e->string);
+		if (str_copy(g->events[g->n_events].name, sizeof(g->events[0].name), e->string))
+			return too_long(err, what, "a region's event name ", e->string, sizeof(g->events[0].name));
 		g->events[g->n_events].value = (uint64_t)e->valuedouble;
 		g->n_events++;
 	}
 	return 0;
 }
 
-static int read_status(const cJSON *root, struct bench_report *rep)
+static int read_status(const cJSON *root, const char *what, struct bench_report *rep, struct bench_error *err)
 {
 	char s[32];
 
-	copy_str(s, sizeof(s), root, "status");
+	if (copy_str(s, sizeof(s), root, "status"))
+		s[0] = '\0'; /* longer than any of the three */
 	if (!strcmp(s, "ok"))
 		rep->status = BENCH_STATUS_OK;
 	else if (!strcmp(s, "incomplete"))
@@ -239,9 +267,11 @@ static int read_status(const cJSON *root, struct bench_report *rep)
 	else if (!strcmp(s, "error"))
 		rep->status = BENCH_STATUS_ERROR;
 	else
-		return -1;
-	copy_str(rep->status_detail, sizeof(rep->status_detail), root, "status_detail");
-	copy_str(rep->error, sizeof(rep->error), root, "error");
+		return bench_fail(err, BENCH_E_REPORT, "%s: \"status\" is not ok, incomplete or error", what);
+	if (copy_str(rep->status_detail, sizeof(rep->status_detail), root, "status_detail"))
+		return too_long(err, what, "", "status_detail", sizeof(rep->status_detail));
+	if (copy_str(rep->error, sizeof(rep->error), root, "error"))
+		return too_long(err, what, "", "error", sizeof(rep->error));
 	return 0;
 }
 
@@ -262,8 +292,9 @@ static int read_root(const cJSON *root, const char *what, struct bench_report *r
 		                  "bench or use the bench that wrote it",
 		                  what, ver->valuedouble, BENCH_SCHEMA_VERSION);
 	rep->schema_version = BENCH_SCHEMA_VERSION;
-	if (read_status(root, rep) < 0)
-		return bench_fail(err, BENCH_E_REPORT, "%s: \"status\" is not ok, incomplete or error", what);
+	rc = read_status(root, what, rep, err);
+	if (rc < 0)
+		return rc;
 	rc = read_context(cJSON_GetObjectItemCaseSensitive(root, "context"), what, &rep->context, err);
 	if (rc < 0)
 		return rc;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "report/markup.h"
 
 int junit_limit_parse(struct junit_limits *l, const char *arg, struct bench_error *err)
@@ -153,7 +154,7 @@ static int junit_begin(const struct reporter_ctx *ctx, FILE *out, const struct b
 
 	for (size_t i = 0; i < rep->n_results; i++)
 		errors += rep->results[i].error[0] != '\0' && !rep->results[i].stats.n;
-	snprintf(clock, sizeof(clock), "%" PRIu64, rep->context.core_clock_hz);
+	str_fmt_cut(clock, sizeof(clock), "%" PRIu64, rep->context.core_clock_hz);
 	bad |= fprintf(out,
 	               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bench\" tests=\"%zu\" "
 	               "failures=\"%zu\" errors=\"%zu\">\n  <testsuite name=\"",

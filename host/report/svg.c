@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "report/markup.h"
 #include "report/reporter.h"
 
@@ -102,10 +103,10 @@ static size_t collect_series(const struct bench_report *const *reps, size_t n_re
 			s[n].rep = reps[r];
 			s[n].name = res->name;
 			if (n_reps > 1)
-				snprintf(s[n].label, sizeof(s[n].label), "%s: %s",
+				str_fmt_cut(s[n].label, sizeof(s[n].label), "%s: %s",
 				         results_basename(reps[r]->context.firmware), res->name);
 			else
-				snprintf(s[n].label, sizeof(s[n].label), "%s", res->name);
+				str_fmt_cut(s[n].label, sizeof(s[n].label), "%s", res->name);
 			n++;
 		}
 	}
@@ -135,12 +136,12 @@ static void axes(FILE *out, double xlo, double xhi, double xstep, double ylo, do
 	fprintf(out, "</g>\n<g font-family=\"sans-serif\" font-size=\"12\" fill=\"#333333\">\n");
 	for (double y = ylo; y <= yhi + ystep / 2; y += ystep) {
 		double py = M_TOP + ph - (y - ylo) / (yhi - ylo) * ph;
-		snprintf(num, sizeof(num), "%.0f", y);
+		str_fmt_cut(num, sizeof(num), "%.0f", y);
 		text(out, M_LEFT - 8, py + 4, "end", "", num);
 	}
 	for (double x = xlo; x <= xhi + xstep / 2; x += xstep) {
 		double px = M_LEFT + (x - xlo) / (xhi - xlo) * pw;
-		snprintf(num, sizeof(num), "%.0f", x);
+		str_fmt_cut(num, sizeof(num), "%.0f", x);
 		text(out, px, M_TOP + ph + 18, "middle", "", num);
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n", px,
 		        M_TOP + ph, px, M_TOP + ph + 5);
@@ -231,7 +232,7 @@ int svg_plot(FILE *out, const struct bench_report *const *reps, size_t n_reps, s
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 	        "role=\"img\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
 	        PLOT_W, PLOT_H, PLOT_W, PLOT_H);
-	snprintf(title, sizeof(title), "%s versus %s", unit, xname);
+	str_fmt_cut(title, sizeof(title), "%s versus %s", unit, xname);
 	text(out, M_LEFT, 24, "start", "font-family=\"sans-serif\" font-size=\"16\" font-weight=\"bold\"", title);
 	axes(out, xlo, xhi, xstep, ylo, yhi, ystep, xname, unit);
 	for (size_t k = 0; k < n; k++) {
@@ -274,7 +275,7 @@ static int bars(FILE *out, const char *title, const struct bar *b, size_t n, con
 		text(out, left - 8, y + 15, "end", "", b[i].label);
 		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", left, y + 3,
 		        len, row - 6, colour);
-		snprintf(num, sizeof(num), "%.1f %s", b[i].value, unit);
+		str_fmt_cut(num, sizeof(num), "%.1f %s", b[i].value, unit);
 		text(out, left + len + 6, y + 15, "start", "", num);
 	}
 	fputs("</g>\n</svg>\n", out);
@@ -321,7 +322,7 @@ int svg_region_bars(FILE *out, const struct bench_report *rep, struct bench_erro
 	if (!b)
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory drawing the region bars");
 	for (size_t i = 0; i < rep->n_regions; i++) {
-		snprintf(b[i].label, sizeof(b[i].label), "%s (x%llu)", rep->regions[i].name,
+		str_fmt_cut(b[i].label, sizeof(b[i].label), "%s (x%llu)", rep->regions[i].name,
 		         (unsigned long long)rep->regions[i].count);
 		b[i].value = rep->regions[i].mean;
 	}

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/str.h"
 #include "report/outpath.h"
 #include "report/reporter.h"
 
@@ -94,8 +95,9 @@ int report_write_atomic(const struct reporter_ops *ops, const struct reporter_ct
 		return rc;
 	}
 	/* The rename itself is durable once the directory is synced. */
-	snprintf(dircopy, sizeof(dircopy), "%s", path);
-	fd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* PATH fitted tmp[] (4200) above; a PATH too long for dircopy cannot name its directory whole,
+	 * so that directory is not synced (the report itself is). */
+	fd = str_copy(dircopy, sizeof(dircopy), path) ? -1 : open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		/* Some file systems refuse fsync on a directory (EINVAL): the report itself is on disk. */
 		if (fsync(fd) && errno != EINVAL)

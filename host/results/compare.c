@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
+
+
 /* scipy.stats.mannwhitneyu, method="auto": exact when one sample has at most 8 values and there are
  * no ties. Beyond 64 values in the other sample the exact table grows large and the normal
  * approximation is already close, so it is used instead. */
@@ -276,24 +279,24 @@ static void row_cells(const struct compare_row *row, char cells[COLS][160])
 	bool both = row->verdict == CMP_SAME || row->verdict == CMP_IMPROVED || row->verdict == CMP_REGRESSED;
 
 	results_label(any, cells[0], 160);
-	snprintf(cells[1], 160, "%s", row->base && row->base->stats.n ? "" : "-");
-	snprintf(cells[2], 160, "%s", row->cur && row->cur->stats.n ? "" : "-");
+	str_fmt_cut(cells[1], 160, "%s", row->base && row->base->stats.n ? "" : "-");
+	str_fmt_cut(cells[2], 160, "%s", row->cur && row->cur->stats.n ? "" : "-");
 	if (row->base && row->base->stats.n)
-		snprintf(cells[1], 160, "%.1f", row->base->stats.median);
+		str_fmt_cut(cells[1], 160, "%.1f", row->base->stats.median);
 	if (row->cur && row->cur->stats.n)
-		snprintf(cells[2], 160, "%.1f", row->cur->stats.median);
-	snprintf(cells[3], 160, "%s", "");
-	snprintf(cells[4], 160, "%s", "");
+		str_fmt_cut(cells[2], 160, "%.1f", row->cur->stats.median);
+	str_fmt_cut(cells[3], 160, "%s", "");
+	str_fmt_cut(cells[4], 160, "%s", "");
 	if (both) {
-		snprintf(cells[3], 160, "%+.1f", row->change);
+		str_fmt_cut(cells[3], 160, "%+.1f", row->change);
 		if (row->base_median != 0)
-			snprintf(cells[4], 160, "%+.2f%%", row->ratio * 100.0);
+			str_fmt_cut(cells[4], 160, "%+.2f%%", row->ratio * 100.0);
 	}
 	if (row->tested)
-		snprintf(cells[5], 160, "%.4f", row->p_value);
+		str_fmt_cut(cells[5], 160, "%.4f", row->p_value);
 	else
-		snprintf(cells[5], 160, "%s", "");
-	snprintf(cells[6], 160, "%s", compare_verdict_name(row->verdict));
+		str_fmt_cut(cells[5], 160, "%s", "");
+	str_fmt_cut(cells[6], 160, "%s", compare_verdict_name(row->verdict));
 }
 
 /* Names left-aligned, numbers right-aligned, two spaces between columns, no trailing blanks. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "firmware/board.h"
 #include "session/probes.h"
 
@@ -66,10 +67,11 @@ static int parse_line(char *line, unsigned lineno, struct farm *out, struct benc
 		return bench_fail(err, BENCH_E_USAGE, "%s:%u: more than %d boards", out->path, lineno, FARM_MAX_BOARDS);
 	b = &out->boards[out->n++];
 	memset(b, 0, sizeof(*b));
-	snprintf(b->name, sizeof(b->name), "%s", f[0]);
-	snprintf(b->board, sizeof(b->board), "%s", f[1]);
+	/* The lengths were checked above, so these copies are whole. */
+	(void)str_copy(b->name, sizeof(b->name), f[0]);
+	(void)str_copy(b->board, sizeof(b->board), f[1]);
 	if (n == 3)
-		snprintf(b->serial, sizeof(b->serial), "%s", f[2]);
+		(void)str_copy(b->serial, sizeof(b->serial), f[2]);
 	b->line = lineno;
 	return 0;
 }
@@ -81,7 +83,7 @@ int farm_parse(const char *text, size_t len, const char *path, struct farm *out,
 	size_t pos = 0;
 
 	memset(out, 0, sizeof(*out));
-	snprintf(out->path, sizeof(out->path), "%s", path);
+	str_fmt_cut(out->path, sizeof(out->path), "%s", path); /* for messages (FILE:LINE) */
 	while (pos < len) {
 		size_t end = pos, l;
 		int rc;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/str.h"
 #include "run/farm.h"
 #include "session/probes.h"
 #include "session/proc.h"
@@ -85,7 +86,7 @@ static void merge_status(const struct job *jobs, size_t n, struct bench_report *
 	dst->status = ok == n ? BENCH_STATUS_OK : errors == n ? BENCH_STATUS_ERROR : BENCH_STATUS_INCOMPLETE;
 	if (!first_bad)
 		return;
-	snprintf(dst->status_detail, sizeof(dst->status_detail), "%s",
+	str_fmt_cut(dst->status_detail, sizeof(dst->status_detail), "%s",
 	         first_bad->rc ? bench_err_name(first_bad->err.kind) : first_bad->rep.status_detail);
 	if (snprintf(dst->error, sizeof(dst->error), "%s: %s", first_bad->b->name,
 	             first_bad->rc ? first_bad->err.msg : first_bad->rep.error) < 0)
@@ -107,7 +108,7 @@ static void merge_context(const struct job *jobs, size_t n, struct bench_report 
 		             jobs[i].b->serial[0] ? jobs[i].b->serial : "virtual");
 		used += w > 0 ? (size_t)w : 0;
 	}
-	snprintf(dst->context.board, sizeof(dst->context.board), "farm");
+	str_fmt_cut(dst->context.board, sizeof(dst->context.board), "farm");
 	dst->context.cycles_modelled = modelled;
 }
 
@@ -137,7 +138,9 @@ int farm_run(const struct farm *f, const struct run_opts *base, struct bench_rep
 			if (mkdir(base->work_dir, 0755) && errno != EEXIST)
 				rc = bench_fail(err, BENCH_E_IO, "cannot create --work-dir %s: %s", base->work_dir,
 				                strerror(errno));
-			snprintf(j->work, sizeof(j->work), "%s/%s", base->work_dir, j->b->name);
+			if (rc == 0 && str_fmt(j->work, sizeof(j->work), "%s/%s", base->work_dir, j->b->name))
+				rc = bench_fail(err, BENCH_E_USAGE, "--work-dir %s: longer than %zu characters with a board's name",
+				                base->work_dir, sizeof(j->work) - 1);
 			j->o.work_dir = j->work;
 		}
 		results_init(&j->rep);

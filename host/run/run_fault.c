@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/str.h"
+
 struct bit_name {
 	uint32_t mask;
 	const char *name;
@@ -103,11 +105,11 @@ bool run_fault_describe(struct backend *bk, const struct elf_file *elf, uint32_t
 	fault_address(bk, cfsr, namer, namer_ctx, addr_text, sizeof(addr_text));
 	if (have_pc) {
 		elf_describe_addr(elf, stacked_pc & ~1u, where, sizeof(where));
-		snprintf(out, len, "%s (%s) at %s%s", exc, bits[0] ? bits : "no fault status bits", where, addr_text);
+		str_fmt_cut(out, len, "%s (%s) at %s%s", exc, bits[0] ? bits : "no fault status bits", where, addr_text);
 	} else {
 		elf_describe_addr(elf, pc & ~1u, where, sizeof(where));
-		snprintf(out, len, "%s (%s), halted in %s%s", exc, bits[0] ? bits : "no fault status bits", where,
-		         addr_text);
+		str_fmt_cut(out, len, "%s (%s), halted in %s%s", exc, bits[0] ? bits : "no fault status bits", where,
+		            addr_text);
 	}
 	return true;
 }

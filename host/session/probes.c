@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
+
 #define VID_ST     0x0483
 #define VID_SEGGER 0x1366
 #define ANY_PID    0xffffffffu
@@ -120,7 +122,7 @@ static int find_dap(const struct probe_desc *d, bool product_says, struct probe_
 	}
 	if (!best_rank)
 		return 0;
-	snprintf(out->kind, sizeof(out->kind), "%s", best.cls == CLASS_VENDOR ? "CMSIS-DAP v2" : "CMSIS-DAP v1");
+	str_fmt_cut(out->kind, sizeof(out->kind), "%s", best.cls == CLASS_VENDOR ? "CMSIS-DAP v2" : "CMSIS-DAP v1");
 	out->interface = best.number;
 	return 1;
 }
@@ -137,13 +139,13 @@ int probes_parse(const struct probe_desc *d, struct probe_info *out, struct benc
 	out->vid = le_get16(dev + 8);
 	out->pid = le_get16(dev + 10);
 	out->bus = d->bus;
-	snprintf(out->port, sizeof(out->port), "%s", d->port);
+	str_fmt_cut(out->port, sizeof(out->port), "%s", d->port); /* the same size: never cut */
 	string_at(d, dev[14], out->vendor, sizeof(out->vendor));
 	string_at(d, dev[15], out->product, sizeof(out->product));
 	string_at(d, dev[16], out->serial, sizeof(out->serial));
 	for (size_t i = 0; i < sizeof(probe_ids) / sizeof(probe_ids[0]); i++)
 		if (probe_ids[i].vid == out->vid && (probe_ids[i].pid == ANY_PID || probe_ids[i].pid == out->pid)) {
-			snprintf(out->kind, sizeof(out->kind), "%s", probe_ids[i].kind);
+			str_fmt_cut(out->kind, sizeof(out->kind), "%s", probe_ids[i].kind);
 			return 1;
 		}
 	return find_dap(d, strstr(out->product, "CMSIS-DAP") != NULL, out, err);
@@ -244,8 +246,10 @@ static int examine(libusb_device *dev, struct probe_list *out, struct bench_erro
 	memset(&d, 0, sizeof(d));
 	d.bus = libusb_get_bus_number(dev);
 	n = libusb_get_port_numbers(dev, ports, sizeof(ports));
+	/* At most 8 levels of "255.": 31 characters, so port[32] holds every path whole. */
 	for (int i = 0; i < n; i++)
-		snprintf(d.port + strlen(d.port), sizeof(d.port) - strlen(d.port), "%s%u", i ? "." : "", ports[i]);
+		if (str_append(d.port, sizeof(d.port), "%s%u", i ? "." : "", ports[i]))
+			break;
 	if (libusb_open(dev, &h) == 0) {
 		read_raw(h, &r, &d);
 		libusb_close(h);
@@ -352,9 +356,9 @@ static int print_json(FILE *out, const struct probe_list *l, struct bench_error 
 		const struct probe_info *p = &l->items[i];
 		cJSON *o = cJSON_CreateObject();
 		bool ok = o && cJSON_AddItemToArray(arr, o) && cJSON_AddStringToObject(o, "kind", p->kind);
-		snprintf(id, sizeof(id), "%04x", p->vid);
+		str_fmt_cut(id, sizeof(id), "%04x", p->vid);
 		ok = ok && cJSON_AddStringToObject(o, "vid", id);
-		snprintf(id, sizeof(id), "%04x", p->pid);
+		str_fmt_cut(id, sizeof(id), "%04x", p->pid);
 		ok = ok && cJSON_AddStringToObject(o, "pid", id) && cJSON_AddStringToObject(o, "vendor", p->vendor) &&
 		     cJSON_AddStringToObject(o, "product", p->product) &&
 		     cJSON_AddStringToObject(o, "serial", p->serial) && cJSON_AddNumberToObject(o, "bus", p->bus) &&

@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/str.h"
+
 struct proc {
 	pid_t pid;
 	bool reaped;
@@ -180,8 +182,12 @@ int proc_start(const char *const argv[], const char *log_path, const char *cwd, 
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory starting %s: free memory", argv[0]);
-	snprintf(p->log_path, sizeof(p->log_path), "%s", log_path ? log_path : "");
-	snprintf(p->name, sizeof(p->name), "%s", strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0]);
+	if (str_copy(p->log_path, sizeof(p->log_path), log_path ? log_path : "")) {
+		free(p);
+		return bench_fail(err, BENCH_E_USAGE, "log path of %s longer than %zu characters: use a shorter --work-dir",
+		                  argv[0], sizeof(p->log_path) - 1);
+	}
+	str_fmt_cut(p->name, sizeof(p->name), "%s", strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0]);
 	if (pipe2(pfd, O_CLOEXEC)) {
 		free(p);
 		return bench_fail(err, BENCH_E_TOOL_START, "cannot start %s: pipe: %s: check the process limits",
@@ -280,11 +286,11 @@ const char *proc_log_path(const struct proc *p)
 void proc_describe_status(int status, char *out, size_t len)
 {
 	if (WIFEXITED(status))
-		snprintf(out, len, "exited with status %d", WEXITSTATUS(status));
+		str_fmt_cut(out, len, "exited with status %d", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
-		snprintf(out, len, "killed by signal %d", WTERMSIG(status));
+		str_fmt_cut(out, len, "killed by signal %d", WTERMSIG(status));
 	else
-		snprintf(out, len, "stopped (status 0x%x)", (unsigned)status);
+		str_fmt_cut(out, len, "stopped (status 0x%x)", (unsigned)status);
 }
 
 int proc_free_port(uint16_t *port, struct bench_error *err)
@@ -380,7 +386,7 @@ int proc_wait_log_line(struct proc *p, const char *prefix, char *out, size_t len
 	uint64_t deadline = clock_now_ms() + timeout_ms;
 	size_t plen = strlen(prefix);
 	char line[512];
-	int status;
+	int status, cut;
 
 	for (;;) {
 		FILE *f = fopen(p->log_path, "r");
@@ -389,8 +395,11 @@ int proc_wait_log_line(struct proc *p, const char *prefix, char *out, size_t len
 				if (strncmp(line, prefix, plen) || !strchr(line, '\n'))
 					continue;
 				line[strcspn(line, "\r\n")] = '\0';
-				snprintf(out, len, "%s", line + plen);
+				cut = str_copy(out, len, line + plen);
 				fclose(f);
+				if (cut)
+					return bench_fail(err, BENCH_E_PROTOCOL, "%s printed a \"%s\" line longer than %zu characters",
+					                  p->name, prefix, len - 1);
 				return 0;
 			}
 			fclose(f);
