@@ -331,6 +331,8 @@ static const struct {
     {"SCS", 0xE000E000u, scs_read, scs_write},
 };
 
+/* Its error messages are (void)snprintf into the caller's ERR, as in loader.c: a cut message still
+ * says what failed. */
 static int add_ppb(struct sim_core *c, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < sizeof(ppb_pages) / sizeof(ppb_pages[0]); i++) {
@@ -343,7 +345,7 @@ static int add_ppb(struct sim_core *c, char *err, size_t errlen)
 		    .ctx = c,
 		};
 		if (bus_add_region(c->bus, &r) != 0) {
-			snprintf(err, errlen, "core: cannot add the %s page at 0x%08x to the bus (taken or map full)",
+			(void)snprintf(err, errlen, "core: cannot add the %s page at 0x%08x to the bus (taken or map full)",
 			         r.name, r.base);
 			return -1;
 		}
@@ -370,7 +372,7 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 	}
 	struct sim_core *c = calloc(1, sizeof(*c) + BUS_MAX_REGIONS * sizeof(struct core_mmio));
 	if (!c) {
-		snprintf(err, errlen, "core: out of memory");
+		(void)snprintf(err, errlen, "core: out of memory");
 		return NULL;
 	}
 	c->bus = bus;
@@ -390,19 +392,19 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 	}
 	c->cyc = cyc_new(cfg->flash_wait_states);
 	if (!c->cyc) {
-		snprintf(err, errlen, "core: cannot create the cycle model (capstone)");
+		(void)snprintf(err, errlen, "core: cannot create the cycle model (capstone)");
 		goto fail;
 	}
 	uc_err e = uc_open(UC_ARCH_ARM, UC_MODE_THUMB | UC_MODE_MCLASS, &c->uc);
 	if (e == UC_ERR_OK)
 		e = uc_ctl_set_cpu_model(c->uc, UC_CPU_ARM_CORTEX_M4);
 	if (e != UC_ERR_OK) {
-		snprintf(err, errlen, "core: unicorn Cortex-M4: %s", uc_strerror(e));
+		(void)snprintf(err, errlen, "core: unicorn Cortex-M4: %s", uc_strerror(e));
 		goto fail;
 	}
 	for (size_t i = 0; i < bus->n_regions; i++) {
 		if (!map_region(c, &bus->regions[i])) {
-			snprintf(err, errlen, "core: cannot map bus region %s at 0x%08x into unicorn",
+			(void)snprintf(err, errlen, "core: cannot map bus region %s at 0x%08x into unicorn",
 			         bus->regions[i].name ? bus->regions[i].name : "?", bus->regions[i].base);
 			goto fail;
 		}
@@ -412,7 +414,7 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 	    uc_hook_add(c->uc, &h, UC_HOOK_INTR, (void *)hook_intr, c, 1, 0) != UC_ERR_OK ||
 	    uc_hook_add(c->uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hook_unmapped, c, 1, 0) != UC_ERR_OK ||
 	    uc_hook_add(c->uc, &h, UC_HOOK_MEM_WRITE_PROT, (void *)hook_write_prot, c, 1, 0) != UC_ERR_OK) {
-		snprintf(err, errlen, "core: cannot add unicorn hooks");
+		(void)snprintf(err, errlen, "core: cannot add unicorn hooks");
 		goto fail;
 	}
 	core_power_on_reset(c);

@@ -28,38 +28,40 @@ static int backdoor_write(struct sim_core *c, uint32_t addr, const uint8_t *p, s
 	return 0;
 }
 
+/* Error messages go into the caller's ERR as bitbang.c and stm32f4.c write theirs: (void)snprintf,
+ * since a message cut at ERRLEN still says what failed and there is nothing better to do. */
 static int load_segments(struct sim_core *c, Elf *elf, const char *path, char *err, size_t errlen)
 {
 	size_t n;
 	if (elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &n) != 0) {
-		snprintf(err, errlen, "%s: not an ELF file", path);
+		(void)snprintf(err, errlen, "%s: not an ELF file", path);
 		return -1;
 	}
 	GElf_Ehdr eh;
 	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_ARM) {
-		snprintf(err, errlen, "%s: not an ARM ELF file", path);
+		(void)snprintf(err, errlen, "%s: not an ARM ELF file", path);
 		return -1;
 	}
 	size_t filesize;
 	const char *image = elf_rawfile(elf, &filesize);
 	if (!image) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, elf_errmsg(-1));
+		(void)snprintf(err, errlen, "%s: cannot read: %s", path, elf_errmsg(-1));
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 		if (!gelf_getphdr(elf, (int)i, &ph)) {
-			snprintf(err, errlen, "%s: bad program header %zu", path, i);
+			(void)snprintf(err, errlen, "%s: bad program header %zu", path, i);
 			return -1;
 		}
 		if (ph.p_type != PT_LOAD || ph.p_filesz == 0)
 			continue;
 		if (ph.p_offset + ph.p_filesz > filesize || ph.p_paddr + ph.p_filesz > 0x100000000ull) {
-			snprintf(err, errlen, "%s: segment %zu lies outside the file or the address space", path, i);
+			(void)snprintf(err, errlen, "%s: segment %zu lies outside the file or the address space", path, i);
 			return -1;
 		}
 		if (backdoor_write(c, (uint32_t)ph.p_paddr, (const uint8_t *)image + ph.p_offset, ph.p_filesz) != 0) {
-			snprintf(err, errlen, "%s: segment %zu at 0x%08llx (%llu bytes) is not in flash or RAM", path,
+			(void)snprintf(err, errlen, "%s: segment %zu at 0x%08llx (%llu bytes) is not in flash or RAM", path,
 			         i, (unsigned long long)ph.p_paddr, (unsigned long long)ph.p_filesz);
 			return -1;
 		}
@@ -70,18 +72,18 @@ static int load_segments(struct sim_core *c, Elf *elf, const char *path, char *e
 int core_load_elf(struct sim_core *c, const char *path, char *err, size_t errlen)
 {
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
+		(void)snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
 		return -1;
 	}
 	int fd = open(path, O_RDONLY);
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot open", path);
+		(void)snprintf(err, errlen, "%s: cannot open", path);
 		return -1;
 	}
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	int rc = -1;
 	if (!elf)
-		snprintf(err, errlen, "%s: %s", path, elf_errmsg(-1));
+		(void)snprintf(err, errlen, "%s: %s", path, elf_errmsg(-1));
 	else
 		rc = load_segments(c, elf, path, err, errlen);
 	if (elf)
