@@ -360,7 +360,7 @@ static int image_load(const char *path, struct regions_image *img, struct bench_
 out:
 	if (e)
 		elf_end(e);
-	fclose(f);
+	(void)fclose(f); /* read-only: nothing to lose */
 	if (rc < 0)
 		image_free(img);
 	return rc;

@@ -18,15 +18,17 @@ static double median_of(const int64_t *samples, size_t n, double fallback)
 {
 	int64_t *tmp = malloc(n * sizeof(*tmp));
 	double m;
+	size_t mid;
 
 	if (!tmp)
 		return fallback;
 	memcpy(tmp, samples, n * sizeof(*tmp));
 	qsort(tmp, n, sizeof(*tmp), cmp_i64);
+	mid = n / 2; /* the upper middle: an index, so integer division is meant */
 	if (n % 2)
-		m = (double)tmp[n / 2];
+		m = (double)tmp[mid];
 	else
-		m = ((double)tmp[n / 2 - 1] + (double)tmp[n / 2]) / 2.0;
+		m = ((double)tmp[mid - 1] + (double)tmp[mid]) / 2.0;
 	free(tmp);
 	return m;
 }

@@ -11,6 +11,7 @@
 
 #include "base/clock.h"
 #include "base/le.h"
+#include "base/str.h"
 #include "bench_abi.h"
 #include "firmware/regions.h"
 #include "run/loop_check.h"
@@ -66,8 +67,7 @@ static const char *marker_text(const struct marker *m, char *buf, size_t len)
 {
 	if (!m)
 		return "none yet";
-	snprintf(buf, len, "%s %s", markers_kind_name(m->kind), m->name);
-	return buf;
+	return str_fmt_cut(buf, len, "%s %s", markers_kind_name(m->kind), m->name);
 }
 
 /* What to fix, from where the run was when the target faulted: before the first marker the firmware was still
@@ -157,7 +157,7 @@ static int poll_regions(struct loop *c)
 	if (c->err->kind == BENCH_E_CONNECT || c->err->kind == BENCH_E_INTERRUPTED || c->err->kind == BENCH_E_NOMEM)
 		return rc;
 	if (!c->poll_failures++) {
-		snprintf(c->poll_error, sizeof(c->poll_error), "%.255s", c->err->msg);
+		str_fmt_cut(c->poll_error, sizeof(c->poll_error), "%s", c->err->msg);
 		if (c->prog.shown) /* the bar is a line without its newline: start below it */
 			(void)fputc('\n', stderr);
 		fprintf(stderr, "bench: warning: --poll could not read the region table: %s; measuring on\n",
@@ -256,9 +256,8 @@ static int add_sample(struct loop *c, const char *name, uint32_t begin, uint32_t
 		return 0;
 	res = results_get(c->rep, name, c->cur_args, c->n_cur_args);
 	if (res && !c->cfg->counter) {
-		snprintf(res->error, sizeof(res->error),
-		         "no cycle counter on this target (counter: none): marker "
-		         "pair reached, nothing measured");
+		str_fmt_cut(res->error, sizeof(res->error),
+		            "no cycle counter on this target (counter: none): marker pair reached, nothing measured");
 		return 0;
 	}
 	if (!res || results_add_sample(res, cycles, flags))
@@ -359,7 +358,8 @@ static int on_sync(struct loop *c)
 				const struct run_sweep *s = &c->cfg->o->sweeps[i];
 				int64_t v = s->values[idx % s->n];
 				idx /= s->n;
-				snprintf(c->cur_args[i].name, sizeof(c->cur_args[i].name), "%s", s->name);
+				/* Both are BENCH_NAME_MAX: whole by construction. */
+				(void)str_copy(c->cur_args[i].name, sizeof(c->cur_args[i].name), s->name);
 				c->cur_args[i].value = v;
 				if ((rc = write_input(c, s->name, c->cfg->input_addr[i], v, c->cfg->input_size[i])))
 					return rc;

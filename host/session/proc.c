@@ -81,13 +81,15 @@ static void install_once(void)
 	sa.sa_flags = 0; /* no SA_RESTART: blocking calls return EINTR so waits notice at once */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	/* A closed terminal (SIGHUP) or Ctrl-\ (SIGQUIT) ends the run as SIGTERM does: the report is
+	/* A closed terminal (SIGHUP) or Ctrl-\\ (SIGQUIT) ends the run as SIGTERM does: the report is
 	 * kept and the children stopped, not left behind by a core dump or a silent death. */
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
-	/* A peer closing its socket must be an error return, not a silent death. */
-	signal(SIGPIPE, SIG_IGN);
-	atexit(at_exit);
+	/* A peer closing its socket must be an error return, not a silent death. signal() and atexit()
+	 * fail only for an invalid signal or a full atexit table (C11 7.22.4.2: 32 entries): neither can
+	 * happen for one call per process, so a failure would be a bench bug worth a line. */
+	if (signal(SIGPIPE, SIG_IGN) == SIG_ERR || atexit(at_exit))
+		fputs("bench: cannot install the exit clean-up: children may outlive an error exit\n", stderr);
 }
 
 void proc_install_signal_handlers(void)
@@ -138,11 +140,12 @@ static void child_exec(const char *const argv[], const char *log_path, const cha
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	/* The child gets the default dispositions back (they fail only for an invalid signal number). */
+	(void)signal(SIGINT, SIG_DFL);
+	(void)signal(SIGTERM, SIG_DFL);
+	(void)signal(SIGHUP, SIG_DFL);
+	(void)signal(SIGQUIT, SIG_DFL);
+	(void)signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	fd = open("/dev/null", O_RDONLY);
@@ -396,13 +399,13 @@ int proc_wait_log_line(struct proc *p, const char *prefix, char *out, size_t len
 					continue;
 				line[strcspn(line, "\r\n")] = '\0';
 				cut = str_copy(out, len, line + plen);
-				fclose(f);
+				(void)fclose(f); /* read-only: nothing to lose */
 				if (cut)
 					return bench_fail(err, BENCH_E_PROTOCOL, "%s printed a \"%s\" line longer than %zu characters",
 					                  p->name, prefix, len - 1);
 				return 0;
 			}
-			fclose(f);
+			(void)fclose(f);
 		}
 		if (!proc_alive(p, &status))
 			return died(p, status, err);
@@ -430,12 +433,13 @@ void proc_log_tail(const char *log_path, unsigned lines, char *out, size_t len)
 	out[0] = '\0';
 	if (!log_path || !*log_path || !(f = fopen(log_path, "rb")))
 		return;
-	if (!fseek(f, 0, SEEK_END) && (sz = ftell(f)) > (long)sizeof(buf) - 1)
-		fseek(f, sz - (long)sizeof(buf) + 1, SEEK_SET);
-	else
-		fseek(f, 0, SEEK_SET);
+	/* The last sizeof(buf) - 1 bytes; a file whose size or position cannot be had is read from the
+	 * start (the tail is a hint in an error message, never a reason to fail). */
+	if (fseek(f, 0, SEEK_END) || (sz = ftell(f)) <= (long)sizeof(buf) - 1 ||
+	    fseek(f, sz - (long)sizeof(buf) + 1, SEEK_SET))
+		rewind(f);
 	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
+	(void)fclose(f); /* read-only */
 	buf[n] = '\0';
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		buf[--n] = '\0';

@@ -6,12 +6,14 @@
 #include "transport/openocd_tcl.h"
 #include "base/le.h"
 #include "base/clock.h"
+#include "base/str.h"
 
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,23 @@ struct tcl_priv {
 	size_t rx_len, rx_cap;
 	char peer[128];
 };
+
+/* Formats a TCL command into BUF (LEN bytes): it must arrive whole, since a cut one would run
+ * another command. KIND is the error when it does not fit. */
+static int script_fmt(struct bench_error *err, enum bench_err kind, char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int script_fmt(struct bench_error *err, enum bench_err kind, char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (!str_fits(n, len))
+		return bench_fail(err, kind, "a TCL command would be longer than %zu bytes: %.60s...", len - 1, buf);
+	return 0;
+}
 
 static struct tcl_priv *P(struct backend *bk)
 {
@@ -64,7 +83,8 @@ int tcl_quote(const char *s, char *out, size_t len)
 		else if (c == '\r')
 			rep = "\\r";
 		else if (c < 0x20 || c == 0x7f) {
-			snprintf(tmp, sizeof(tmp), "\\x%02x", c);
+			tmp[0] = '\\', tmp[1] = 'x', tmp[2] = "0123456789abcdef"[c >> 4];
+			tmp[3] = "0123456789abcdef"[c & 15], tmp[4] = '\0';
 			rep = tmp;
 		}
 		if (rep) {
@@ -227,7 +247,8 @@ static int exchange(struct backend *bk, const char *script, unsigned timeout_ms,
 		free(old);
 	}
 	memcpy(msg, pre, sizeof(pre) - 1);
-	memcpy(msg + sizeof(pre) - 1, script, sl);
+	/* msg is a TCL RPC frame ended by 0x1a (TCL_EOM), not a C string. */
+	memcpy(msg + sizeof(pre) - 1, script, sl); // NOLINT(bugprone-not-null-terminated-result)
 	memcpy(msg + sizeof(pre) - 1 + sl, post, sizeof(post) - 1);
 	msg[sizeof(pre) - 1 + sl + sizeof(post) - 1] = TCL_EOM;
 	rc = send_all(bk, msg, sizeof(pre) - 1 + sl + sizeof(post), err);
@@ -267,8 +288,10 @@ static int eval_to(struct backend *bk, const char *script, unsigned timeout_ms, 
 			reply[--n] = '\0';
 		rc = bench_fail(err, BENCH_E_TARGET, "OpenOCD could not %s: %s", what,
 		                reply[0] ? reply : "(no message)");
-	} else if (out && outlen) {
-		snprintf(out, outlen, "%s", reply);
+	} else if (out && outlen && str_copy(out, outlen, reply)) {
+		/* A cut reply could parse as another number: it must arrive whole. */
+		rc = bench_fail(err, BENCH_E_PROTOCOL, "OpenOCD's reply when asked to %s is longer than %zu characters",
+		                what, outlen - 1);
 	}
 	free(reply);
 	return rc;
@@ -314,7 +337,10 @@ static int tcl_wait_halt(struct backend *bk, unsigned timeout_ms, struct backend
 	int rc;
 
 	/* wait_halt fails with "timed out while waiting for target halted"; report that as R. */
-	snprintf(script, sizeof(script), "if {[catch {wait_halt %u}]} {format R} else {lindex [reg pc] 2}", timeout_ms);
+	rc = script_fmt(err, BENCH_E_INTERNAL, script, sizeof(script),
+	                "if {[catch {wait_halt %u}]} {format R} else {lindex [reg pc] 2}", timeout_ms);
+	if (rc)
+		return rc;
 	rc = eval_to(bk, script, timeout_ms + P(bk)->timeout_ms, "wait for a halt", res, sizeof(res), err);
 	if (rc)
 		return rc;
@@ -336,10 +362,12 @@ static int tcl_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t s
 	int rc;
 
 	/* One round trip per marker halt: resume, wait, then PC and DWT_CYCCNT. */
-	snprintf(script, sizeof(script),
-	         "resume; if {[catch {wait_halt %u}]} {format R} else {format {%%s %%s} [lindex [reg pc] 2] "
-	         "[read_memory 0x%08x 32 1]}",
-	         timeout_ms, sample_addr);
+	rc = script_fmt(err, BENCH_E_INTERNAL, script, sizeof(script),
+	                "resume; if {[catch {wait_halt %u}]} {format R} else {format {%%s %%s} [lindex [reg pc] 2] "
+	                "[read_memory 0x%08x 32 1]}",
+	                timeout_ms, sample_addr);
+	if (rc)
+		return rc;
 	rc = eval_to(bk, script, timeout_ms + P(bk)->timeout_ms, "resume the target", res, sizeof(res), err);
 	if (rc)
 		return rc;
@@ -376,8 +404,10 @@ static int tcl_read_mem(struct backend *bk, uint32_t addr, void *buf, size_t len
 			free(res);
 			return bench_fail(err, BENCH_E_NOMEM, "out of memory");
 		}
-		snprintf(script, sizeof(script), "read_memory 0x%08x %u %zu", addr, words ? 32u : 8u, count);
-		rc = eval_to(bk, script, P(bk)->timeout_ms, "read target memory", res, count * 12 + 16, err);
+		rc = script_fmt(err, BENCH_E_INTERNAL, script, sizeof(script), "read_memory 0x%08x %u %zu", addr,
+		                words ? 32u : 8u, count);
+		if (!rc)
+			rc = eval_to(bk, script, P(bk)->timeout_ms, "read target memory", res, count * 12 + 16, err);
 		if (!rc && tcl_parse_u32_list(res, vals, count) != (int)count)
 			rc = bench_fail(err, BENCH_E_PROTOCOL, "OpenOCD's read_memory at 0x%08x returned junk", addr);
 		for (size_t i = 0; !rc && i < count; i++) {
@@ -392,8 +422,7 @@ static int tcl_read_mem(struct backend *bk, uint32_t addr, void *buf, size_t len
 		free(res);
 		if (rc) {
 			if (err->kind == BENCH_E_TARGET)
-				snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
-				         " (address 0x%08x)", addr);
+				(void)str_append(err->msg, sizeof(err->msg), " (address 0x%08x)", addr); /* a hint */
 			return rc;
 		}
 		addr += (uint32_t)chunk;
@@ -449,7 +478,9 @@ static int tcl_read_reg(struct backend *bk, enum backend_reg reg, uint32_t *valu
 
 	if (!name)
 		return bench_fail(err, BENCH_E_INTERNAL, "register %d has no OpenOCD name", (int)reg);
-	snprintf(script, sizeof(script), "lindex [reg %s] 2", name);
+	rc = script_fmt(err, BENCH_E_INTERNAL, script, sizeof(script), "lindex [reg %s] 2", name);
+	if (rc)
+		return rc;
 	rc = eval_to(bk, script, P(bk)->timeout_ms, "read a register", res, sizeof(res), err);
 	if (!rc && tcl_parse_u32_list(res, value, 1) != 1)
 		rc = bench_fail(err, BENCH_E_PROTOCOL, "OpenOCD's `reg %s` said \"%s\"", name, res);
@@ -460,10 +491,13 @@ static int tcl_write_reg(struct backend *bk, enum backend_reg reg, uint32_t valu
 {
 	char script[64];
 	const char *name = reg_name(reg);
+	int rc;
 
 	if (!name)
 		return bench_fail(err, BENCH_E_INTERNAL, "register %d has no OpenOCD name", (int)reg);
-	snprintf(script, sizeof(script), "reg %s 0x%08x", name, value);
+	rc = script_fmt(err, BENCH_E_INTERNAL, script, sizeof(script), "reg %s 0x%08x", name, value);
+	if (rc)
+		return rc;
 	return eval_to(bk, script, P(bk)->timeout_ms, "write a register", NULL, 0, err);
 }
 
@@ -487,29 +521,41 @@ static int tcl_load(struct backend *bk, const char *elf_path, struct bench_error
 		return rc;
 	/* `program FILE preverify`: a target that already holds the image is not erased and rewritten
 	 * (saves flash wear on a board, and the whole transfer on a preloaded virtual board). */
-	snprintf(script, sizeof(script), "verify_image %s", q);
+	rc = script_fmt(err, BENCH_E_FILE, script, sizeof(script), "verify_image %s", q);
+	if (rc)
+		return rc;
 	if (!eval_to(bk, script, TCL_SLOW_MS, "verify the firmware", NULL, 0, err))
 		return 0;
 	bench_error_clear(err);
-	snprintf(script, sizeof(script), "flash write_image erase %s", q);
+	rc = script_fmt(err, BENCH_E_FILE, script, sizeof(script), "flash write_image erase %s", q);
+	if (rc)
+		return rc;
 	rc = eval_to(bk, script, TCL_SLOW_MS, "program the firmware", NULL, 0, err);
 	if (rc)
 		return rc;
-	snprintf(script, sizeof(script), "verify_image %s", q);
+	rc = script_fmt(err, BENCH_E_FILE, script, sizeof(script), "verify_image %s", q);
+	if (rc)
+		return rc;
 	return eval_to(bk, script, TCL_SLOW_MS, "verify the programmed firmware", NULL, 0, err);
 }
 
 static int tcl_set_break(struct backend *bk, uint32_t addr, struct bench_error *err)
 {
 	char script[64];
-	snprintf(script, sizeof(script), "bp 0x%08x 2 hw", addr);
+	int rc = script_fmt(err, BENCH_E_INTERNAL, script, sizeof(script), "bp 0x%08x 2 hw", addr);
+
+	if (rc)
+		return rc;
 	return eval_to(bk, script, P(bk)->timeout_ms, "set a hardware breakpoint", NULL, 0, err);
 }
 
 static int tcl_clear_break(struct backend *bk, uint32_t addr, struct bench_error *err)
 {
 	char script[64];
-	snprintf(script, sizeof(script), "rbp 0x%08x", addr);
+	int rc = script_fmt(err, BENCH_E_INTERNAL, script, sizeof(script), "rbp 0x%08x", addr);
+
+	if (rc)
+		return rc;
 	return eval_to(bk, script, P(bk)->timeout_ms, "clear a breakpoint", NULL, 0, err);
 }
 
@@ -546,11 +592,11 @@ static int split_host_port(const char *hp, char *host, size_t hlen, char *port, 
 {
 	const char *colon = strrchr(hp, ':');
 
-	if (!colon) {
-		snprintf(host, hlen, "127.0.0.1");
-		colon = hp - 1;
-	} else if (colon == hp) {
-		snprintf(host, hlen, "127.0.0.1");
+	if (!colon || colon == hp) {
+		if (str_copy(host, hlen, "127.0.0.1"))
+			return -1;
+		if (!colon)
+			colon = hp - 1;
 	} else {
 		size_t n = (size_t)(colon - hp);
 		if (n >= hlen)
@@ -560,8 +606,7 @@ static int split_host_port(const char *hp, char *host, size_t hlen, char *port, 
 	}
 	if (!colon[1] || strlen(colon + 1) >= plen || strspn(colon + 1, "0123456789") != strlen(colon + 1))
 		return -1;
-	snprintf(port, plen, "%s", colon + 1);
-	return 0;
+	return str_copy(port, plen, colon + 1); /* the length was checked above */
 }
 
 int tcl_backend_open(struct backend *bk, const char *host_port, unsigned timeout_ms, struct bench_error *err)
@@ -608,7 +653,7 @@ int tcl_backend_open(struct backend *bk, const char *host_port, unsigned timeout
 	}
 	t->fd = fd;
 	t->timeout_ms = timeout_ms ? timeout_ms : 10000u;
-	snprintf(t->peer, sizeof(t->peer), "%s:%s", host, port);
+	str_fmt_cut(t->peer, sizeof(t->peer), "%s:%s", host, port); /* for messages */
 	bk->ops = &tcl_ops;
 	bk->priv = t;
 	bk->caps = BK_CAP_HALT_ON_BKPT | BK_CAP_CYCCNT | BK_CAP_FLASH | BK_CAP_HW_BREAK | BK_CAP_RESET | BK_CAP_MONITOR;
