@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "base/datadir.h"
+#include "base/str.h"
 
 /* Filled once: the folder's path, or "" with board_tried saying where bench looked. */
 static char board_dir_found[PATH_MAX + 16];
@@ -233,8 +234,8 @@ size_t board_list(const char *root, char *out, size_t len)
 		struct stat st;
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/board.json", root, de->d_name);
-		if (stat(path, &st) || !S_ISREG(st.st_mode))
+		if (str_fmt(path, sizeof(path), "%s/%s/board.json", root, de->d_name) || stat(path, &st) ||
+		    !S_ISREG(st.st_mode))
 			continue;
 		names[n] = strdup(de->d_name);
 		if (names[n])
@@ -259,19 +260,19 @@ static int read_file(const char *path, char **buf, size_t *len)
 	if (!f)
 		return -1;
 	if (fseek(f, 0, SEEK_END) || (sz = ftell(f)) < 0 || sz > 1 << 20 || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
+		(void)fclose(f); /* read-only */
 		return -1;
 	}
 	*buf = malloc((size_t)sz + 1);
 	if (!*buf || fread(*buf, 1, (size_t)sz, f) != (size_t)sz) {
 		free(*buf);
 		*buf = NULL;
-		fclose(f);
+		(void)fclose(f); /* read-only */
 		return -1;
 	}
 	(*buf)[sz] = '\0';
 	*len = (size_t)sz;
-	fclose(f);
+	(void)fclose(f); /* read-only */
 	return 0;
 }
 
@@ -292,8 +293,7 @@ int board_load(const char *root, const char *name, struct board *out, struct ben
 	if (!*name || name[0] == '.' || strchr(name, '/') || strlen(name) >= sizeof(out->name) ||
 	    (size_t)snprintf(dir, sizeof(dir), "%s/%s", root, name) >= sizeof(dir))
 		goto unknown;
-	snprintf(path, sizeof(path), "%s/board.json", dir);
-	if (read_file(path, &buf, &len))
+	if (str_fmt(path, sizeof(path), "%s/board.json", dir) || read_file(path, &buf, &len))
 		goto unknown;
 	rc = board_parse(buf, len, dir, out, err);
 	free(buf);

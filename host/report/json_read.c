@@ -414,7 +414,7 @@ int json_read_file(const char *path, struct bench_report *rep, struct bench_erro
 			if (!nb) {
 				free(buf);
 				if (f != stdin)
-					fclose(f);
+					(void)fclose(f); /* read-only */
 				return bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", path);
 			}
 			buf = nb;

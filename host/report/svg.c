@@ -236,7 +236,7 @@ int svg_plot(FILE *out, const struct bench_report *const *reps, size_t n_reps, s
 	text(out, M_LEFT, 24, "start", "font-family=\"sans-serif\" font-size=\"16\" font-weight=\"bold\"", title);
 	axes(out, xlo, xhi, xstep, ylo, yhi, ystep, xname, unit);
 	for (size_t k = 0; k < n; k++) {
-		double lx = M_LEFT + 10 + (double)(k % 3) * 270, ly = 36 + (double)(k / 3) * 0;
+		double lx = M_LEFT + 10 + (double)k * 270, ly = 36; /* one legend row of up to three */
 		if (draw_series(out, &s[k], svg_palette[k], xlo, xhi, ylo, yhi) < 0)
 			return bench_fail(err, BENCH_E_NOMEM, "out of memory drawing the plot");
 		if (k >= 3)

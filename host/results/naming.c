@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "results/results.h"
 
 static void args_join(const struct bench_result *res, char *buf, size_t cap, char sep)
@@ -24,11 +25,11 @@ void results_label(const struct bench_result *res, char *buf, size_t cap)
 	char args[512];
 
 	if (!res->n_args) {
-		snprintf(buf, cap, "%s", res->name);
+		str_fmt_cut(buf, cap, "%s", res->name);
 		return;
 	}
 	args_join(res, args, sizeof(args), ',');
-	snprintf(buf, cap, "%s[%s]", res->name, args);
+	str_fmt_cut(buf, cap, "%s[%s]", res->name, args); /* callers' 600 bytes hold 64 + 512 + 3 */
 }
 
 void results_args(const struct bench_result *res, char *buf, size_t cap)

@@ -40,14 +40,14 @@ void progress_update(struct progress *p, size_t done)
 	for (size_t i = 0; i < PROGRESS_BAR; i++)
 		fputc(i < fill ? '#' : '.', p->out);
 	fprintf(p->out, "] %zu/%zu  %.1f s", done, p->total, (double)(now - p->start_ms) / 1000.0);
-	fflush(p->out);
+	(void)fflush(p->out); /* a bar that cannot be drawn (stderr closed) is no reason to stop measuring */
 }
 
 void progress_end(struct progress *p)
 {
 	if (p->enabled && p->shown) {
 		fputs("\r\033[K", p->out);
-		fflush(p->out);
+		(void)fflush(p->out); /* as above */
 	}
 	p->shown = false;
 }

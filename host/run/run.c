@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/str.h"
 #include "firmware/board.h"
 #include "firmware/core_check.h"
 #include "firmware/counters.h"
@@ -123,7 +124,7 @@ static int resolve_inputs(struct run_ctx *c)
 		char alt[BENCH_NAME_MAX + 16];
 		const struct elf_symbol *sym = elf_symbol(&c->elf, s->name);
 
-		snprintf(alt, sizeof(alt), "bench_arg_%s", s->name);
+		(void)str_fmt(alt, sizeof(alt), "bench_arg_%s", s->name); /* 10 + BENCH_NAME_MAX - 1 bytes: whole */
 		if (!sym)
 			sym = elf_symbol(&c->elf, alt);
 		if (!sym || sym->is_func)
@@ -170,7 +171,8 @@ static int prepare_firmware(struct run_ctx *c)
 	if (!realpath(o->firmware, c->firmware_abs))
 		return bench_fail(c->err, BENCH_E_FILE, "cannot resolve %s: %s: check the path", o->firmware,
 		                  strerror(errno));
-	snprintf(c->rep->context.firmware_sha256, sizeof(c->rep->context.firmware_sha256), "%s", c->elf.sha256);
+	/* 64 hex digits into 65 bytes, both sides: whole. */
+	(void)str_copy(c->rep->context.firmware_sha256, sizeof(c->rep->context.firmware_sha256), c->elf.sha256);
 	if (o->start_sym) {
 		const struct elf_symbol *a = elf_symbol(&c->elf, o->start_sym), *b = elf_symbol(&c->elf, o->stop_sym);
 		if (!a || !b)
@@ -266,13 +268,15 @@ static int prepare_board(struct run_ctx *c)
 		if (rc)
 			return rc;
 		c->have_board = true;
-		snprintf(ctx->board, sizeof(ctx->board), "%s", c->board.name);
-		snprintf(ctx->counter, sizeof(ctx->counter), "%s", c->board.counter);
+		/* The report's context is for people and bench compare; a value too long for its field is
+		 * cut visibly ("...") rather than passed off as another name. */
+		str_fmt_cut(ctx->board, sizeof(ctx->board), "%s", c->board.name);
+		str_fmt_cut(ctx->counter, sizeof(ctx->counter), "%s", c->board.counter);
 		ctx->core_clock_hz = c->board.core_clock_hz;
 		snprintf(ctx->clock_source, sizeof(ctx->clock_source), "board");
 		ctx->cycles_modelled = c->board.virtual_board;
 		if (c->board.virtual_board)
-			snprintf(ctx->probe, sizeof(ctx->probe), "virtual");
+			str_fmt_cut(ctx->probe, sizeof(ctx->probe), "virtual");
 		if (o->transport && strcmp(c->board.backend, "openocd"))
 			return bench_fail(
 			    c->err, BENCH_E_USAGE,
@@ -280,11 +284,11 @@ static int prepare_board(struct run_ctx *c)
 			    c->board.name, c->board.backend);
 		if (o->transport && (rc = board_check_transport(&c->board, o->transport, "--transport", c->err)))
 			return rc;
-		if (o->transport)
-			snprintf(c->board.transport, sizeof(c->board.transport), "%s", o->transport);
+		if (o->transport && str_copy(c->board.transport, sizeof(c->board.transport), o->transport))
+			return bench_fail(c->err, BENCH_E_USAGE, "--transport %s: not a transport name", o->transport);
 	}
 	if (o->probe)
-		snprintf(ctx->probe, sizeof(ctx->probe), "%s", o->probe);
+		str_fmt_cut(ctx->probe, sizeof(ctx->probe), "%s", o->probe);
 	/* --uart reads the firmware's lines from bench-sim's log: only a virtual board bench starts has one. */
 	if (o->uart && (!c->have_board || !c->board.virtual_board || o->openocd || o->gdb))
 		return bench_fail(c->err, BENCH_E_USAGE,
@@ -392,12 +396,13 @@ static void fill_context(struct run_ctx *c)
 	time_t now = time(NULL);
 	struct tm tm;
 
-	snprintf(ctx->tool_version, sizeof(ctx->tool_version), "%s", BENCH_VERSION);
-	snprintf(ctx->firmware, sizeof(ctx->firmware), "%s", c->o->firmware);
+	str_fmt_cut(ctx->tool_version, sizeof(ctx->tool_version), "%s", BENCH_VERSION);
+	str_fmt_cut(ctx->firmware, sizeof(ctx->firmware), "%s", c->o->firmware); /* cut: compare sees "..." */
 	ctx->keep_interrupted = c->o->keep_interrupted;
 	ctx->mask_irqs = c->o->mask_irqs;
-	if (gmtime_r(&now, &tm))
-		strftime(ctx->date, sizeof(ctx->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	/* 20 characters into 32; strftime returns 0 only when they do not fit (C11 7.27.3.5). */
+	if (gmtime_r(&now, &tm) && !strftime(ctx->date, sizeof(ctx->date), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		ctx->date[0] = '\0';
 }
 
 static void finish(struct run_ctx *c, int rc)
@@ -407,31 +412,31 @@ static void finish(struct run_ctx *c, int rc)
 	results_finish(rep);
 	rep->context.overhead_cycles = c->loop.overhead;
 	if (c->loop.poll_failures && rep->n_warnings < BENCH_MAX_WARNINGS)
-		snprintf(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
-		         "%zu of %zu --poll reads of the region table failed, measuring went on; the first: %.255s",
-		         c->loop.poll_failures, c->loop.poll_reads, c->loop.poll_error);
+		str_fmt_cut(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
+		               "%zu of %zu --poll reads of the region table failed, measuring went on; the first: %.255s",
+		            c->loop.poll_failures, c->loop.poll_reads, c->loop.poll_error);
 	if (c->loop.interrupted && rep->n_warnings < BENCH_MAX_WARNINGS)
-		snprintf(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
-		         "%zu sample%s took an exception inside %s stretch (an interrupt's cycles are in %s): flagged "
-		         "in \"interrupted\", %s; --mask-irqs keeps PendSV, SysTick and IRQs out of the stretches",
-		         c->loop.interrupted, c->loop.interrupted == 1 ? "" : "s",
-		         c->loop.interrupted == 1 ? "its" : "their", c->loop.interrupted == 1 ? "it" : "them",
-		         rep->context.keep_interrupted ? "kept in the statistics (--keep-interrupted)"
-		                                       : "left out of the statistics (--keep-interrupted keeps them)");
+		str_fmt_cut(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
+		               "%zu sample%s took an exception inside %s stretch (an interrupt's cycles are in %s): flagged "
+		            "in \"interrupted\", %s; --mask-irqs keeps PendSV, SysTick and IRQs out of the stretches",
+		            c->loop.interrupted, c->loop.interrupted == 1 ? "" : "s",
+		            c->loop.interrupted == 1 ? "its" : "their", c->loop.interrupted == 1 ? "it" : "them",
+		            rep->context.keep_interrupted ? "kept in the statistics (--keep-interrupted)"
+		                                          : "left out of the statistics (--keep-interrupted keeps them)");
 	if (c->loop.restarts && rep->n_warnings < BENCH_MAX_WARNINGS)
-		snprintf(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
-		         "the target restarted %zu time%s between stretches (a watchdog, AIRCR.SYSRESETREQ, a lockup): "
-		         "bench wrote the inputs again after each",
-		         c->loop.restarts, c->loop.restarts == 1 ? "" : "s");
+		str_fmt_cut(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
+		               "the target restarted %zu time%s between stretches (a watchdog, AIRCR.SYSRESETREQ, a lockup): "
+		            "bench wrote the inputs again after each",
+		            c->loop.restarts, c->loop.restarts == 1 ? "" : "s");
 	if (!rc) {
 		rep->status = BENCH_STATUS_OK;
-		snprintf(rep->status_detail, sizeof(rep->status_detail), "ok");
+		str_fmt_cut(rep->status_detail, sizeof(rep->status_detail), "ok");
 		rep->error[0] = '\0';
 		return;
 	}
 	rep->status = c->loop.samples_taken ? BENCH_STATUS_INCOMPLETE : BENCH_STATUS_ERROR;
-	snprintf(rep->status_detail, sizeof(rep->status_detail), "%s", bench_err_name(c->err->kind));
-	snprintf(rep->error, sizeof(rep->error), "%s", c->err->msg);
+	str_fmt_cut(rep->status_detail, sizeof(rep->status_detail), "%s", bench_err_name(c->err->kind));
+	str_fmt_cut(rep->error, sizeof(rep->error), "%s", c->err->msg);
 }
 
 /* BENCH_STATS=1: where the CPU time went (perf/bench_run.sh reads this line from stderr). */

@@ -81,7 +81,7 @@ static void install_once(void)
 	sa.sa_flags = 0; /* no SA_RESTART: blocking calls return EINTR so waits notice at once */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	/* A closed terminal (SIGHUP) or Ctrl-\\ (SIGQUIT) ends the run as SIGTERM does: the report is
+	/* A closed terminal (SIGHUP) or Ctrl-\ (SIGQUIT) ends the run as SIGTERM does: the report is
 	 * kept and the children stopped, not left behind by a core dump or a silent death. */
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);

@@ -26,7 +26,7 @@ static int monitor_timeout(struct rsp_priv *s, const char *cmd, char *out, size_
 
 	if (!pkt)
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory for qRcmd");
-	memcpy(pkt, "qRcmd,", 6);
+	memcpy(pkt, "qRcmd,", 6); // NOLINT(bugprone-not-null-terminated-result): a packet with a length, not a C string
 	rsp_hex_encode(cmd, n, pkt + 6);
 	rc = rsp_exchange_console(s, pkt, 6 + 2 * n, timeout_ms, err);
 	free(pkt);
