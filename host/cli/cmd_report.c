@@ -111,7 +111,7 @@ int cmd_report(int argc, char **argv)
 {
 	static struct report_args a; /* static: struct junit_limits is 2.5 KiB */
 	struct bench_report reps[REPORT_MAX_INPUTS];
-	const struct bench_report *ptrs[REPORT_MAX_INPUTS];
+	const struct bench_report *ptrs[REPORT_MAX_INPUTS] = {NULL};
 	struct bench_error err;
 	size_t loaded = 0, failures = 0;
 	int rc;

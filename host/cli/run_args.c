@@ -64,7 +64,7 @@ static int parse_ms(const char *s, unsigned *out)
 
 	if (l >= sizeof(num))
 		return -1;
-	strcpy(num, s);
+	memcpy(num, s, l + 1);
 	if (l > 2 && !strcmp(num + l - 2, "ms"))
 		num[l - 2] = '\0';
 	else if (l > 1 && num[l - 1] == 's')
@@ -103,9 +103,8 @@ int run_parse_sweep(const char *spec, struct run_sweep *out, struct bench_error 
 			return sweep_usage(err, spec, "NAME must be a C identifier");
 	}
 	val = eq + 1;
-	if (!*val || strlen(val) >= sizeof(buf))
+	if (!*val || str_copy(buf, sizeof(buf), val))
 		return sweep_usage(err, spec, "no values");
-	strcpy(buf, val);
 	if (strchr(buf, ':')) {
 		char *a = buf, *b = strchr(a, ':'), *c;
 		int64_t start, stop, step = 1;

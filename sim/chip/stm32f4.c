@@ -260,9 +260,10 @@ static void sysmem_init(struct stm32f4 *st)
 
 static void errmsg(char *err, size_t errlen, const char *fmt, ...)
 {
+	va_list ap;
+
 	if (!err || errlen == 0)
 		return;
-	va_list ap;
 	va_start(ap, fmt);
 	(void)vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
