@@ -52,10 +52,13 @@ def errors_of(v, report):
 
 
 def self_test(v, report):
-    """The validator must reject what the old hand-written subset let through (maxItems) and the
-    plain mistakes; each mutation names the keyword that must catch it."""
-    def warnings5(r):
-        r["warnings"] = ["w"] * 5
+    """The validator must reject what the old hand-written subset let through (maxItems: one warning
+    more than the schema allows) and the plain mistakes; each mutation names the keyword that must
+    catch it."""
+    most = v.schema["properties"]["warnings"]["maxItems"]
+
+    def too_many_warnings(r):
+        r["warnings"] = ["w"] * (most + 1)
     def extra(r):
         r["context"]["colour"] = "blue"
     def missing(r):
@@ -66,7 +69,7 @@ def self_test(v, report):
         r["results"][0]["samples"][0] = "14"
     def version(r):
         r["schema_version"] = 2
-    cases = [(warnings5, "maxItems"), (extra, "additionalProperties"), (missing, "required"),
+    cases = [(too_many_warnings, "maxItems"), (extra, "additionalProperties"), (missing, "required"),
              (status, "enum"), (sample_type, "type"), (version, "const")]
     bad = errors_of(v, report)
     for e in bad:
