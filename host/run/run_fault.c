@@ -70,9 +70,9 @@ static void fault_address(struct backend *bk, uint32_t cfsr, run_fault_namer nam
 	if (!reg)
 		return;
 	if (namer && namer(ctx, addr, what, sizeof(what)))
-		snprintf(out, len, ", data address 0x%08x (%s: %s)", addr, reg, what);
+		str_fmt_cut(out, len, ", data address 0x%08x (%s: %s)", addr, reg, what);
 	else
-		snprintf(out, len, ", data address 0x%08x (%s)", addr, reg);
+		str_fmt_cut(out, len, ", data address 0x%08x (%s)", addr, reg);
 }
 
 bool run_fault_describe(struct backend *bk, const struct elf_file *elf, uint32_t pc, run_fault_namer namer,

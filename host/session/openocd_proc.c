@@ -216,7 +216,10 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 		argv[a++] = "-c";
 		argv[a++] = set_sim;
 	}
-	snprintf(set_tr, sizeof(set_tr), "set BENCH_TRANSPORT %s", transport);
+	if (str_fmt(set_tr, sizeof(set_tr), "set BENCH_TRANSPORT %s", transport)) { /* a board.json name */
+		rc = bench_fail(err, BENCH_E_BOARD, "transport '%s' is too long: fix the board's board.json", transport);
+		goto fail;
+	}
 	argv[a++] = "-c";
 	argv[a++] = set_tr;
 	/* -f takes a file name as an argv word, not Tcl: it needs no quoting. */
