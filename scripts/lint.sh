@@ -59,6 +59,7 @@ if [[ $mode != format ]]; then
     echo "lint: no $build/fw/compile_commands.json (BENCH_FIRMWARE=OFF?): target/ not checked" >&2
     rc=1
   fi
+  sed -i 's/\x1b\[[0-9;]*m//g' "$log" # run-clang-tidy colours its output
   findings=$(grep -cE '(warning|error): .*\[[A-Za-z0-9.,_-]+\]$' "$log" || true)
   if ((rc)) || ((findings)); then
     grep -E '(warning|error): ' "$log" | sort -u

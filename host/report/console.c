@@ -164,7 +164,7 @@ static int console_result(const struct reporter_ctx *ctx, FILE *out, const struc
 	}
 	/* An instruction count (--icount) is no time: the column names its unit instead. */
 	if (strcmp(r->unit, "cycles"))
-		snprintf(t, sizeof(t), "%s", r->unit);
+		str_fmt_cut(t, sizeof(t), "%s", r->unit);
 	else
 		fmt_time(rep, s->min, t, sizeof(t));
 	/* Cycles are integers: min, median and max print without decimals when they are whole. */

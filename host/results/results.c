@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "results/results.h"
 
 void results_init(struct bench_report *r)
@@ -238,7 +239,7 @@ bool results_add_warning(struct bench_report *r, const char *text)
 			return true;
 	if (r->n_warnings >= BENCH_MAX_WARNINGS)
 		return false;
-	snprintf(r->warnings[r->n_warnings++], sizeof(r->warnings[0]), "%s", text);
+	str_fmt_cut(r->warnings[r->n_warnings++], sizeof(r->warnings[0]), "%s", text); /* cut visibly */
 	return true;
 }
 
@@ -253,6 +254,6 @@ int results_add_uart(struct bench_report *r, const char *line)
 		if (!r->uart)
 			return -1;
 	}
-	snprintf(r->uart[r->n_uart++], sizeof(r->uart[0]), "%s", line);
+	str_fmt_cut(r->uart[r->n_uart++], sizeof(r->uart[0]), "%s", line); /* a long UART line ends in "..." */
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "run/loop.h"
 
 int loop_icount_read(struct loop *c, uint64_t *count)
@@ -40,11 +41,11 @@ int loop_icount_sample(struct loop *c, const char *name, uint64_t begin, uint64_
 
 	if (c->cur_warm)
 		return 0;
-	snprintf(label, sizeof(label), "%.*s [icount]", BENCH_NAME_MAX - 10, name);
+	str_fmt_cut(label, sizeof(label), "%.*s [icount]", BENCH_NAME_MAX - 10, name);
 	res = results_get(c->rep, label, c->cur_args, c->n_cur_args);
 	if (!res)
 		return bench_fail(c->err, BENCH_E_NOMEM, "out of memory storing instruction counts");
-	snprintf(res->unit, sizeof(res->unit), "instructions");
+	memcpy(res->unit, "instructions", sizeof("instructions")); /* unit[16] */
 	if (end < begin)
 		return bench_fail(c->err, BENCH_E_TARGET,
 		                  "QEMU's instruction count went back between BEGIN and END of %s (%" PRIu64

@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/str.h"
+
 #define SIM_CLOCK_TIMEOUT_MS 2000
 
 int sim_clock_open(uint16_t port, struct bench_error *err)
@@ -64,13 +66,14 @@ int sim_clock_where(int fd, uint32_t addr, char *out, size_t len, struct bench_e
 	char cmd[32], line[256];
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "where 0x%08x\n", addr);
+	if (str_fmt(cmd, sizeof(cmd), "where 0x%08x\n", addr)) /* 17 characters into 32 */
+		return bench_fail(err, BENCH_E_INTERNAL, "bench-sim's where command does not fit");
 	if ((rc = ctl_request(fd, cmd, line, sizeof(line), err)))
 		return rc;
 	/* "where 0x40023000 CRC (0x40023000, modelled)" */
 	if (strncmp(line, "where ", 6) || !strchr(line + 6, ' '))
 		return bench_fail(err, BENCH_E_PROTOCOL, "bench-sim's `where` reply: %.80s: rebuild bench-sim", line);
-	snprintf(out, len, "%s", strchr(line + 6, ' ') + 1);
+	str_fmt_cut(out, len, "%s", strchr(line + 6, ' ') + 1); /* a name for a message */
 	return 0;
 }
 

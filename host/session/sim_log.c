@@ -3,10 +3,13 @@
 
 #include <string.h>
 
+#include "base/str.h"
+
 void sim_log_init(struct sim_log *l, const char *path)
 {
 	memset(l, 0, sizeof(*l));
-	snprintf(l->path, sizeof(l->path), "%s", path);
+	if (str_copy(l->path, sizeof(l->path), path))
+		l->path[0] = '\0'; /* a cut path names another file: read none (proc_start refused it anyway) */
 }
 
 void sim_log_poll(struct sim_log *l, sim_log_line_fn fn, void *ctx)
@@ -18,7 +21,7 @@ void sim_log_poll(struct sim_log *l, sim_log_line_fn fn, void *ctx)
 	if (!f)
 		return;
 	if (fseek(f, l->offset, SEEK_SET) != 0) {
-		fclose(f);
+		(void)fclose(f); /* read-only */
 		return;
 	}
 	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
@@ -34,5 +37,5 @@ void sim_log_poll(struct sim_log *l, sim_log_line_fn fn, void *ctx)
 			l->part_len = 0;
 		}
 	}
-	fclose(f);
+	(void)fclose(f); /* read-only */
 }

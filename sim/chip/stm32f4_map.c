@@ -180,11 +180,11 @@ static void note_use(struct stm32f4 *st, const struct stm32f4_block *b, enum bus
 		return;
 	char msg[200];
 	if (b->kind == STM32F4_PLAIN)
-		snprintf(msg, sizeof(msg),
+		(void)snprintf(msg, sizeof(msg),
 		         "the firmware used %s (0x%08x), which the virtual board keeps as plain registers", b->name,
 		         b->base);
 	else
-		snprintf(
+		(void)snprintf(
 		    msg, sizeof(msg),
 		    "the firmware used %s (0x%08x), whose numbers are deterministic on the virtual board (the same "
 		    "sequence every run), not random",
@@ -378,26 +378,26 @@ const char *stm32f4_describe(uint32_t addr, char *out, size_t len)
 	    (addr >= 0xA0000000u && addr < 0xA0001000u)) {
 		b = block_at(&probe, addr);
 		if (!b)
-			snprintf(out, len, "a reserved hole in the peripheral map (RM0090 table 1)");
+			(void)snprintf(out, len, "a reserved hole in the peripheral map (RM0090 table 1)");
 		else
-			snprintf(out, len, "%s (0x%08x, %s)", b->name, b->base,
+			(void)snprintf(out, len, "%s (0x%08x, %s)", b->name, b->base,
 			         b->kind == STM32F4_PLAIN ? "plain registers" : "modelled");
 		return out;
 	}
 	if (addr >= 0xE0042000u && addr < 0xE0043000u) {
-		snprintf(out, len, "DBGMCU (0xe0042000, modelled)");
+		(void)snprintf(out, len, "DBGMCU (0xe0042000, modelled)");
 		return out;
 	}
 	for (size_t i = 0; i < sizeof(areas) / sizeof(areas[0]); i++) {
 		if (addr - areas[i].base < areas[i].size) {
-			snprintf(out, len, "%s", areas[i].name);
+			(void)snprintf(out, len, "%s", areas[i].name);
 			return out;
 		}
 	}
 	if (addr >= STM32F4_SRAM_BASE + STM32F4_SRAM_SIZE && addr < 0x40000000u)
-		snprintf(out, len, "unmapped memory past the end of SRAM (0x%08x)",
+		(void)snprintf(out, len, "unmapped memory past the end of SRAM (0x%08x)",
 		         STM32F4_SRAM_BASE + STM32F4_SRAM_SIZE);
 	else
-		snprintf(out, len, "unmapped memory");
+		(void)snprintf(out, len, "unmapped memory");
 	return out;
 }

@@ -387,7 +387,7 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 		goto fail;
 	/* Bit-banding is the Cortex-M4's (TRM 3.7): both alias regions, on the bus for the core and the AHB-AP. */
 	if (bitband_add(bus, c->bitband) != 0) {
-		snprintf(err, errlen, "core: cannot add the bit-band alias regions to the bus (taken or map full)");
+		(void)snprintf(err, errlen, "core: cannot add the bit-band alias regions to the bus (taken or map full)");
 		goto fail;
 	}
 	c->cyc = cyc_new(cfg->flash_wait_states);
