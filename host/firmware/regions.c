@@ -170,7 +170,7 @@ static int read_record(const struct regions_source *src, uint32_t table_addr, co
                        uint32_t i, uint8_t *dst, unsigned tries, struct bench_error *err)
 {
 	for (unsigned t = 0; t < tries; t++) {
-		uint8_t s1[4], s2[4];
+		uint8_t s1[4] = {0}, s2[4] = {0}; /* filled by read_table on success */
 		int rc = src->read_table(src->table_ctx, table_addr + 12, s1, sizeof(s1), err);
 		if (rc < 0)
 			return rc;
@@ -222,7 +222,7 @@ int regions_fetch(const struct regions_source *src, uint32_t table_addr, struct 
 		rc = src->read_table(src->table_ctx, h.records_addr, records, need, err);
 		if (rc < 0)
 			goto fail;
-		uint8_t seq2[4];
+		uint8_t seq2[4] = {0}; /* filled by read_table on success */
 		rc = src->read_table(src->table_ctx, table_addr + 12, seq2, sizeof(seq2), err);
 		if (rc < 0)
 			goto fail;
