@@ -49,7 +49,8 @@ int cmd_run(int argc, char **argv)
 		return bench_exit_code(err.kind);
 	}
 	if (farm_requested(argc, argv))
-		return farm_cmd_run(argc, argv, &limits); /* --farm FILE: every board of the farm at once (farm_run.c) */
+		return farm_cmd_run(argc, argv,
+		                    &limits); /* --farm FILE: every board of the farm at once (farm_run.c) */
 	run_opts_init(&o);
 	bench_error_clear(&err);
 	rc = run_parse_args(argc, argv, &o, &err);

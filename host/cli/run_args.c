@@ -206,7 +206,7 @@ void run_print_usage(FILE *out)
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		char left[40];
 		str_fmt_cut(left, sizeof(left), "%s%s%s", opts[i].name, opts[i].meta ? " " : "",
-		         opts[i].meta ? opts[i].meta : "");
+		            opts[i].meta ? opts[i].meta : "");
 		if (opts[i].kind == OPT_FORMAT) {
 			char names[160];
 			fprintf(out, "  %-22s %s %s\n", left, opts[i].help, reporter_names(names, sizeof(names)));

@@ -147,16 +147,16 @@ static void read_name(const struct regions_source *src, const struct regions_hea
 	str_fmt_cut(out->name, sizeof(out->name), "region%" PRIu32, i);
 	bench_error_clear(&err);
 	if (src->read_names(src->names_ctx, h->names_addr + 4 * i, ptr, sizeof(ptr), &err) < 0) {
-		str_fmt_cut(out->error + strlen(out->error), sizeof(out->error) - strlen(out->error), "%sname unreadable",
-		         out->error[0] ? "; " : "");
+		str_fmt_cut(out->error + strlen(out->error), sizeof(out->error) - strlen(out->error),
+		            "%sname unreadable", out->error[0] ? "; " : "");
 		return;
 	}
 	/* Names live in flash; read a short string, then a shorter one near the end of memory. */
 	memset(buf, 0, sizeof(buf));
 	if (src->read_names(src->names_ctx, le_get32(ptr), buf, sizeof(buf) - 1, &err) < 0 &&
 	    src->read_names(src->names_ctx, le_get32(ptr), buf, 16, &err) < 0) {
-		str_fmt_cut(out->error + strlen(out->error), sizeof(out->error) - strlen(out->error), "%sname unreadable",
-		         out->error[0] ? "; " : "");
+		str_fmt_cut(out->error + strlen(out->error), sizeof(out->error) - strlen(out->error),
+		            "%sname unreadable", out->error[0] ? "; " : "");
 		return;
 	}
 	buf[sizeof(buf) - 1] = '\0';

@@ -40,8 +40,8 @@ static int bmf_begin(const struct reporter_ctx *ctx, FILE *out, const struct ben
 	return cjson_out_write(out, root, "BMF", err);
 }
 
-static int bmf_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, const struct bench_result *res,
-                      struct bench_error *err)
+static int bmf_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                      const struct bench_result *res, struct bench_error *err)
 {
 	return 0;
 }

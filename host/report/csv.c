@@ -29,8 +29,8 @@ static int csv_begin(const struct reporter_ctx *ctx, FILE *out, const struct ben
 	return 0;
 }
 
-static int csv_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, const struct bench_result *res,
-                      struct bench_error *err)
+static int csv_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                      const struct bench_result *res, struct bench_error *err)
 {
 	const struct bench_stats *s = &res->stats;
 	char args[512];

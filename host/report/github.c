@@ -22,12 +22,13 @@ static int add_entry(cJSON *root, const struct bench_report *rep, const struct b
 	if (!cJSON_AddStringToObject(e, "range", text))
 		return -1;
 	str_fmt_cut(text, sizeof(text), "n=%zu min=%.0f max=%.0f median=%.3f\nfirmware=%s board=%s%s", s->n, s->min,
-	         s->max, s->median, results_basename(rep->context.firmware), rep->context.board,
-	         rep->context.cycles_modelled ? " (cycles modelled)" : "");
+	            s->max, s->median, results_basename(rep->context.firmware), rep->context.board,
+	            rep->context.cycles_modelled ? " (cycles modelled)" : "");
 	return cJSON_AddStringToObject(e, "extra", text) ? 0 : -1;
 }
 
-static int github_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int github_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                        struct bench_error *err)
 {
 	cJSON *root = cJSON_CreateArray();
 
@@ -42,13 +43,14 @@ static int github_begin(const struct reporter_ctx *ctx, FILE *out, const struct 
 	return cjson_out_write(out, root, "github-action-benchmark", err);
 }
 
-static int github_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, const struct bench_result *res,
-                         struct bench_error *err)
+static int github_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                         const struct bench_result *res, struct bench_error *err)
 {
 	return 0;
 }
 
-static int github_end(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int github_end(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                      struct bench_error *err)
 {
 	return 0;
 }

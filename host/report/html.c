@@ -52,7 +52,7 @@ static void context_rows(FILE *out, const struct bench_report *const *reps, size
 				break;
 			case 7:
 				str_fmt_cut(v, sizeof(v), "%s",
-				         c->cycles_modelled ? "modelled (virtual board)" : "measured");
+				            c->cycles_modelled ? "modelled (virtual board)" : "measured");
 				break;
 			case 8:
 				str_fmt_cut(v, sizeof(v), "%" PRIu64 " Hz", c->core_clock_hz);

@@ -205,13 +205,14 @@ cJSON *json_report_build(const struct bench_report *rep)
 	return root;
 }
 
-static int json_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int json_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                      struct bench_error *err)
 {
 	return 0;
 }
 
-static int json_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, const struct bench_result *res,
-                       struct bench_error *err)
+static int json_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                       const struct bench_result *res, struct bench_error *err)
 {
 	return 0;
 }

@@ -144,7 +144,8 @@ static int prop(FILE *out, const char *name, const char *value)
 	return 0;
 }
 
-static int junit_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int junit_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                       struct bench_error *err)
 {
 	const char *fw = results_basename(rep->context.firmware);
 	size_t errors = run_failed(rep), failures = junit_limit_failures(ctx->limits, rep);
@@ -174,8 +175,8 @@ static int junit_begin(const struct reporter_ctx *ctx, FILE *out, const struct b
 	return 0;
 }
 
-static int junit_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, const struct bench_result *res,
-                        struct bench_error *err)
+static int junit_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                        const struct bench_result *res, struct bench_error *err)
 {
 	const struct bench_stats *s = &res->stats;
 	char label[600];

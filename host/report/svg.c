@@ -104,7 +104,7 @@ static size_t collect_series(const struct bench_report *const *reps, size_t n_re
 			s[n].name = res->name;
 			if (n_reps > 1)
 				str_fmt_cut(s[n].label, sizeof(s[n].label), "%s: %s",
-				         results_basename(reps[r]->context.firmware), res->name);
+				            results_basename(reps[r]->context.firmware), res->name);
 			else
 				str_fmt_cut(s[n].label, sizeof(s[n].label), "%s", res->name);
 			n++;
@@ -327,7 +327,7 @@ int svg_region_bars(FILE *out, const struct bench_report *rep, struct bench_erro
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory drawing the region bars");
 	for (size_t i = 0; i < rep->n_regions; i++) {
 		str_fmt_cut(b[i].label, sizeof(b[i].label), "%s (x%llu)", rep->regions[i].name,
-		         (unsigned long long)rep->regions[i].count);
+		            (unsigned long long)rep->regions[i].count);
 		b[i].value = rep->regions[i].mean;
 	}
 	rc = bars(out, "mean cycles per region", b, rep->n_regions, svg_palette[2], "cycles", err);
@@ -344,8 +344,7 @@ int svg_summary(FILE *out, const struct bench_report *const *reps, size_t n_reps
 
 /* `bench report --svg FILE` and `--format svg`: svg_summary() of every report in the context, else
  * of the report being emitted. */
-static int svg_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
-                     struct bench_error *err)
+static int svg_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	if (ctx->n_reports)
 		return svg_summary(out, ctx->reports, ctx->n_reports, err);

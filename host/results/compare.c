@@ -8,7 +8,6 @@
 
 #include "base/str.h"
 
-
 /* scipy.stats.mannwhitneyu, method="auto": exact when one sample has at most 8 values and there are
  * no ties. Beyond 64 values in the other sample the exact table grows large and the normal
  * approximation is already close, so it is used instead. */

@@ -87,7 +87,7 @@ static void merge_status(const struct job *jobs, size_t n, struct bench_report *
 	if (!first_bad)
 		return;
 	str_fmt_cut(dst->status_detail, sizeof(dst->status_detail), "%s",
-	         first_bad->rc ? bench_err_name(first_bad->err.kind) : first_bad->rep.status_detail);
+	            first_bad->rc ? bench_err_name(first_bad->err.kind) : first_bad->rep.status_detail);
 	if (snprintf(dst->error, sizeof(dst->error), "%s: %s", first_bad->b->name,
 	             first_bad->rc ? first_bad->err.msg : first_bad->rep.error) < 0)
 		dst->error[0] = '\0';
@@ -139,7 +139,8 @@ int farm_run(const struct farm *f, const struct run_opts *base, struct bench_rep
 				rc = bench_fail(err, BENCH_E_IO, "cannot create --work-dir %s: %s", base->work_dir,
 				                strerror(errno));
 			if (rc == 0 && str_fmt(j->work, sizeof(j->work), "%s/%s", base->work_dir, j->b->name))
-				rc = bench_fail(err, BENCH_E_USAGE, "--work-dir %s: longer than %zu characters with a board's name",
+				rc = bench_fail(err, BENCH_E_USAGE,
+				                "--work-dir %s: longer than %zu characters with a board's name",
 				                base->work_dir, sizeof(j->work) - 1);
 			j->o.work_dir = j->work;
 		}

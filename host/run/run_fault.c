@@ -105,7 +105,8 @@ bool run_fault_describe(struct backend *bk, const struct elf_file *elf, uint32_t
 	fault_address(bk, cfsr, namer, namer_ctx, addr_text, sizeof(addr_text));
 	if (have_pc) {
 		elf_describe_addr(elf, stacked_pc & ~1u, where, sizeof(where));
-		str_fmt_cut(out, len, "%s (%s) at %s%s", exc, bits[0] ? bits : "no fault status bits", where, addr_text);
+		str_fmt_cut(out, len, "%s (%s) at %s%s", exc, bits[0] ? bits : "no fault status bits", where,
+		            addr_text);
 	} else {
 		elf_describe_addr(elf, pc & ~1u, where, sizeof(where));
 		str_fmt_cut(out, len, "%s (%s), halted in %s%s", exc, bits[0] ? bits : "no fault status bits", where,

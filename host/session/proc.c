@@ -187,8 +187,9 @@ int proc_start(const char *const argv[], const char *log_path, const char *cwd, 
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory starting %s: free memory", argv[0]);
 	if (str_copy(p->log_path, sizeof(p->log_path), log_path ? log_path : "")) {
 		free(p);
-		return bench_fail(err, BENCH_E_USAGE, "log path of %s longer than %zu characters: use a shorter --work-dir",
-		                  argv[0], sizeof(p->log_path) - 1);
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "log path of %s longer than %zu characters: use a shorter --work-dir", argv[0],
+		                  sizeof(p->log_path) - 1);
 	}
 	str_fmt_cut(p->name, sizeof(p->name), "%s", strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0]);
 	if (pipe2(pfd, O_CLOEXEC)) {
@@ -401,7 +402,8 @@ int proc_wait_log_line(struct proc *p, const char *prefix, char *out, size_t len
 				cut = str_copy(out, len, line + plen);
 				(void)fclose(f); /* read-only: nothing to lose */
 				if (cut)
-					return bench_fail(err, BENCH_E_PROTOCOL, "%s printed a \"%s\" line longer than %zu characters",
+					return bench_fail(err, BENCH_E_PROTOCOL,
+					                  "%s printed a \"%s\" line longer than %zu characters",
 					                  p->name, prefix, len - 1);
 				return 0;
 			}

@@ -181,8 +181,8 @@ static void note_use(struct stm32f4 *st, const struct stm32f4_block *b, enum bus
 	char msg[200];
 	if (b->kind == STM32F4_PLAIN)
 		(void)snprintf(msg, sizeof(msg),
-		         "the firmware used %s (0x%08x), which the virtual board keeps as plain registers", b->name,
-		         b->base);
+		               "the firmware used %s (0x%08x), which the virtual board keeps as plain registers",
+		               b->name, b->base);
 	else
 		(void)snprintf(
 		    msg, sizeof(msg),
@@ -381,7 +381,7 @@ const char *stm32f4_describe(uint32_t addr, char *out, size_t len)
 			(void)snprintf(out, len, "a reserved hole in the peripheral map (RM0090 table 1)");
 		else
 			(void)snprintf(out, len, "%s (0x%08x, %s)", b->name, b->base,
-			         b->kind == STM32F4_PLAIN ? "plain registers" : "modelled");
+			               b->kind == STM32F4_PLAIN ? "plain registers" : "modelled");
 		return out;
 	}
 	if (addr >= 0xE0042000u && addr < 0xE0043000u) {
@@ -396,7 +396,7 @@ const char *stm32f4_describe(uint32_t addr, char *out, size_t len)
 	}
 	if (addr >= STM32F4_SRAM_BASE + STM32F4_SRAM_SIZE && addr < 0x40000000u)
 		(void)snprintf(out, len, "unmapped memory past the end of SRAM (0x%08x)",
-		         STM32F4_SRAM_BASE + STM32F4_SRAM_SIZE);
+		               STM32F4_SRAM_BASE + STM32F4_SRAM_SIZE);
 	else
 		(void)snprintf(out, len, "unmapped memory");
 	return out;

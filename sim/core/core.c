@@ -345,8 +345,9 @@ static int add_ppb(struct sim_core *c, char *err, size_t errlen)
 		    .ctx = c,
 		};
 		if (bus_add_region(c->bus, &r) != 0) {
-			(void)snprintf(err, errlen, "core: cannot add the %s page at 0x%08x to the bus (taken or map full)",
-			         r.name, r.base);
+			(void)snprintf(err, errlen,
+			               "core: cannot add the %s page at 0x%08x to the bus (taken or map full)", r.name,
+			               r.base);
 			return -1;
 		}
 	}
@@ -387,7 +388,8 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 		goto fail;
 	/* Bit-banding is the Cortex-M4's (TRM 3.7): both alias regions, on the bus for the core and the AHB-AP. */
 	if (bitband_add(bus, c->bitband) != 0) {
-		(void)snprintf(err, errlen, "core: cannot add the bit-band alias regions to the bus (taken or map full)");
+		(void)snprintf(err, errlen,
+		               "core: cannot add the bit-band alias regions to the bus (taken or map full)");
 		goto fail;
 	}
 	c->cyc = cyc_new(cfg->flash_wait_states);
@@ -405,7 +407,7 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 	for (size_t i = 0; i < bus->n_regions; i++) {
 		if (!map_region(c, &bus->regions[i])) {
 			(void)snprintf(err, errlen, "core: cannot map bus region %s at 0x%08x into unicorn",
-			         bus->regions[i].name ? bus->regions[i].name : "?", bus->regions[i].base);
+			               bus->regions[i].name ? bus->regions[i].name : "?", bus->regions[i].base);
 			goto fail;
 		}
 	}

@@ -57,12 +57,13 @@ static int load_segments(struct sim_core *c, Elf *elf, const char *path, char *e
 		if (ph.p_type != PT_LOAD || ph.p_filesz == 0)
 			continue;
 		if (ph.p_offset + ph.p_filesz > filesize || ph.p_paddr + ph.p_filesz > 0x100000000ull) {
-			(void)snprintf(err, errlen, "%s: segment %zu lies outside the file or the address space", path, i);
+			(void)snprintf(err, errlen, "%s: segment %zu lies outside the file or the address space", path,
+			               i);
 			return -1;
 		}
 		if (backdoor_write(c, (uint32_t)ph.p_paddr, (const uint8_t *)image + ph.p_offset, ph.p_filesz) != 0) {
-			(void)snprintf(err, errlen, "%s: segment %zu at 0x%08llx (%llu bytes) is not in flash or RAM", path,
-			         i, (unsigned long long)ph.p_paddr, (unsigned long long)ph.p_filesz);
+			(void)snprintf(err, errlen, "%s: segment %zu at 0x%08llx (%llu bytes) is not in flash or RAM",
+			               path, i, (unsigned long long)ph.p_paddr, (unsigned long long)ph.p_filesz);
 			return -1;
 		}
 	}

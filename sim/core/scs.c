@@ -572,8 +572,8 @@ int scs_check(char *err, size_t errlen)
 	for (size_t i = 1; i < N_REGS; i++) {
 		const struct scs_reg *p = &scs_regs[i - 1], *r = &scs_regs[i];
 		if (r->off < p->off + 4u * p->words) {
-			(void)snprintf(err, errlen, "core: SCS table: %s at 0x%03x overlaps or precedes %s", r->name, r->off,
-			         p->name);
+			(void)snprintf(err, errlen, "core: SCS table: %s at 0x%03x overlaps or precedes %s", r->name,
+			               r->off, p->name);
 			return -1;
 		}
 	}

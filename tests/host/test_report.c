@@ -295,12 +295,9 @@ static void test_registry_figures(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_json_roundtrip),
-	    cmocka_unit_test(test_console_golden),
-	    cmocka_unit_test(test_console_warnings),
-	    cmocka_unit_test(test_write_failures),
-	    cmocka_unit_test(test_incomplete_status),
-	    cmocka_unit_test(test_context_limits),
+	    cmocka_unit_test(test_json_roundtrip),    cmocka_unit_test(test_console_golden),
+	    cmocka_unit_test(test_console_warnings),  cmocka_unit_test(test_write_failures),
+	    cmocka_unit_test(test_incomplete_status), cmocka_unit_test(test_context_limits),
 	    cmocka_unit_test(test_registry_figures),
 	};
 	out_path = argc > 1 ? argv[1] : NULL;

@@ -22,11 +22,11 @@ static inline bool bench_skip_strict(void)
 }
 
 /* WHY names what is missing and how to get it, e.g. "no firmware ELF: configure with BENCH_FIRMWARE=ON". */
-#define BENCH_SKIP(why)                                                                                          \
-	do {                                                                                                     \
-		if (bench_skip_strict())                                                                         \
-			fail_msg("%s (a skip fails under CI=true or BENCH_STRICT=1)", (why));                    \
-		skip();                                                                                          \
+#define BENCH_SKIP(why)                                                                                                \
+	do {                                                                                                           \
+		if (bench_skip_strict())                                                                               \
+			fail_msg("%s (a skip fails under CI=true or BENCH_STRICT=1)", (why));                          \
+		skip();                                                                                                \
 	} while (0)
 
 #endif /* TESTS_LIB_BENCH_SKIP_H */
