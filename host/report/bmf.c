@@ -31,8 +31,8 @@ static int bmf_begin(const struct reporter_ctx *ctx, FILE *out, const struct ben
 		bench = cJSON_AddObjectToObject(root, label);
 		if (!bench || add_measure(bench, res->unit, s->mean, s->min, s->max) ||
 		    (rep->context.core_clock_hz &&
-		     add_measure(bench, "latency", results_cycles_to_ns(rep, s->mean), results_cycles_to_ns(rep, s->min),
-		                 results_cycles_to_ns(rep, s->max)))) {
+		     add_measure(bench, "latency", results_cycles_to_ns(rep, s->mean),
+		                 results_cycles_to_ns(rep, s->min), results_cycles_to_ns(rep, s->max)))) {
 			cJSON_Delete(root);
 			root = NULL;
 		}

@@ -36,4 +36,3 @@ int markup_xml_puts(FILE *out, const char *s)
 	}
 	return 0;
 }
-
