@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/str.h"
+
 int datadir_exe_dir(char *out, size_t len)
 {
 	char self[PATH_MAX];
@@ -42,15 +44,16 @@ int datadir_find(char *out, size_t len, char *tried, size_t tried_len)
 		tried[0] = '\0';
 	if (datadir_exe_dir(exe, sizeof(exe))) {
 		if (tried && tried_len)
-			snprintf(tried, tried_len, "(bench's own location: /proc/self/exe unreadable)");
+			str_fmt_cut(tried, tried_len, "(bench's own location: /proc/self/exe unreadable)");
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		snprintf(cand, sizeof(cand), "%s%s", exe, rel[i]);
+		/* exe is PATH_MAX, cand PATH_MAX + 32 and boards PATH_MAX + 48 bytes: each fits whole. */
+		(void)str_fmt(cand, sizeof(cand), "%s%s", exe, rel[i]);
 		/* Shown and returned without the "..": /usr/bin/../share/probebench is /usr/share/probebench. */
 		if (realpath(cand, real))
-			snprintf(cand, sizeof(cand), "%s", real);
-		snprintf(boards, sizeof(boards), "%s/boards", cand);
+			(void)str_copy(cand, sizeof(cand), real);
+		(void)str_fmt(boards, sizeof(boards), "%s/boards", cand);
 		if (tried && tried_len > used) {
 			int w = snprintf(tried + used, tried_len - used, "%s%s", used ? " and " : "", boards);
 			if (w > 0)

@@ -26,10 +26,11 @@ const char *board_root(void)
 	if (env && *env)
 		return env;
 	if (!board_dir_found[0] && !board_tried[0]) {
+		/* board_dir_found is PATH_MAX + 16 bytes: data + "/boards" always fits. */
 		if (datadir_find(data, sizeof(data), board_tried, sizeof(board_tried)) == 0)
-			snprintf(board_dir_found, sizeof(board_dir_found), "%s/boards", data);
+			(void)str_fmt(board_dir_found, sizeof(board_dir_found), "%s/boards", data);
 		else if (!board_tried[0])
-			snprintf(board_tried, sizeof(board_tried), "(nowhere)");
+			(void)str_copy(board_tried, sizeof(board_tried), "(nowhere)");
 	}
 	return board_dir_found[0] ? board_dir_found : NULL;
 }

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/str.h"
+
 /* Tag_CPU_arch values (elf.h) */
 #define ARCH_V7   10
 #define ARCH_V6M  11
@@ -86,7 +88,7 @@ int core_check_firmware(const struct elf_file *e, const struct board *b, char *w
 		    "fault): build it with -mcpu=%s",
 		    e->path, elf_arch_name(e->cpu_arch), b->core, b->name, c->core);
 	if (e->cpu_arch != c->native && !(c->native == ARCH_V7EM && e->cpu_arch == ARCH_V7))
-		snprintf(warning, len,
+		str_fmt_cut(warning, len,
 		         "%s is built for %s but board %s has a %s (%s): the cycles are this core's, not those of a "
 		         "core the image was built for",
 		         e->path, elf_arch_name(e->cpu_arch), b->name, b->core, elf_arch_name(c->native));

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/str.h"
+
 bool outpath_is_stream(const char *path)
 {
 	struct stat st;
@@ -97,12 +99,13 @@ static bool same_output(const char *a, const char *b)
 		return !strcmp(a, b);
 	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
 		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
-	snprintf(da, sizeof(da), "%s", a);
-	snprintf(db, sizeof(db), "%s", b);
+	/* A path too long for PATH_MAX names no file bench can open: not the same. */
+	if (str_copy(da, sizeof(da), a) || str_copy(db, sizeof(db), b))
+		return false;
 	if (!realpath(dirname(da), ra) || !realpath(dirname(db), rb) || strcmp(ra, rb))
 		return false;
-	snprintf(da, sizeof(da), "%s", a);
-	snprintf(db, sizeof(db), "%s", b);
+	(void)str_copy(da, sizeof(da), a); /* dirname() wrote into them; they fitted above */
+	(void)str_copy(db, sizeof(db), b);
 	return !strcmp(basename(da), basename(db));
 }
 

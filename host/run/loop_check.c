@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/le.h"
+#include "base/str.h"
 #include "run/run_fault.h"
 
 #define CHECK_DWT_CTRL           0xE0001000u
@@ -156,7 +157,7 @@ int loop_check_clock(struct loop *c)
 	if (hz < 1000u)
 		return 0;
 	c->rep->context.core_clock_hz = hz;
-	snprintf(c->rep->context.clock_source, sizeof(c->rep->context.clock_source), "firmware");
+	str_fmt_cut(c->rep->context.clock_source, sizeof(c->rep->context.clock_source), "firmware");
 	return 0;
 }
 

@@ -273,7 +273,7 @@ static int prepare_board(struct run_ctx *c)
 		str_fmt_cut(ctx->board, sizeof(ctx->board), "%s", c->board.name);
 		str_fmt_cut(ctx->counter, sizeof(ctx->counter), "%s", c->board.counter);
 		ctx->core_clock_hz = c->board.core_clock_hz;
-		snprintf(ctx->clock_source, sizeof(ctx->clock_source), "board");
+		str_fmt_cut(ctx->clock_source, sizeof(ctx->clock_source), "board");
 		ctx->cycles_modelled = c->board.virtual_board;
 		if (c->board.virtual_board)
 			str_fmt_cut(ctx->probe, sizeof(ctx->probe), "virtual");
@@ -299,7 +299,7 @@ static int prepare_board(struct run_ctx *c)
 	 * else --clock-hz, else board.json (docs/run.md). */
 	if (o->clock_hz) {
 		ctx->core_clock_hz = o->clock_hz;
-		snprintf(ctx->clock_source, sizeof(ctx->clock_source), "--clock-hz");
+		str_fmt_cut(ctx->clock_source, sizeof(ctx->clock_source), "--clock-hz");
 	}
 	return check_arch(c);
 }
@@ -317,7 +317,7 @@ static int check_core(struct run_ctx *c)
 		return rc;
 	fprintf(stderr, "bench: warning: %s\n", warn);
 	if (rep->n_warnings < BENCH_MAX_WARNINGS)
-		snprintf(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]), "%s", warn);
+		str_fmt_cut(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]), "%s", warn);
 	return 0;
 }
 
