@@ -381,6 +381,9 @@ struct scs_reg {
 	void (*write)(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who);
 };
 
+/* The table rows below: each argument is one designated initializer's value or, for FIELD and W1C,
+ * a member name for offsetof(), which parentheses would not compile. */
+/* NOLINTBEGIN(bugprone-macro-parentheses) */
 #define CONST(o, n, r, v)                                                                                              \
 	{                                                                                                              \
 		.off = o, .words = 1, .name = n, .ref = r, .kind = SCS_CONST, .value = v                               \
@@ -399,6 +402,7 @@ struct scs_reg {
 	{                                                                                                              \
 		.off = o, .words = w, .name = n, .ref = r, .kind = SCS_FN, .lanes = l, .read = rd, .write = wr         \
 	}
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 /* Sorted by offset, rows never overlap (scs_check). Offsets no row covers are reserved: RAZ/WI. */
 static const struct scs_reg scs_regs[] = {
