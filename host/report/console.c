@@ -95,7 +95,8 @@ static int io_fail(struct bench_error *err)
 	return bench_fail(err, BENCH_E_IO, "writing the console report failed: check the output");
 }
 
-static int console_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int console_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                         struct bench_error *err)
 {
 	const struct bench_context *c = &rep->context;
 	struct widths w;
@@ -146,8 +147,8 @@ static int interrupted_note(FILE *out, const struct bench_report *rep, const str
 	               rep->context.keep_interrupted ? "kept" : "excluded");
 }
 
-static int console_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, const struct bench_result *r,
-                          struct bench_error *err)
+static int console_result(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                          const struct bench_result *r, struct bench_error *err)
 {
 	struct widths w;
 	char a[256], t[32];
@@ -175,7 +176,8 @@ static int console_result(const struct reporter_ctx *ctx, FILE *out, const struc
 	return bad ? io_fail(err) : 0;
 }
 
-static int console_end(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
+static int console_end(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep,
+                       struct bench_error *err)
 {
 	int bad = 0;
 
