@@ -141,7 +141,7 @@ static void read_name(const struct regions_source *src, const struct regions_hea
                       struct bench_region_result *out)
 {
 	struct bench_error err;
-	uint8_t ptr[4];
+	uint8_t ptr[4] = {0}; /* filled by read_names on success */
 	char buf[BENCH_NAME_MAX];
 
 	str_fmt_cut(out->name, sizeof(out->name), "region%" PRIu32, i);
@@ -206,20 +206,22 @@ int regions_fetch(const struct regions_source *src, uint32_t table_addr, struct 
 		rc = regions_decode_header(hbuf, sizeof(hbuf), &h, err);
 		if (rc < 0)
 			goto fail;
-		size_t need = (size_t)h.count * h.record_size;
-		if (need > rec_len) {
+		/* At least one byte, zeroed: records is never NULL and never holds unread bytes below. */
+		size_t need = h.count ? (size_t)h.count * h.record_size : 1;
+		if (!records || need > rec_len) {
 			uint8_t *n = realloc(records, need);
 			if (!n) {
 				rc = bench_fail(err, BENCH_E_NOMEM, "out of memory reading %zu bytes of regions", need);
 				goto fail;
 			}
+			memset(n + rec_len, 0, need > rec_len ? need - rec_len : 0);
 			records = n;
 			rec_len = need;
 		}
 		have_header = true;
 		if (h.seq & 1u)
 			continue; /* the target is updating statistics right now */
-		rc = src->read_table(src->table_ctx, h.records_addr, records, need, err);
+		rc = src->read_table(src->table_ctx, h.records_addr, records, (size_t)h.count * h.record_size, err);
 		if (rc < 0)
 			goto fail;
 		uint8_t seq2[4] = {0}; /* filled by read_table on success */
