@@ -65,8 +65,9 @@ static const char usage_text[] =
     "  --no-debugger     --standalone without the built-in debugger (C_DEBUGEN stays 0: markers take\n"
     "                    DebugMonitor/HardFault); exit 0 when the core sleeps with nothing to wake it\n"
     "  --quiet           no informational messages or notes on stderr, no UART echo\n"
-    "  --no-spin         sleep in poll() between JTAG requests instead of busy-waiting up to 200 us\n"
-    "                    in poll() (faster round trips on an idle machine, slower on a loaded one)\n"
+    "  --no-spin         sleep in poll() between JTAG or ST-LINK requests instead of busy-waiting\n"
+    "                    up to 200 us for the next one (faster round trips on an idle machine, slower on a loaded "
+    "one)\n"
     "  --help            this text\n"
     "\n"
     "Control interface: one command per line, one reply line: `stats`, `wait-states N`,\n"
@@ -315,7 +316,8 @@ static void drop_client(struct sim *s, const char *why)
 {
 	if (s->client < 0)
 		return;
-	info(s, "JTAG client %s; waiting for the next one", why);
+	if (why) /* NULL: the caller printed the one line saying what the client did */
+		info(s, "JTAG client %s; waiting for the next one", why);
 	close(s->client);
 	s->client = -1;
 	bitbang_new_client(&s->bb);
@@ -334,28 +336,32 @@ static bool serve_client(struct sim *s, int flags)
 		if (mid_scan)
 			error_line("JTAG client disconnected in the middle of a scan (TAP in %s); dropped",
 			           jtag_state_name(s->tap.state));
-		drop_client(s, "disconnected");
+		drop_client(s, mid_scan ? NULL : "disconnected");
 		return false;
 	}
 	if (n < 0) {
 		if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
 			return false;
 		error_line("JTAG client: recv: %s; dropped", strerror(errno));
-		drop_client(s, "failed");
+		drop_client(s, NULL);
 		return false;
 	}
 	size_t out_len = 0, used = 0;
 	enum bitbang_status st = bitbang_feed(&s->bb, s->in, (size_t)n, s->out, &out_len, &used);
 	if (out_len > 0 && bitbang_send_all(s->client, s->out, out_len) < 0) {
-		error_line("JTAG client: send: %s; dropped", strerror(errno));
-		drop_client(s, "failed");
+		if (errno == ETIMEDOUT)
+			error_line("JTAG client did not read its replies for %ld ms; dropped",
+			           (long)BITBANG_SEND_DEADLINE_MS);
+		else
+			error_line("JTAG client: send: %s; dropped", strerror(errno));
+		drop_client(s, NULL);
 		return false;
 	}
 	if (st == BITBANG_MALFORMED) {
 		error_line("JTAG client sent byte 0x%02x, not remote_bitbang protocol (offset %zu of a %zd-byte "
 		           "buffer); dropped",
 		           s->in[used], used, n);
-		drop_client(s, "dropped");
+		drop_client(s, NULL);
 		return false;
 	}
 	if (st == BITBANG_QUIT) {

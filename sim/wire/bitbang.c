@@ -9,12 +9,13 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 void bitbang_init(struct bitbang *bb, struct jtag_tap *tap, bitbang_reset_fn reset, void *reset_ctx)
@@ -175,26 +176,38 @@ int bitbang_accept(int listen_fd)
 			return -1;
 		}
 	}
-	/* A client that stops reading must not hang the simulator forever in send(). */
-	struct timeval tv = {.tv_sec = 5};
-	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0) {
-		close(fd);
-		return -1;
-	}
 	return fd;
 }
 
 int bitbang_send_all(int fd, const uint8_t *buf, size_t len)
 {
+	/* One deadline for the whole reply, not one per send(): a client that reads a byte now and
+	 * then must not hold the single-threaded simulator (core, control port) for longer either. */
+	struct timespec t0;
+	if (clock_gettime(CLOCK_MONOTONIC, &t0) < 0)
+		return -1;
 	while (len > 0) {
-		ssize_t w = send(fd, buf, len, MSG_NOSIGNAL);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
+		ssize_t w = send(fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (w >= 0) {
+			buf += w;
+			len -= (size_t)w;
+			continue;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return -1;
+		struct timespec now;
+		if (clock_gettime(CLOCK_MONOTONIC, &now) < 0)
+			return -1;
+		long spent_ms = (now.tv_sec - t0.tv_sec) * 1000L + (now.tv_nsec - t0.tv_nsec) / 1000000L;
+		if (spent_ms >= BITBANG_SEND_DEADLINE_MS) {
+			errno = ETIMEDOUT;
 			return -1;
 		}
-		buf += w;
-		len -= (size_t)w;
+		struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+		if (poll(&pfd, 1, (int)(BITBANG_SEND_DEADLINE_MS - spent_ms)) < 0 && errno != EINTR)
+			return -1;
 	}
 	return 0;
 }

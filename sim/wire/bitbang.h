@@ -64,7 +64,9 @@ int bitbang_listen_tcp(uint16_t port, uint16_t *bound, char *err, size_t errlen)
 int bitbang_listen_unix(const char *path, char *err, size_t errlen);
 /* Accepts one client (blocking, close-on-exec, TCP_NODELAY when TCP). -1 when none was pending. */
 int bitbang_accept(int listen_fd);
-/* Sends all of buf on a blocking socket (MSG_NOSIGNAL). 0, or -1 when the client is gone. */
+/* Sends all of buf (MSG_NOSIGNAL) within BITBANG_SEND_DEADLINE_MS in all. 0, or -1 when the client
+ * is gone, or with errno ETIMEDOUT when it did not take the bytes in time (it stopped reading). */
+#define BITBANG_SEND_DEADLINE_MS 1000L
 int bitbang_send_all(int fd, const uint8_t *buf, size_t len);
 
 #endif /* SIM_BITBANG_H */

@@ -66,11 +66,13 @@ int stlink_server_listen(struct stlink_server *s, uint16_t port, uint16_t *bound
 	return s->listen_fd < 0 ? -1 : 0;
 }
 
+/* why: the line to print for a plain disconnect (skipped under --quiet), or NULL when the caller
+ * already printed the one line that says what the client did: one line per bad client. */
 static void drop(struct stlink_server *s, const char *why)
 {
 	if (s->client < 0)
 		return;
-	if (!s->quiet)
+	if (why && !s->quiet)
 		msg("ST-LINK client %s; waiting for the next one", why);
 	close(s->client);
 	s->client = -1;
@@ -228,6 +230,22 @@ static size_t answer(struct stlink_server *s, const uint8_t *req, uint8_t *out)
 	}
 }
 
+/* A reply could not be sent: the client left, or stopped reading (its socket buffer stayed full
+ * for BITBANG_SEND_DEADLINE_MS). Dropping it keeps the core and the control port running. */
+static bool send_failed(struct stlink_server *s)
+{
+	if (errno == ETIMEDOUT)
+		msg("ST-LINK client did not read its replies for %ld ms (it sends requests without reading the "
+		    "answers); "
+		    "dropped",
+		    (long)BITBANG_SEND_DEADLINE_MS);
+	else
+		msg("ST-LINK client: send: %s; dropped", strerror(errno));
+	s->stats.dropped++;
+	drop(s, NULL);
+	return false;
+}
+
 bool stlink_server_serve(struct stlink_server *s, int flags)
 {
 	ssize_t n = recv(s->client, s->in + s->in_len, sizeof(s->in) - s->in_len, flags);
@@ -236,14 +254,14 @@ bool stlink_server_serve(struct stlink_server *s, int flags)
 			msg("ST-LINK client disconnected in the middle of a command (%zu bytes of it received, command "
 			    "0x%02x); dropped",
 			    s->in_len, s->in[0]);
-		drop(s, "disconnected");
+		drop(s, s->in_len > 0 ? NULL : "disconnected");
 		return false;
 	}
 	if (n < 0) {
 		if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
 			return false;
 		msg("ST-LINK client: recv: %s; dropped", strerror(errno));
-		drop(s, "failed");
+		drop(s, NULL);
 		return false;
 	}
 	s->in_len += (size_t)n;
@@ -265,15 +283,16 @@ bool stlink_server_serve(struct stlink_server *s, int flags)
 			put32(s->out + out_len, SS_CMD_NOT_AVAILABLE);
 			(void)bitbang_send_all(s->client, s->out, out_len + 4);
 			s->stats.dropped++;
-			drop(s, "dropped");
+			drop(s, NULL);
 			return false;
 		}
 		if (need == 0 || (size_t)need > s->in_len)
 			break; /* the rest of the request is still on its way */
 		if (out_len + 4u + STLINK_REPLY_MAX > sizeof(s->out)) {
-			/* A client that sends requests without reading replies: answer what we have first. */
+			/* A client that sends requests without reading replies: answer what we have first
+			 * (bounded: send_failed() drops a client that does not take them in time). */
 			if (bitbang_send_all(s->client, s->out, out_len) < 0)
-				break;
+				return send_failed(s);
 			out_len = 0;
 		}
 		out_len += answer(s, req, s->out + out_len);
@@ -285,10 +304,7 @@ bool stlink_server_serve(struct stlink_server *s, int flags)
 		memmove(s->in, s->in + used, s->in_len - used);
 		s->in_len -= used;
 	}
-	if (out_len > 0 && bitbang_send_all(s->client, s->out, out_len) < 0) {
-		msg("ST-LINK client: send: %s; dropped", strerror(errno));
-		drop(s, "failed");
-		return false;
-	}
+	if (out_len > 0 && bitbang_send_all(s->client, s->out, out_len) < 0)
+		return send_failed(s);
 	return served;
 }

@@ -17,7 +17,8 @@
  *
  * bench-sim listens on 127.0.0.1 only and serves one client at a time; after it leaves the next
  * can connect. Bad input (not a command, a command larger than any ST-LINK accepts, a client gone
- * in the middle of one) is one line on stderr and the client is dropped; an unknown ST-LINK command
+ * in the middle of one, a client that sends requests but stops reading the replies for
+ * BITBANG_SEND_DEADLINE_MS) is one line on stderr and the client is dropped; an unknown ST-LINK command
  * inside SEND_USB_CMD is answered as the probe does (status 0x81) and the client stays. */
 #ifndef SIM_STLINK_SERVER_H
 #define SIM_STLINK_SERVER_H
@@ -37,7 +38,7 @@
 struct stlink_server_stats {
 	uint64_t round_trips; /* requests answered (each one client round trip) */
 	uint64_t clients;     /* clients accepted */
-	uint64_t dropped;     /* clients dropped for bad input */
+	uint64_t dropped;     /* clients dropped for bad input or unread replies */
 };
 
 struct stlink_server {

@@ -505,7 +505,42 @@ static int test_badinput(const char *sim_bin, const char *fw_dir)
 	close(fd);
 	sim_log_has(&b, "ST-LINK client disconnected in the middle of a command (40 bytes of it received");
 
-	/* 6. OpenOCD still gets a working board: examine, a faulting write, the next access, WAIT acks. */
+	/* 6. A client that floods requests and never reads a reply (each GET_SERVER_VERSION answer is
+	 * 16 bytes: 64 MiB of answers outgrow any socket buffer). bench-sim must not block in send():
+	 * it drops the client with one line after BITBANG_SEND_DEADLINE_MS (before, send() blocked: 5 s a
+	 * call, without end for a client reading a byte now and then), the control port answers and the
+	 * next client is served. */
+	uint64_t dropped_clients = ctl_stat(&b, "stlink_clients");
+	fd = e2e_connect(b.port, 2000);
+	int small = 4096;
+	E2E_CHECK(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small)) == 0, "SO_RCVBUF: %s", strerror(errno));
+	static uint8_t flood[4 * 65536];
+	for (size_t i = 0; i < sizeof(flood); i += 4)
+		flood[i] = 0x06, flood[i + 1] = 0x01;
+	size_t sent = 0;
+	double flood_end = e2e_now() + 20.0;
+	bool gone = false;
+	while (!gone && e2e_now() < flood_end && sent < (size_t)64 << 22) {
+		struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		ssize_t w = send(fd, flood, sizeof(flood), MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+			gone = true; /* EPIPE/ECONNRESET: dropped */
+		else if (w > 0)
+			sent += (size_t)w;
+	}
+	E2E_CHECK(gone, "flooding client: not dropped after %zu bytes of requests in 20 s", sent);
+	close(fd);
+	E2E_CHECK(strncmp(ctl(&b, "stats"), "instructions=", 13) == 0, "control port dead after the flood");
+	sim_log_has(&b, "ST-LINK client did not read its replies for 1000 ms (it sends requests without reading the "
+	                "answers); dropped");
+	fd = e2e_connect(b.port, 2000);
+	(void)st_open(fd); /* served: API 3, OPEN_DEV OK */
+	close(fd);
+	E2E_CHECK(ctl_stat(&b, "stlink_clients") == dropped_clients + 2, "stats: stlink_clients not two more");
+
+	/* 7. OpenOCD still gets a working board: examine, a faulting write, the next access, WAIT acks. */
 	ocd_start(&b);
 	E2E_CHECK(strstr(e2e_slurp(b.ocd_log), "Cortex-M4 r0p1") != NULL, "examine failed after the bad clients");
 	e2e_tcl(b.tcl, "halt");
@@ -528,7 +563,9 @@ static int test_badinput(const char *sim_bin, const char *fw_dir)
 	E2E_CHECK(strstr(e2e_slurp(b.ocd_log), "Cortex-M4 r0p1") != NULL, "examine failed after a killed OpenOCD");
 	board_down(&b);
 	printf("ok: garbage, truncated request, second client, oversize write/read, unknown command, wrong connect "
-	       "id, NRST, gone mid-write, faulting access, WAIT, killed OpenOCD\n");
+	       "id, NRST, gone mid-write, flood without reading (dropped after %zu bytes), faulting access, WAIT, "
+	       "killed OpenOCD\n",
+	       sent);
 	return 0;
 }
 
