@@ -110,6 +110,7 @@ struct sim {
 	struct ctl_client ctl[MAX_CTL_CLIENTS];
 	uint64_t clients_served;
 	bool srst_asserted;
+	uint64_t nrst_resets; /* NRST released after being held: chip resets through the pin */
 	bool spin;
 	uint64_t last_served_ns;
 	uint8_t in[IO_BUF_SIZE];
@@ -290,6 +291,7 @@ static void nrst(struct sim *s, bool asserted)
 	}
 	if (s->srst_asserted) {
 		s->srst_asserted = false;
+		s->nrst_resets++;
 		if (bus_write(&s->board.bus, SCB_AIRCR, 4, BUS_DEBUG, AIRCR_VECTKEY | AIRCR_SYSRESETREQ) != BUS_OK)
 			error_line("NRST: AIRCR.SYSRESETREQ write failed; core not reset");
 	}
@@ -465,10 +467,12 @@ static void ctl_stats(struct sim *s, struct ctl_client *c)
 	          "instructions=%" PRIu64 " cycles=%" PRIu64 " halts=%" PRIu64 " exceptions=%" PRIu64
 	          " dap_transactions=%" PRIu64 " bitbang_round_trips=%" PRIu64 " bitbang_buffers=%" PRIu64
 	          " bitbang_bytes=%" PRIu64 " sticky_errors=%" PRIu64 " jtag_clients=%" PRIu64
-	          " stlink_round_trips=%" PRIu64 " stlink_commands=%" PRIu64 " stlink_clients=%" PRIu64,
+	          " stlink_round_trips=%" PRIu64 " stlink_commands=%" PRIu64 " stlink_clients=%" PRIu64
+	          " stlink_misc_batches=%" PRIu64 " nrst_resets=%" PRIu64,
 	          cs.instructions, cs.cycles, cs.halts, cs.exceptions, dp_transactions(&s->dp), s->bb.stats.round_trips,
 	          s->bb.stats.buffers, s->bb.stats.bytes_in, s->dp.stats.sticky_errors, s->clients_served,
-	          s->stl.stats.round_trips, s->probe.stats.commands, s->stl.stats.clients);
+	          s->stl.stats.round_trips, s->probe.stats.commands, s->stl.stats.clients, s->probe.stats.misc_batches,
+	          s->nrst_resets);
 }
 
 static void ctl_command(struct sim *s, struct ctl_client *c, char *line)

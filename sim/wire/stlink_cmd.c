@@ -358,6 +358,7 @@ static void misc_out(struct stlink_probe *p, const uint8_t *cmd, const uint8_t *
 	uint32_t items = get32(cmd + 2);
 	uint32_t vals = (items + 3u) & ~3u;
 	p->misc_items = 0;
+	p->stats.misc_batches++;
 	if (items > STLINK_MISC_MAX_ITEMS || (uint64_t)vals + 4u * (uint64_t)items > wlen)
 		return; /* RW_MISC_IN then reports every item as failed */
 	unsigned ap = 0;

@@ -47,9 +47,10 @@
 typedef void (*stlink_nrst_fn)(void *ctx, bool asserted);
 
 struct stlink_stats {
-	uint64_t commands;   /* USB commands executed */
-	uint64_t unknown;    /* answered STLINK_FAULT as not a command of this probe */
-	uint64_t mem_faults; /* memory transfers that ended in a fault (GETLASTRWSTATUS) */
+	uint64_t commands;     /* USB commands executed */
+	uint64_t unknown;      /* answered STLINK_FAULT as not a command of this probe */
+	uint64_t mem_faults;   /* memory transfers that ended in a fault (GETLASTRWSTATUS) */
+	uint64_t misc_batches; /* RW_MISC_OUT commands: OpenOCD batching mixed accesses (firmware V3J2+, API v3) */
 };
 
 struct stlink_probe {

@@ -6,8 +6,10 @@
  *   hla   its ST-LINK through the hla driver: -f board/stm32f4discovery.cfg -c "hla_stlink_backend tcp N"
  *         (resets through the probe's NRST: the board file's reset_config srst_only)
  *   jtag  remote_bitbang, boards/sim-stm32f4/openocd.cfg with SIM_JTAG_PORT
+ * and, for dap, what a real Discovery runs by default (mode srst): boards/stm32f4-discovery/openocd.cfg
+ * (dapdirect_swd, reset_config srst_only: resets through the probe's NRST) -c "st-link backend tcp N".
  * Usage: e2e_stlink suite|program|gdb|perf PATH BENCH_SIM FIRMWARE_DIR [HALTS]
- *        e2e_stlink badinput|cli dap BENCH_SIM FIRMWARE_DIR
+ *        e2e_stlink badinput|cli|srst|round_trips dap BENCH_SIM FIRMWARE_DIR
  * The firmware is tests/firmware/dap/marker_loop.S (bkpt #1; 100 NOPs; bkpt #2; r4++; bp_here; and
  * wp_store for the watchpoint). perf prints the figures perf/bench_stlink.sh reports. */
 #include "e2e_util.h"
@@ -40,6 +42,7 @@ struct board {
 	uint16_t port, ctl_port, tcl_port, gdb_port; /* port: the ST-LINK's, or the JTAG port */
 	char sim_log[300], ocd_log[300];
 	int tcl, ctl;
+	bool discovery_cfg; /* dap through boards/stm32f4-discovery/openocd.cfg (reset_config srst_only) */
 };
 
 static char fw_elf[400];
@@ -104,7 +107,13 @@ static void ocd_start(struct board *b)
 	char *argv[20] = {"openocd"};
 	int n = 1;
 #define ARG(x) (argv[n++] = (char *)(x))
-	if (b->path == PATH_DAP) {
+	if (b->path == PATH_DAP && b->discovery_cfg) {
+		/* A real Discovery's configuration, unchanged: its default dapdirect_swd and its
+		 * `reset_config srst_only` (stm32f4x.cfg's 100 ms srst delay included); the backend line
+		 * still comes before init. */
+		snprintf(port, sizeof(port), "st-link backend tcp %u", b->port);
+		ARG("-f"), ARG(E2E_SOURCE_DIR "/boards/stm32f4-discovery/openocd.cfg"), ARG("-c"), ARG(port);
+	} else if (b->path == PATH_DAP) {
 		snprintf(port, sizeof(port), "st-link backend tcp %u", b->port);
 		ARG("-f"), ARG("interface/stlink-dap.cfg"), ARG("-c"), ARG(port), ARG("-c"),
 		    ARG("transport select dapdirect_swd"), ARG("-f"), ARG("target/stm32f4x.cfg");
@@ -158,9 +167,11 @@ static void expect_halted_at(struct board *b, uint32_t pc, const char *what)
 	E2E_CHECK(got == pc, "%s [%s]: pc 0x%08x, wanted 0x%08x", what, path_names[b->path], got, pc);
 }
 
-static void board_up(struct board *b, enum path path, const char *sim_bin, const char *fw_dir, bool programmed)
+static void board_up_cfg(struct board *b, enum path path, const char *sim_bin, const char *fw_dir, bool programmed,
+                         bool discovery_cfg)
 {
-	*b = (struct board){.path = path, .sim_bin = sim_bin, .fw_dir = fw_dir, .tcl = -1, .ctl = -1};
+	*b = (struct board){
+	    .path = path, .sim_bin = sim_bin, .fw_dir = fw_dir, .tcl = -1, .ctl = -1, .discovery_cfg = discovery_cfg};
 	snprintf(fw_elf, sizeof(fw_elf), "%s/marker_loop.elf", fw_dir);
 	sim_start(b, programmed ? fw_elf : NULL);
 	ocd_start(b);
@@ -174,6 +185,11 @@ static void board_up(struct board *b, enum path path, const char *sim_bin, const
 		E2E_CHECK(strstr(log, "STLINK V3J7M3B5S1 (API v3) VID:PID 0483:374F") != NULL &&
 		              strstr(log, "stlink-server API v3") != NULL,
 		          "OpenOCD did not see an STLINK-V3 behind stlink-server API v3:\n%s", log);
+}
+
+static void board_up(struct board *b, enum path path, const char *sim_bin, const char *fw_dir, bool programmed)
+{
+	board_up_cfg(b, path, sim_bin, fw_dir, programmed, false);
 }
 
 static void board_down(struct board *b)
@@ -355,6 +371,85 @@ static int test_gdb(enum path path, const char *sim_bin, const char *fw_dir)
 	E2E_CHECK(strstr(out, "r4             0x1") != NULL, "info registers: r4 is not 1:\n%s", out);
 	board_down(&b);
 	printf("ok [%s]: gdb load, break, continue x3, info registers\n", path_names[path]);
+	return 0;
+}
+
+/* What users' Discoveries run by default: boards/stm32f4-discovery/openocd.cfg over dapdirect_swd
+ * with its `reset_config srst_only`, so every reset is the probe's NRST (DRIVE_NRST), not
+ * AIRCR.SYSRESETREQ. Blank flash: program + verify, reset halt, the markers, reset run. */
+static int test_srst(const char *sim_bin, const char *fw_dir)
+{
+	struct board b;
+	board_up_cfg(&b, PATH_DAP, sim_bin, fw_dir, false, true);
+	E2E_CHECK(read_word(&b, 0x08000000u) == 0xFFFFFFFFu, "flash is not blank at the start");
+	uint64_t n0 = ctl_stat(&b, "nrst_resets");
+	program_firmware(&b); /* reset halt, program (reset init) verify, reset halt: at the reset vector */
+	uint64_t n1 = ctl_stat(&b, "nrst_resets");
+	E2E_CHECK(n1 >= n0 + 2, "program with srst_only: nrst_resets %llu -> %llu, wanted the resets through NRST",
+	          (unsigned long long)n0, (unsigned long long)n1);
+	e2e_tcl(b.tcl, "reset halt");
+	expect_halted_at(&b, FW_START, "reset halt (srst_only)");
+	E2E_CHECK(ctl_stat(&b, "nrst_resets") == n1 + 1, "reset halt: not one NRST reset");
+	e2e_tcl(b.tcl, "resume");
+	expect_halted_at(&b, FW_MARKER_BEGIN, "run to bkpt #1 (srst_only)");
+	uint32_t c1 = read_word(&b, DWT_CYCCNT);
+	e2e_tcl(b.tcl, "resume");
+	expect_halted_at(&b, FW_MARKER_END, "resume past bkpt #1 (srst_only)");
+	uint32_t c2 = read_word(&b, DWT_CYCCNT);
+	E2E_CHECK(c2 - c1 == FW_NNOPS, "CYCCNT difference %u between the markers, wanted %u", c2 - c1, FW_NNOPS);
+	e2e_tcl(b.tcl, "resume 0x%08x", FW_HANG);
+	e2e_tcl(b.tcl, "reset run");
+	expect_halted_at(&b, FW_MARKER_BEGIN, "reset run to bkpt #1 (srst_only)");
+	E2E_CHECK(reg(&b, "r4") == 0, "r4 %u after reset run, wanted 0", reg(&b, "r4"));
+	E2E_CHECK(ctl_stat(&b, "nrst_resets") == n1 + 2, "reset run: not one NRST reset");
+	board_down(&b);
+	printf("ok [dap, boards/stm32f4-discovery/openocd.cfg, srst_only]: program+verify, reset halt, CYCCNT=%u, "
+	       "reset run; %llu NRST resets\n",
+	       c2 - c1, (unsigned long long)(n1 + 2 - n0));
+	return 0;
+}
+
+/* Round trips per marker halt on dap: OpenOCD 0.12 batches the halt's DAP accesses with RW_MISC
+ * (stlink_usb.c stlink_usb_rw_misc_*(), used from stlink-server API v3 and firmware V3J2): the
+ * stand-in measured 39 round trips a halt, hla 70, jtag 225. A probe version or server API that
+ * loses the batching costs more round trips and fails here. The halts are those of perf's
+ * marker_rate(): `resume; wait_halt; read_memory CYCCNT`, with OpenOCD's polling on as bench runs
+ * it (with `poll off` the same halt measured 30: the halt event's handling is then skipped). */
+#define ROUND_TRIPS_PER_HALT 39u
+static int test_round_trips(const char *sim_bin, const char *fw_dir)
+{
+	struct board b;
+	board_up(&b, PATH_DAP, sim_bin, fw_dir, true);
+	e2e_tcl(b.tcl, "reset halt");
+	e2e_tcl(b.tcl, "resume");
+	expect_halted_at(&b, FW_MARKER_BEGIN, "first marker");
+	uint32_t begin = read_word(&b, DWT_CYCCNT);
+	enum { HALTS = 40 };
+	uint64_t rt_min = UINT64_MAX, rt_max = 0, misc_min = UINT64_MAX;
+	for (int i = 0; i < HALTS; i++) {
+		uint64_t rt0 = ctl_stat(&b, "stlink_round_trips"), m0 = ctl_stat(&b, "stlink_misc_batches");
+		const char *r = e2e_tcl(b.tcl, "resume; wait_halt 1000; read_memory 0x%08x 32 1", DWT_CYCCNT);
+		uint32_t c = (uint32_t)strtoul(r, NULL, 0);
+		if (i % 2 == 0)
+			E2E_CHECK(c - begin == FW_NNOPS, "marker pair %d: %u cycles, wanted %u", i / 2, c - begin,
+			          FW_NNOPS);
+		begin = c;
+		uint64_t rt = ctl_stat(&b, "stlink_round_trips") - rt0, m = ctl_stat(&b, "stlink_misc_batches") - m0;
+		rt_min = rt < rt_min ? rt : rt_min;
+		rt_max = rt > rt_max ? rt : rt_max;
+		misc_min = m < misc_min ? m : misc_min;
+	}
+	board_down(&b);
+	printf("round trips per marker halt over dap: %llu-%llu, RW_MISC batches per halt >= %llu\n",
+	       (unsigned long long)rt_min, (unsigned long long)rt_max, (unsigned long long)misc_min);
+	E2E_CHECK(misc_min >= 1, "a marker halt without an RW_MISC batch: OpenOCD no longer batches (API v3, V3J2+)");
+	/* Exact on an idle machine (39 every halt, measured). OpenOCD's background poll (every 100 ms:
+	 * a DHCSR read) may land inside one halt's window on a loaded one: a few more, never 70. */
+	E2E_CHECK(rt_min == ROUND_TRIPS_PER_HALT && rt_max <= ROUND_TRIPS_PER_HALT + 6,
+	          "marker halts took %llu-%llu round trips over dap, wanted %u (at most %u with a background poll; "
+	          "hla takes 70)",
+	          (unsigned long long)rt_min, (unsigned long long)rt_max, ROUND_TRIPS_PER_HALT,
+	          ROUND_TRIPS_PER_HALT + 6);
 	return 0;
 }
 
@@ -727,7 +822,8 @@ int main(int argc, char **argv)
 {
 	if (argc < 5) {
 		fprintf(stderr,
-		        "usage: %s suite|program|gdb|badinput|cli|perf dap|hla|jtag BENCH_SIM FIRMWARE_DIR [HALTS]\n",
+		        "usage: %s suite|program|gdb|badinput|cli|srst|round_trips|perf dap|hla|jtag BENCH_SIM "
+		        "FIRMWARE_DIR [HALTS]\n",
 		        argv[0]);
 		return 2;
 	}
@@ -749,6 +845,10 @@ int main(int argc, char **argv)
 		rc = test_program((enum path)path, argv[3], argv[4]);
 	else if (strcmp(argv[1], "gdb") == 0)
 		rc = test_gdb((enum path)path, argv[3], argv[4]);
+	else if (strcmp(argv[1], "srst") == 0 && path == PATH_DAP)
+		rc = test_srst(argv[3], argv[4]);
+	else if (strcmp(argv[1], "round_trips") == 0 && path == PATH_DAP)
+		rc = test_round_trips(argv[3], argv[4]);
 	else if (strcmp(argv[1], "badinput") == 0)
 		rc = test_badinput(argv[3], argv[4]);
 	else if (strcmp(argv[1], "cli") == 0)
