@@ -250,17 +250,8 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 		goto fail;
 	if ((rc = proc_wait_port(out->host, out->tcl_port, out->ocd, timeout, err))) {
 		/* Say it is OpenOCD that failed, and quote its log. */
-		if (err->kind == BENCH_E_TOOL_START) {
-			char tail[700];
-			/* Its "Error:" lines say why; the last lines may be a list it printed after them. */
-			openocd_log_errors(out, 3, tail, sizeof(tail));
-			if (!tail[0])
-				proc_log_tail(out->log_path, 4, tail, sizeof(tail));
-			bench_fail(err, BENCH_E_TOOL_START,
-			           "OpenOCD failed to start (log %s: %s): check the board, the "
-			           "probe and its USB permissions",
-			           out->log_path, tail[0] ? tail : "empty");
-		}
+		if (err->kind == BENCH_E_TOOL_START)
+			(void)openocd_fail_start(out, NULL, err);
 		goto fail;
 	}
 	/* The port answered: make sure it is this OpenOCD that did, not one that took it meanwhile. */
@@ -311,6 +302,35 @@ void openocd_stop(struct openocd_proc *p)
 		p->sim = NULL;
 		p->sim_cpu_s = children_cpu_s() - t0;
 	}
+}
+
+const char *openocd_start_advice(const char *errors)
+{
+	/* OpenOCD 0.12 src/jtag/drivers/stlink_usb.c stlink_dap_init(): the probe's firmware lacks the
+	 * DAP register commands (ST-LINK/V2 before V2J24); the hla driver drives it (docs/boards.md). */
+	if (strstr(errors, "ST-Link version does not support DAP direct transport"))
+		return "use --transport hla (or update the probe's firmware)";
+	return "check the board, the probe and its USB permissions";
+}
+
+int openocd_fail_start(const struct openocd_proc *p, const char *how, struct bench_error *err)
+{
+	/* Room for all three error lines (openocd_log_errors() keeps up to 511 bytes of each), so the
+	 * advice sees the last one whole; the quote is shortened below. */
+	char why[3 * 512 + 8];
+
+	/* Its "Error:" lines say why; the last lines may be a list it printed after them. */
+	openocd_log_errors(p, 3, why, sizeof(why));
+	if (!why[0])
+		proc_log_tail(p->log_path, 4, why, sizeof(why));
+	const char *advice = openocd_start_advice(why), *quote = why[0] ? why : "empty";
+	/* The advice ends the line: shorten the quote, not the advice, when a long work dir leaves little
+	 * room in err->msg. */
+	size_t fixed = strlen("OpenOCD failed to start: it  (log : ): ") + (how ? strlen(how) : 0) +
+	               strlen(p->log_path) + strlen(advice);
+	int room = fixed < sizeof(err->msg) - 1 ? (int)(sizeof(err->msg) - 1 - fixed) : 0;
+	return bench_fail(err, BENCH_E_TOOL_START, "OpenOCD failed to start%s%s (log %s: %.*s): %s", how ? ": it " : "",
+	                  how ? how : "", p->log_path, room, quote, advice);
 }
 
 void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, size_t len)

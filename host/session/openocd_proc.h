@@ -21,11 +21,11 @@ struct openocd_start_opts {
 	const char *probe_serial;  /* NULL: any probe */
 	const char *work_dir;      /* where the logs and the simulator's socket go (must exist) */
 	const char *openocd_bin;   /* NULL: $BENCH_OPENOCD, else "openocd" from PATH */
-	const char *sim_bin; /* NULL: $BENCH_SIM, else bench-sim next to the bench binary */
-	uint16_t tcl_port;   /* 0: a free port */
-	const char *preload_elf; /* virtual board: start bench-sim with this image already in flash
-	                          * (`--elf`), so programming finds it verified; NULL: an empty chip */
-	unsigned timeout_ms;     /* how long OpenOCD may take to answer; 0: 10000 */
+	const char *sim_bin;       /* NULL: $BENCH_SIM, else bench-sim next to the bench binary */
+	uint16_t tcl_port;         /* 0: a free port */
+	const char *preload_elf;   /* virtual board: start bench-sim with this image already in flash
+	                            * (`--elf`), so programming finds it verified; NULL: an empty chip */
+	unsigned timeout_ms;       /* how long OpenOCD may take to answer; 0: 10000 */
 	/* "dap", "hla" or "jtag" (struct board's transport); NULL: the board's. OpenOCD gets it as the Tcl
 	 * variable BENCH_TRANSPORT before the board's openocd.cfg, which picks its interface from it. */
 	const char *transport;
@@ -54,6 +54,13 @@ void openocd_stop(struct openocd_proc *p);
 /* The last `max` lines of OpenOCD's log that start with "Error:", joined with " | " ("" if none):
  * OpenOCD logs why a command failed, while the command's Tcl result often does not say. */
 void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, size_t len);
+/* What to do next when OpenOCD failed to start, from its log's errors (openocd_log_errors()): a
+ * known cause's own advice, else "check the board, the probe and its USB permissions". */
+const char *openocd_start_advice(const char *errors);
+/* Fails err with BENCH_E_TOOL_START (exit 4): "OpenOCD failed to start[: it HOW] (log PATH: its
+ * errors or last lines): ADVICE". how: NULL, or how the process ended ("exited with status 1").
+ * Returns -BENCH_E_TOOL_START. */
+int openocd_fail_start(const struct openocd_proc *p, const char *how, struct bench_error *err);
 /* The bench-sim binary: $BENCH_SIM, else next to /proc/self/exe (bench-sim, sim/bench-sim, ../bench-sim). */
 int openocd_find_sim(char *out, size_t len, struct bench_error *err);
 

@@ -105,15 +105,9 @@ static int first_answer(struct session *s, struct bench_error *err)
 		usleep(10000);
 	}
 	if (dead) {
-		char how[64], why[600];
+		char how[64];
 		proc_describe_status(st, how, sizeof(how));
-		openocd_log_errors(&s->ocd, 3, why, sizeof(why));
-		if (!why[0])
-			proc_log_tail(s->ocd.log_path, 4, why, sizeof(why));
-		return bench_fail(err, BENCH_E_TOOL_START,
-		                  "OpenOCD failed to start: it %s (log %s: %s): check "
-		                  "the board, the probe and its USB permissions",
-		                  how, s->ocd.log_path, why[0] ? why : "empty");
+		return openocd_fail_start(&s->ocd, how, err);
 	}
 	if (err->kind == BENCH_E_INTERRUPTED || err->kind == BENCH_E_CONNECT)
 		return -(int)err->kind;

@@ -1,0 +1,123 @@
+/* Recognising why OpenOCD failed to start from its log (session/openocd_proc.c
+ * openocd_fail_start(), openocd_start_advice()): a known cause gets its own next step, the rest the
+ * general one; either way exit 4 (docs/exit-codes.md, tool-start). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "base/error.h"
+#include "session/openocd_proc.h"
+
+/* OpenOCD 0.12 with interface/stlink-dap.cfg and an ST-LINK/V2 whose firmware predates V2J24: the
+ * error line is verbatim what stlink_dap_init() (src/jtag/drivers/stlink_usb.c, v0.12.0) logs and
+ * users quote; the lines around it are 0.12's start-up lines for that probe. */
+static const char old_stlink_log[] = "Open On-Chip Debugger 0.12.0\n"
+                                     "Licensed under GNU GPL v2\n"
+                                     "For bug reports, read\n"
+                                     "\thttp://openocd.org/doc/doxygen/bugs.html\n"
+                                     "Info : STLINK V2J17S4 (API v2) VID:PID 0483:3748\n"
+                                     "Error: ST-Link version does not support DAP direct transport\n";
+
+/* No probe on the USB bus at all: the general advice stays. */
+static const char no_probe_log[] = "Open On-Chip Debugger 0.12.0\n"
+                                   "Error: open failed\n";
+
+static void write_log(struct openocd_proc *p, const char *text)
+{
+	char tmpl[] = "/tmp/test_openocd_log.XXXXXX";
+	int fd = mkstemp(tmpl);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	assert_int_equal(close(fd), 0);
+	memset(p, 0, sizeof(*p));
+	(void)snprintf(p->log_path, sizeof(p->log_path), "%s", tmpl);
+}
+
+static void test_old_stlink_firmware(void **state)
+{
+	struct openocd_proc p;
+	struct bench_error err = {0};
+	char want[sizeof(p.log_path) + 256];
+
+	(void)state;
+	write_log(&p, old_stlink_log);
+	assert_int_equal(openocd_fail_start(&p, "exited with status 1", &err), -(int)BENCH_E_TOOL_START);
+	(void)snprintf(want, sizeof(want),
+	               "OpenOCD failed to start: it exited with status 1 (log %s: ST-Link version does not support "
+	               "DAP direct transport): use --transport hla (or update the probe's firmware)",
+	               p.log_path);
+	assert_string_equal(err.msg, want);
+	assert_int_equal(bench_exit_code(err.kind), 4);
+	/* The TCL port never opened: the same advice without how it ended. */
+	assert_int_equal(openocd_fail_start(&p, NULL, &err), -(int)BENCH_E_TOOL_START);
+	assert_non_null(strstr(err.msg, "OpenOCD failed to start (log "));
+	assert_non_null(strstr(err.msg, "): use --transport hla (or update the probe's firmware)"));
+	assert_int_equal(unlink(p.log_path), 0);
+}
+
+static void test_other_failure(void **state)
+{
+	struct openocd_proc p;
+	struct bench_error err = {0};
+
+	(void)state;
+	write_log(&p, no_probe_log);
+	(void)openocd_fail_start(&p, NULL, &err);
+	assert_non_null(strstr(err.msg, "(log "));
+	assert_non_null(strstr(err.msg, ": open failed): check the board, the probe and its USB permissions"));
+	assert_null(strstr(err.msg, "--transport hla"));
+	assert_int_equal(unlink(p.log_path), 0);
+	assert_string_equal(openocd_start_advice(""), "check the board, the probe and its USB permissions");
+}
+
+/* A long work dir and long error lines: the quote is shortened, the advice still ends the line. */
+static void test_long_log_path(void **state)
+{
+	struct openocd_proc p;
+	struct bench_error err = {0};
+	const char *advice = "use --transport hla (or update the probe's firmware)";
+	char text[2048], path[600];
+	size_t n = 0;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "Error: ");
+		memset(text + n, 'x', 400);
+		n += 400;
+		text[n++] = '\n';
+	}
+	(void)snprintf(text + n, sizeof(text) - n, "Error: ST-Link version does not support DAP direct transport\n");
+	write_log(&p, text);
+	/* 450 bytes of path that name the same file: "/tmp/./././.../test_openocd_log.XXXXXX". */
+	n = (size_t)snprintf(path, sizeof(path), "/tmp");
+	while (n < 450)
+		n += (size_t)snprintf(path + n, sizeof(path) - n, "/.");
+	(void)snprintf(path + n, sizeof(path) - n, "%s", p.log_path + strlen("/tmp"));
+	char real[sizeof(p.log_path)];
+	(void)snprintf(real, sizeof(real), "%s", p.log_path);
+	(void)snprintf(p.log_path, sizeof(p.log_path), "%s", path);
+	(void)openocd_fail_start(&p, "exited with status 1", &err);
+	n = strlen(err.msg);
+	assert_true(n < sizeof(err.msg) - 1 || n == sizeof(err.msg) - 1);
+	assert_true(n > strlen(advice));
+	assert_string_equal(err.msg + n - strlen(advice), advice);
+	assert_non_null(strstr(err.msg, "xxxxxxxx"));
+	assert_int_equal(unlink(real), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_old_stlink_firmware),
+	    cmocka_unit_test(test_other_failure),
+	    cmocka_unit_test(test_long_log_path),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
