@@ -107,8 +107,10 @@ static int console_begin(const struct reporter_ctx *ctx, FILE *out, const struct
 	bad |= fprintf(out, "%s on %s", fw, c->board[0] ? c->board : "an unnamed board") < 0;
 	if (c->core_clock_hz)
 		bad |= fprintf(out, " at %.1f MHz", (double)c->core_clock_hz / 1e6) < 0;
-	bad |= fprintf(out, ", %s via %s\n", strcmp(c->counter, "none") ? c->counter : "no counter",
+	bad |= fprintf(out, ", %s via %s", strcmp(c->counter, "none") ? c->counter : "no counter",
 	               c->backend[0] ? c->backend : "?") < 0;
+	/* How OpenOCD reaches the probe, as context.transport names it in the JSON (dap, hla, jtag). */
+	bad |= fprintf(out, c->transport[0] ? " (transport %s)\n" : "%s\n", c->transport) < 0;
 	if (!strcmp(c->counter, "none"))
 		bad |= fprintf(out, "no cycle counter on this target: the markers run, no cycles are measured\n\n") < 0;
 	else if (c->cycles_modelled)

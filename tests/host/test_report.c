@@ -146,6 +146,29 @@ static void test_console_golden(void **state)
 	results_free(&r);
 }
 
+/* The header names the transport as the JSON's context.transport does. */
+static void test_console_transport(void **state)
+{
+	struct bench_report r;
+	struct bench_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	make_report(&r);
+	snprintf(r.context.transport, sizeof(r.context.transport), "dap");
+	assert_int_equal(report_emit(reporter_find("console"), NULL, f, &r, &err), 0);
+	fclose(f);
+	static const char head[] =
+	    "fut-hardfp.elf on sim-stm32f4 at 168.0 MHz, DWT_CYCCNT via openocd-tcl (transport dap)\n"
+	    "cycles are modelled";
+	if (strncmp(buf, head, strlen(head)))
+		fail_msg("console header differs:\n%s", buf);
+	free(buf);
+	results_free(&r);
+}
+
 /* The report's warnings follow the tables, one line each, after one blank line. */
 static void test_console_warnings(void **state)
 {
@@ -298,7 +321,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_json_roundtrip),    cmocka_unit_test(test_console_golden),
 	    cmocka_unit_test(test_console_warnings),  cmocka_unit_test(test_write_failures),
 	    cmocka_unit_test(test_incomplete_status), cmocka_unit_test(test_context_limits),
-	    cmocka_unit_test(test_registry_figures),
+	    cmocka_unit_test(test_registry_figures),  cmocka_unit_test(test_console_transport),
 	};
 	out_path = argc > 1 ? argv[1] : NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);
