@@ -165,6 +165,12 @@ static int parse_fields(const cJSON *root, const char *dir, struct board *b, str
 	return 0;
 }
 
+bool board_sim_served(const struct board *b)
+{
+	/* session/openocd_proc.c starts bench-sim for every virtual board of the openocd backend. */
+	return b->virtual_board && !strcmp(b->backend, "openocd");
+}
+
 int board_parse(const char *json, size_t len, const char *dir, struct board *out, struct bench_error *err)
 {
 	cJSON *root;

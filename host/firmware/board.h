@@ -48,6 +48,10 @@ int board_load(const char *root, const char *name, struct board *out, struct ben
 /* Checks that `transport` is one the board can use (see struct board); BENCH_E_USAGE otherwise,
  * naming `what` (the flag or field it came from). */
 int board_check_transport(const struct board *b, const char *transport, const char *what, struct bench_error *err);
+/* True when bench starts bench-sim for the board (a virtual board OpenOCD reaches, sim-stm32f4): only
+ * such a board has bench-sim's log with the firmware's UART lines (--uart). QEMU boards are virtual
+ * too but QEMU serves them. */
+bool board_sim_served(const struct board *b);
 /* Writes the known board names, comma-separated and sorted, into out. Returns how many. */
 size_t board_list(const char *root, char *out, size_t len);
 

@@ -289,8 +289,9 @@ static int prepare_board(struct run_ctx *c)
 	}
 	if (o->probe)
 		str_fmt_cut(ctx->probe, sizeof(ctx->probe), "%s", o->probe);
-	/* --uart reads the firmware's lines from bench-sim's log: only a virtual board bench starts has one. */
-	if (o->uart && (!c->have_board || !c->board.virtual_board || o->openocd || o->gdb))
+	/* --uart reads the firmware's lines from bench-sim's log: only a board bench-sim serves has one (the
+	 * QEMU boards are virtual too, but QEMU keeps their UART). */
+	if (o->uart && (!c->have_board || !board_sim_served(&c->board) || o->openocd || o->gdb))
 		return bench_fail(c->err, BENCH_E_USAGE,
 		                  "--uart shows the virtual board's UART output: drop --uart, or run on the virtual "
 		                  "board (no --board other than sim-stm32f4, no --openocd or --gdb) and read a real "
