@@ -286,6 +286,26 @@ int regions_read(struct backend *bk, const struct elf_file *elf, struct bench_re
 	return regions_fetch(&src, sym->addr, rep, NULL, err);
 }
 
+void regions_mark_no_cycles(struct bench_report *rep)
+{
+	static const char why[] = "cycles not measured: the board has no cycle counter (counter: none)";
+
+	for (size_t i = 0; i < rep->n_regions; i++) {
+		struct bench_region_result *g = &rep->regions[i];
+		char prev[sizeof(g->error)];
+
+		if (g->no_cycles)
+			continue;
+		g->no_cycles = true;
+		memcpy(prev, g->error, sizeof(prev));
+		str_fmt_cut(g->error, sizeof(g->error), "%s%s%s", why, prev[0] ? "; " : "", prev);
+	}
+	if (rep->n_regions)
+		(void)results_add_warning(rep,
+		                          "regions: the board has no cycle counter (counter: none): the regions' "
+		                          "counts are the firmware's, their cycle figures are not measured (null)");
+}
+
 /* The ELF's initial memory image, for `bench regions` without a target: each PT_LOAD segment's file
  * bytes at its run address (VMA; .data as initialised), zeros up to memsz (.bss). */
 struct regions_image {

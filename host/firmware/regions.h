@@ -69,6 +69,9 @@ int regions_fetch(const struct regions_source *src, uint32_t table_addr, struct 
  * adds nothing when the ELF has no `bench_regions` symbol; on a broken table returns a negative
  * bench_err (the caller keeps every other result). Replaces regions already in rep (a later poll
  * supersedes an earlier one). */
+/* Marks every region of rep as not measured in cycles (the board's counter is none: what the firmware
+ * stored as cycles is not), with the reason in its error and one report warning. */
+void regions_mark_no_cycles(struct bench_report *rep);
 int regions_read(struct backend *bk, const struct elf_file *elf, struct bench_report *rep, struct bench_error *err);
 
 /* `bench regions FIRMWARE.elf`: the table as the ELF initialises it (names, count, ids), no target.

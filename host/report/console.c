@@ -190,6 +190,12 @@ static int console_end(const struct reporter_ctx *ctx, FILE *out, const struct b
 		               "mean", "ema") < 0;
 		for (size_t i = 0; i < rep->n_regions; i++) {
 			const struct bench_region_result *g = &rep->regions[i];
+			if (g->no_cycles) { /* no cycle counter: the cycle columns were not measured */
+				bad |=
+				    fprintf(out, "%-20s %8" PRIu64 " %12s %8s %8s %10s %10s%s%s\n", g->name, g->count,
+				            "-", "-", "-", "-", "-", g->error[0] ? "  " : "", g->error) < 0;
+				continue;
+			}
 			bad |= fprintf(out, "%-20s %8" PRIu64 " %12" PRIu64 " %8u %8u %10.1f %10.1f%s%s\n", g->name,
 			               g->count, g->total, g->min, g->max, g->mean, g->ema, g->error[0] ? "  " : "",
 			               g->error) < 0;

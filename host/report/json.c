@@ -130,12 +130,13 @@ static cJSON *region_json(const struct bench_region_result *g)
 	ok = ok && add(o, "name", cJSON_CreateString(g->name));
 	ok = ok && add(o, "id", cJSON_CreateNumber(g->id));
 	ok = ok && add(o, "count", cJSON_CreateNumber((double)g->count));
-	ok = ok && add(o, "total", cJSON_CreateNumber((double)g->total));
-	ok = ok && add(o, "min", cJSON_CreateNumber(g->min));
-	ok = ok && add(o, "max", cJSON_CreateNumber(g->max));
-	ok = ok && add(o, "last", cJSON_CreateNumber(g->last));
-	ok = ok && add(o, "mean", cJSON_CreateNumber(g->mean));
-	ok = ok && add(o, "ema", cJSON_CreateNumber(g->ema));
+	/* Without a cycle counter the cycle statistics are null, never 0 cycles (docs/report-schema.md). */
+	ok = ok && add(o, "total", g->no_cycles ? cJSON_CreateNull() : cJSON_CreateNumber((double)g->total));
+	ok = ok && add(o, "min", g->no_cycles ? cJSON_CreateNull() : cJSON_CreateNumber(g->min));
+	ok = ok && add(o, "max", g->no_cycles ? cJSON_CreateNull() : cJSON_CreateNumber(g->max));
+	ok = ok && add(o, "last", g->no_cycles ? cJSON_CreateNull() : cJSON_CreateNumber(g->last));
+	ok = ok && add(o, "mean", g->no_cycles ? cJSON_CreateNull() : cJSON_CreateNumber(g->mean));
+	ok = ok && add(o, "ema", g->no_cycles ? cJSON_CreateNull() : cJSON_CreateNumber(g->ema));
 	ok = ok && add(o, "enabled", cJSON_CreateBool(g->enabled));
 	ok = ok && add(o, "error_flags", cJSON_CreateNumber(g->error_flags));
 	ok = ok && add(o, "error", str_or_null(g->error));

@@ -233,6 +233,8 @@ static int read_region(const cJSON *jg, const char *what, size_t idx, struct ben
 		g->last = (uint32_t)v[5];
 		g->error_flags = (uint32_t)v[6];
 	}
+	/* A null total: the board had no cycle counter, the cycle statistics were not measured. */
+	g->no_cycles = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(jg, "total"));
 	if (get_num(jg, "mean", &d) == 0)
 		g->mean = d;
 	if (get_num(jg, "ema", &d) == 0)

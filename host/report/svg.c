@@ -318,6 +318,7 @@ int svg_result_bars(FILE *out, const struct bench_report *const *reps, size_t n_
 int svg_region_bars(FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
 	struct bar *b;
+	size_t n = 0;
 	int rc;
 
 	if (!rep->n_regions)
@@ -326,11 +327,13 @@ int svg_region_bars(FILE *out, const struct bench_report *rep, struct bench_erro
 	if (!b)
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory drawing the region bars");
 	for (size_t i = 0; i < rep->n_regions; i++) {
-		str_fmt_cut(b[i].label, sizeof(b[i].label), "%s (x%llu)", rep->regions[i].name,
+		if (rep->regions[i].no_cycles) /* not measured: no bar rather than a 0-cycle one */
+			continue;
+		str_fmt_cut(b[n].label, sizeof(b[n].label), "%s (x%llu)", rep->regions[i].name,
 		            (unsigned long long)rep->regions[i].count);
-		b[i].value = rep->regions[i].mean;
+		b[n++].value = rep->regions[i].mean;
 	}
-	rc = bars(out, "mean cycles per region", b, rep->n_regions, svg_palette[2], "cycles", err);
+	rc = n ? bars(out, "mean cycles per region", b, n, svg_palette[2], "cycles", err) : 0;
 	free(b);
 	return rc;
 }

@@ -62,6 +62,9 @@ struct bench_region_result {
 	char error[128];
 	struct bench_event events[BENCH_MAX_EVENTS];
 	size_t n_events;
+	/* The board has no cycle counter (counter: none): total, min, max, last, mean and ema are not
+	 * cycles and are reported as not measured (JSON null, console "-"); count stays (docs/regions.md). */
+	bool no_cycles;
 };
 
 struct bench_context {

@@ -148,6 +148,8 @@ static int poll_regions(struct loop *c)
 	c->last_poll_ms = now;
 	c->poll_reads++;
 	rc = regions_read(c->bk, c->cfg->elf, c->rep, c->err);
+	if (!rc && !c->cfg->counter)
+		regions_mark_no_cycles(c->rep); /* counter none: never 0 cycles (docs/regions.md) */
 	if (!rc)
 		return 0;
 	/* A lost link or Ctrl-C ends the run as anywhere else; a table that cannot be read right now
@@ -525,7 +527,11 @@ static int on_done(struct loop *c, const struct marker *m, uint32_t cnt, bool *d
 	*done = true;
 	if ((c->cfg->counter && (rc = check_counter_on(c))) || (rc = loop_check_clock(c)))
 		return rc;
-	return c->cfg->o->no_regions ? 0 : regions_read(c->bk, c->cfg->elf, c->rep, c->err);
+	if (c->cfg->o->no_regions || (rc = regions_read(c->bk, c->cfg->elf, c->rep, c->err)))
+		return c->cfg->o->no_regions ? 0 : rc;
+	if (!c->cfg->counter)
+		regions_mark_no_cycles(c->rep); /* counter none: never 0 cycles (docs/regions.md) */
+	return 0;
 }
 
 static const marker_handler handlers[] = {

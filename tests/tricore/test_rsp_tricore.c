@@ -14,13 +14,14 @@
 
 #include <cmocka.h>
 
+#include "bench_abi.h"
 #include "firmware/elf.h"
 #include "session/proc.h"
 #include "session/qemu_proc.h"
 #include "transport/gdb_rsp.h"
 
 #define REG_D(n) ((enum backend_reg)(BK_REG_R0 + (n)))
-#define LAST2    (2u * 96u + 12u) /* region 2's `last`: record 2 of 96 bytes, offset 12 (docs/regions.md) */
+#define COUNT2   (2u * PFP_RECORD_SIZE + PFP_REC_OFF_COUNT) /* region 2's `count` (docs/regions.md) */
 
 static const char *tc_elf;
 static uint32_t loops;
@@ -132,8 +133,8 @@ static void test_markers_in_order(void **state)
 	assert_int_equal(reg(&s, REG_D(3)), loops); /* the loop ran LOOPS times */
 	halt_at(&s, sym(&s, "done"));
 	assert_int_equal(s.elf.markers.v[2].kind, MARKER_DONE);
-	/* ST.W [A2]204, D3 put it into region 2's `last` (0 in the ELF file). */
-	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "pfp_records") + LAST2, &w, &err), 0);
+	/* ST.W [A2]192, D3 put it into region 2's `count` (0 in the ELF file). */
+	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "pfp_records") + COUNT2, &w, &err), 0);
 	assert_int_equal(w, loops);
 	/* MFCR D5/D6, #CCNT before and after the loop: QEMU's CCNT never counts. */
 	assert_int_equal(reg(&s, REG_D(5)), 0);
@@ -161,7 +162,7 @@ static void test_write_and_reset(void **state)
 	assert_int_equal(reg(&s, REG_D(3)), loops);
 	assert_int_equal(backend_write_reg(&s.bk, REG_D(3), 4321u, &err), 0);
 	halt_at(&s, sym(&s, "done"));
-	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "pfp_records") + LAST2, &w, &err), 0);
+	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "pfp_records") + COUNT2, &w, &err), 0);
 	assert_int_equal(w, 4321u);
 	assert_int_equal(reg(&s, REG_D(7)), 0x12345678u);
 	/* The PC by G too: back to loop_begin with D3 = 0, and the loop counts to LOOPS again. */

@@ -32,7 +32,7 @@ EXPECTED = [
     (None, 0xFFFE435F, "JNE D3, D4, -2: BRR op1 5FH, s1 3, s2 4, disp15 7FFEH @[30:16], op2 1 @[31]"),
     ("loop_end", 0xA000, "DEBUG (16-bit)"),
     (None, 0x6FC0404D, "MFCR D6, #0xFC04 (CCNT): RLC op1 4DH, const16 FC04H, c 6"),
-    (None, 0x300C2359, "ST.W [A2]204, D3: BOL op1 59H, a 3, b 2, off16 00CCH: [5:0]=0CH @[21:16], [9:6]=3 @[31:28]"),
+    (None, 0x30002359, "ST.W [A2]192, D3: BOL op1 59H, a 3, b 2, off16 00C0H: [5:0]=0 @[21:16], [9:6]=3 @[31:28]"),
     ("done", 0xA000, "DEBUG (16-bit)"),
     ("halt", 0x003C, "J +0 (16-bit): SB op1 3CH, disp8 0 @[15:8]"),
 ]
@@ -60,8 +60,15 @@ def main():
             expect(labels[label] == tricore_elf.TEXT_BASE + off, f"label {label} at {labels[label]:#x}, not +{off:#x}")
         off += size
     expect(off == len(text), f"{len(text)} bytes of code, the expected words cover {off}")
-    # JNE's target: PC of the JNE (loop + 4) + sext(disp15) * 2 is `loop`.
-    expect(labels["loop"] + 4 - 2 * 2 == labels["loop"], "JNE D3, D4, -2 does not land on `loop`")
+    # JNE's target (Vol. 2, JNE: PC + sign_ext(disp15) * 2) decoded from the generated word: disp15 is
+    # bits [30:16] of the BRR word at loop + 4, and must bring the PC back to `loop`.
+    jne_at = labels["loop"] + 4
+    jne = struct.unpack_from("<I", text, jne_at - tricore_elf.TEXT_BASE)[0]
+    disp15 = (jne >> 16) & 0x7FFF
+    disp15 -= 0x8000 if disp15 & 0x4000 else 0
+    expect(jne & 0xFF == 0x5F and jne >> 31 == 1, f"the word at loop + 4 is {jne:#010x}, not a JNE (BRR 5FH, op2 1)")
+    expect(jne_at + 2 * disp15 == labels["loop"],
+           f"JNE at {jne_at:#x} with disp15 {disp15} lands on {jne_at + 2 * disp15:#x}, not `loop` {labels['loop']:#x}")
 
     # ELF header (System V gABI; EM_TRICORE 44).
     expect(elf[:4] == b"\x7fELF" and elf[4] == 1 and elf[5] == 1, "not an ELFCLASS32 little-endian ELF")
@@ -78,17 +85,21 @@ def main():
         o = addr - tricore_elf.TEXT_BASE
         expect(text[o:o + 2] == b"\x00\xa0", f"marker site {addr:#x} holds {text[o:o + 2].hex()}, not DEBUG16")
 
-    # Region table: the 64-byte header and 96-byte records of a 32-bit little-endian core.
+    # Region table: bench_abi.h's header and records (64 and 96 bytes) on a 32-bit little-endian core.
+    abi = tricore_elf.read_abi()
+    hs, rs = abi["PFP_HEADER_SIZE"], abi["PFP_RECORD_SIZE"]
     data = info["data"]
     magic, version, hsize, rsize, count = struct.unpack_from("<IHHHH", data, 0)
-    expect((magic, version, hsize, rsize, count) == (0x54504650, 1, 64, 96, 4),
+    expect((magic, version, hsize, rsize, count) == (abi["PFP_TABLE_MAGIC"], abi["PFP_TABLE_VERSION"], hs, rs, 4),
            f"table header {magic:#x} v{version} {hsize}/{rsize} count {count}")
-    counter, = struct.unpack_from("<I", data, 16)
+    counter, = struct.unpack_from("<I", data, abi["PFP_HDR_OFF_COUNTER"])
     expect(counter == 2, f"table counter id {counter}, not 2 (TriCore CCNT)")
-    names, records = struct.unpack_from("<II", data, 52)
-    expect(records == tricore_elf.DATA_BASE + 64, f"records at {records:#x}")
-    expect(records + 2 * 96 + 12 == 0x7000010C and struct.unpack_from("<I", data, 64 + 2 * 96 + 12)[0] == 0,
-           "region 2's `last` is not 0 in the file at 0x7000010C (ST.W [A2]204 writes it at run time)")
+    names, = struct.unpack_from("<I", data, abi["PFP_HDR_OFF_NAMES"])
+    records, = struct.unpack_from("<I", data, abi["PFP_HDR_OFF_REGIONS"])
+    expect(records == tricore_elf.DATA_BASE + hs, f"records at {records:#x}")
+    count2 = 2 * rs + abi["PFP_REC_OFF_COUNT"]
+    expect(records + count2 == 0x70000100 and struct.unpack_from("<I", data, hs + count2)[0] == 0,
+           "region 2's `count` is not 0 in the file at 0x70000100 (ST.W [A2]192 writes it at run time)")
     # The names: const char *const pfp_names_[] in flash, as PFP_DEFINE_TABLE lays them out.
     flash = info["text"]
     got = []

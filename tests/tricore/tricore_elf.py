@@ -16,7 +16,7 @@ The program (at 0x80000000, PFLASH0 cached on the TC27x, RAM in QEMU's model):
                  JNE D3, D4, loop
     loop_end:    DEBUG16                          ; marker END "loop" (id 1)
                  MFCR D6, #0xFC04                 ; CCNT after
-                 ST.W [A2]204, D3                 ; region 2's (`filter`) `last` = the loop count
+                 ST.W [A2]192, D3                 ; region 2's (`filter`) `count` = the loop count
     done:        DEBUG16                          ; marker DONE
     halt:        J halt
 
@@ -26,13 +26,32 @@ pointers and uint64_t at 8-byte offsets give the same 64-byte header and 96-byte
 Cortex-M), counter id 2 (TriCore CCNT), calibrated, the runtime's two regions (ids 0 and 1,
 "pfp.overhead" and "pfp.nested", as PFP_DEFINE_TABLE names them) and two of the application's with
 statistics already in them; the names live in flash after the code (`pfp_names_`, .rodata). Region 2's
-`last` is 0 in the file and LOOPS once the program ran, so a read that shows LOOPS came from the
-target's memory.
+`count` is 0 in the file and LOOPS once the program ran, so a read that shows LOOPS came from the
+target's memory (`count` is a count, reported as such on a board without a cycle counter, where the
+cycle statistics are not). The table's sizes and offsets are read from target/include/bench_abi.h.
 
 Usage: python3 tricore_elf.py OUT.elf [LOOPS]   (LOOPS 1..32767, default 1000)
 """
+import os
+import re
 import struct
 import sys
+
+BENCH_ABI_H = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "target", "include", "bench_abi.h")
+
+
+def read_abi(path=BENCH_ABI_H):
+    """{name: value} of bench_abi.h's numeric PFP_* defines (sizes, offsets, magic), so the table made
+    here follows the header the firmware and the host are built from."""
+    out = {}
+    for m in re.finditer(r"^#define\s+(PFP_\w+)\s+(0x[0-9a-fA-F]+|\d+)u?\b", open(path).read(), re.M):
+        out[m.group(1)] = int(m.group(2), 0)
+    return out
+
+
+ABI = read_abi()
+HDR_SIZE, REC_SIZE = ABI["PFP_HEADER_SIZE"], ABI["PFP_RECORD_SIZE"]
+COUNT2 = 2 * REC_SIZE + ABI["PFP_REC_OFF_COUNT"]  # region 2's `count`, which the program stores
 
 EM_TRICORE = 44  # ELF e_machine for TriCore (System V ABI gABI machine list)
 TEXT_BASE = 0x80000000
@@ -133,7 +152,7 @@ def program(records_addr, loops):
         (None, 4, JNE(3, 4, -2)),  # back 4 bytes to `loop`
         ("loop_end", 2, DEBUG16),
         (None, 4, MFCR(6, CSFR_CCNT)),
-        (None, 4, ST_W(2, 2 * 96 + 12, 3)),  # region 2's `last` (record 2, offset 12)
+        (None, 4, ST_W(2, COUNT2, 3)),  # region 2's `count` (record 2, PFP_REC_OFF_COUNT)
         ("done", 2, DEBUG16),
         ("halt", 2, J16_SELF),
     ]
@@ -158,13 +177,13 @@ def marker_record(addr, kind, ident, name):
 
 
 # ---- the region table as target/pfp writes it (docs/regions.md "Table layout (version 1)") ----
-PFP_MAGIC = 0x54504650
+PFP_MAGIC = ABI["PFP_TABLE_MAGIC"]
 COUNTER_TRICORE_CCNT = 2
 REGION_NAMES = ["pfp.overhead", "pfp.nested", "filter", "fft"]
 # (count, flags, errors, last, total, min, max, ema) per region: the calibration left 0 in the
-# runtime's two (an exact calibration), the application's have samples; region 2's `last` is written
-# by the program at run time.
-REGION_STATS = [(16, 1, 0, 0, 0, 0, 0, 0.0), (16, 1, 0, 0, 0, 0, 0, 0.0), (7, 1, 0, 0, 7 * 120, 100, 140, 120.0),
+# runtime's two (an exact calibration), the application's have samples; region 2's `count` is 0 here
+# and written by the program at run time.
+REGION_STATS = [(16, 1, 0, 0, 0, 0, 0, 0.0), (16, 1, 0, 0, 0, 0, 0, 0.0), (0, 1, 0, 120, 7 * 120, 100, 140, 120.0),
                 (3, 1, 0x4, 5000, 15000, 4900, 5100, 5000.0)]
 
 
@@ -180,16 +199,35 @@ def rodata_image(base):
     return img + b"\0" * (-len(img) % 4), base
 
 
+def FIELD_OFFS(fmt):
+    """The byte offset of each field of a struct format (no padding: '<'), 4H counted as 4 fields."""
+    offs, off = [], 0
+    for n, c in re.findall(r"(\d*)([a-zA-Z])", fmt[1:]):
+        for _ in range(int(n or 1)):
+            offs.append(off)
+            off += struct.calcsize("<" + c)
+    return offs
+
+
 def data_image(base, names_tab):
     """(bytes, {symbol: (addr, size)}): the header at base, then the records."""
-    hdr_size, rec_size = 64, 96
+    hdr_size, rec_size = HDR_SIZE, REC_SIZE
     records = base + hdr_size
-    header = struct.pack("<IHHHHIIIIIIII4HIII", PFP_MAGIC, 1, hdr_size, rec_size, len(REGION_NAMES), 0,
+    # The field order of bench_abi.h's PFP_HDR_OFF_*: the format below puts each at its offset.
+    fmt = "<IHHHHIIIIIIII4HIII"
+    for k in ("MAGIC", "VERSION", "HEADER_SIZE", "RECORD_SIZE", "COUNT", "SEQ", "COUNTER", "CORE_CLOCK",
+              "OVERHEAD", "NEST_OVERHEAD", "ISR_OVERHEAD", "FLAGS", "N_EVENTS", "EVENTS", "NAMES", "REGIONS", "ERRORS"):
+        assert ABI["PFP_HDR_OFF_" + k] in FIELD_OFFS(fmt), k
+    header = struct.pack(fmt, PFP_MAGIC, ABI["PFP_TABLE_VERSION"], hdr_size, rec_size, len(REGION_NAMES), 0,
                          COUNTER_TRICORE_CCNT, 200000000, 6, 4, 30, 1, 0, 0, 0, 0, 0, names_tab, records, 0)
     assert len(header) == hdr_size
     recs = bytearray()
+    rfmt = "<IIIIQIIffII"
+    offs = FIELD_OFFS(rfmt)
+    for i, k in enumerate(("COUNT", "FLAGS", "ERRORS", "LAST", "TOTAL", "MIN", "MAX", "EMA", "ALPHA")):
+        assert offs[i] == ABI["PFP_REC_OFF_" + k], k  # the record's fields where bench_abi.h has them
     for count, flags, errors, last, total, mn, mx, ema in REGION_STATS:
-        r = struct.pack("<IIIIQIIffII", count, flags, errors, last, total, mn, mx, ema, 0.0, 0, 0)
+        r = struct.pack(rfmt, count, flags, errors, last, total, mn, mx, ema, 0.0, 0, 0)
         r += b"\0" * (rec_size - len(r))
         recs += r
     return bytes(header + recs), {"bench_regions": (base, hdr_size), "pfp_records": (records, len(recs))}
@@ -197,11 +235,11 @@ def data_image(base, names_tab):
 
 def build_elf(loops=DEFAULT_LOOPS):
     """The ELF bytes and a description {labels, text, data, markers} for the checks."""
-    code, labels = assemble(program(DATA_BASE + 64, loops))
+    code, labels = assemble(program(DATA_BASE + HDR_SIZE, loops))
     code += b"\0" * (-len(code) % 4)
     rodata, names_tab = rodata_image(TEXT_BASE + len(code))
     data, data_syms = data_image(DATA_BASE, names_tab)
-    assert data_syms["pfp_records"][0] == DATA_BASE + 64
+    assert data_syms["pfp_records"][0] == DATA_BASE + HDR_SIZE
     text = code + rodata
     labels["pfp_names_"] = names_tab
     markers = [(labels["loop_begin"], MARKER_BEGIN, 1, "loop"), (labels["loop_end"], MARKER_END, 1, "loop"),
