@@ -6,6 +6,8 @@
 #include "report/cjson_out.h"
 #include "report/reporter.h"
 
+#include <string.h>
+
 static int add_measure(cJSON *bench, const char *measure, double value, double lo, double hi)
 {
 	cJSON *m = cJSON_AddObjectToObject(bench, measure);
@@ -30,7 +32,8 @@ static int bmf_begin(const struct reporter_ctx *ctx, FILE *out, const struct ben
 		results_label(res, label, sizeof(label));
 		bench = cJSON_AddObjectToObject(root, label);
 		if (!bench || add_measure(bench, res->unit, s->mean, s->min, s->max) ||
-		    (rep->context.core_clock_hz &&
+		    /* only cycles become time: an instruction count (--icount) is no duration */
+		    (rep->context.core_clock_hz && !strcmp(res->unit, "cycles") &&
 		     add_measure(bench, "latency", results_cycles_to_ns(rep, s->mean),
 		                 results_cycles_to_ns(rep, s->min), results_cycles_to_ns(rep, s->max)))) {
 			cJSON_Delete(root);

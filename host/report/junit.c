@@ -180,7 +180,8 @@ static int junit_result(const struct reporter_ctx *ctx, FILE *out, const struct 
 {
 	const struct bench_stats *s = &res->stats;
 	char label[600];
-	double ns = results_cycles_to_ns(rep, s->mean);
+	/* only cycles become time: an instruction count (--icount) is no duration (time 0, as unknown) */
+	double ns = strcmp(res->unit, "cycles") ? -1.0 : results_cycles_to_ns(rep, s->mean);
 	int64_t limit = 0;
 	int bad = 0;
 

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "firmware/regions.h"
+#include "report/json_read.h"
 #include "report/junit.h"
 #include "report/reporter.h"
 
@@ -315,13 +317,85 @@ static void test_registry_figures(void **state)
 	results_free(&r2);
 }
 
+/* An instruction count (--icount) is no duration: BMF gives it no "latency" and JUnit no time,
+ * while a cycle result of the same report keeps both (console, JSON and CSV already did so). */
+static void test_instructions_no_time(void **state)
+{
+	struct bench_report r;
+	struct bench_result *res;
+	char *bmf, *junit;
+
+	(void)state;
+	results_init(&r);
+	r.context.core_clock_hz = 100000000;
+	res = results_get(&r, "loop [icount]", NULL, 0);
+	snprintf(res->unit, sizeof(res->unit), "instructions");
+	results_add_sample(res, 2001, 0);
+	results_finish(&r);
+	bmf = emit("bmf", NULL, &r);
+	junit = emit("junit", NULL, &r);
+	assert_non_null(strstr(bmf, "\"instructions\""));
+	assert_null(strstr(bmf, "latency"));
+	assert_non_null(strstr(junit, "time=\"0.000000000\""));
+	free(bmf);
+	free(junit);
+	/* the same figure in cycles: 2001 cycles at 100 MHz are 20010 ns */
+	snprintf(res->unit, sizeof(res->unit), "cycles");
+	bmf = emit("bmf", NULL, &r);
+	junit = emit("junit", NULL, &r);
+	assert_non_null(strstr(bmf, "latency"));
+	assert_non_null(strstr(junit, "time=\"0.000020010\""));
+	free(bmf);
+	free(junit);
+	results_free(&r);
+}
+
+/* A region on a board with counter none: JSON null for its cycle figures (never 0), read back as not
+ * measured; the console shows '-' and keeps the count. */
+static void test_region_no_cycles(void **state)
+{
+	struct bench_report r, back;
+	struct bench_region_result *g;
+	struct bench_error err;
+	char *json, *con;
+
+	(void)state;
+	results_init(&r);
+	g = results_add_region(&r);
+	snprintf(g->name, sizeof(g->name), "filter");
+	g->id = 2, g->count = 7, g->total = 840, g->min = 100, g->max = 140, g->last = 120;
+	regions_mark_no_cycles(&r);
+	results_finish(&r);
+	assert_true(g->no_cycles);
+	assert_int_equal(r.n_warnings, 1);
+	json = emit("json", NULL, &r);
+	assert_non_null(strstr(json, "\"total\":\tnull"));
+	assert_non_null(strstr(json, "\"min\":\tnull"));
+	assert_non_null(strstr(json, "\"last\":\tnull"));
+	assert_non_null(strstr(json, "\"count\":\t7"));
+	assert_non_null(strstr(json, "cycles not measured: the board has no cycle counter"));
+	results_init(&back);
+	assert_int_equal(json_read_text(json, strlen(json), "t", &back, &err), 0);
+	assert_int_equal(back.n_regions, 1);
+	assert_true(back.regions[0].no_cycles);
+	assert_int_equal(back.regions[0].count, 7);
+	con = emit("console", NULL, &r);
+	assert_non_null(
+	    strstr(con, "filter                      7            -        -        -          -          -"));
+	free(json);
+	free(con);
+	results_free(&back);
+	results_free(&r);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_json_roundtrip),    cmocka_unit_test(test_console_golden),
-	    cmocka_unit_test(test_console_warnings),  cmocka_unit_test(test_write_failures),
-	    cmocka_unit_test(test_incomplete_status), cmocka_unit_test(test_context_limits),
-	    cmocka_unit_test(test_registry_figures),  cmocka_unit_test(test_console_transport),
+	    cmocka_unit_test(test_json_roundtrip),       cmocka_unit_test(test_console_golden),
+	    cmocka_unit_test(test_console_warnings),     cmocka_unit_test(test_write_failures),
+	    cmocka_unit_test(test_incomplete_status),    cmocka_unit_test(test_context_limits),
+	    cmocka_unit_test(test_registry_figures),     cmocka_unit_test(test_console_transport),
+	    cmocka_unit_test(test_instructions_no_time), cmocka_unit_test(test_region_no_cycles),
 	};
 	out_path = argc > 1 ? argv[1] : NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);
