@@ -111,7 +111,7 @@ static int diagnose(struct loop *c, bool timed_out, uint32_t pc)
 		uint32_t dhcsr = 0;
 		/* A locked-up core (a fault while taking a fault: Armv7-M ARM B1.5.15) never reaches a
 		 * marker and its PC means nothing; DHCSR.S_LOCKUP (bit 19, C1.6.2) says so. */
-		if (!c->cfg->tricore && backend_read_u32(c->bk, LOOP_DHCSR, &dhcsr, &e) == 0 &&
+		if (c->cfg->cm_debug_regs && backend_read_u32(c->bk, LOOP_DHCSR, &dhcsr, &e) == 0 &&
 		    (dhcsr & LOOP_DHCSR_S_LOCKUP))
 			return bench_fail(c->err, BENCH_E_FAULT,
 			                  "the target locked up (DHCSR.S_LOCKUP: a fault while taking a fault, "
@@ -123,7 +123,7 @@ static int diagnose(struct loop *c, bool timed_out, uint32_t pc)
 			                  "and does not halt (after marker %s): raise --timeout or check the firmware",
 			                  c->cfg->o->timeout_ms, marker_text(c->last_marker, last, sizeof(last)));
 	}
-	if (!c->cfg->tricore && run_fault_describe(c->bk, c->cfg->elf, pc, name_addr, c, fault, sizeof(fault)))
+	if (c->cfg->cm_debug_regs && run_fault_describe(c->bk, c->cfg->elf, pc, name_addr, c, fault, sizeof(fault)))
 		return bench_fail(c->err, BENCH_E_FAULT, "the target faulted: %s (after marker %s): %s", fault,
 		                  marker_text(c->last_marker, last, sizeof(last)), fault_advice(c));
 	elf_describe_addr(c->cfg->elf, pc, where, sizeof(where));
@@ -586,7 +586,7 @@ static int run_markers_once(struct loop *c)
 			const struct marker *next;
 			if ((rc = on_marker(c, m, cnt, &done)))
 				return rc;
-			if (c->mode != LOOP_MODE_BP_MARKERS || done || c->cfg->tricore)
+			if (c->mode != LOOP_MODE_BP_MARKERS || done || c->cfg->markers_are_nops)
 				break;
 			next = markers_at(&c->cfg->elf->markers, m->addr + LOOP_BKPT_SIZE);
 			if (!next) {
@@ -722,7 +722,7 @@ int loop_run(struct loop *c, const struct loop_config *cfg, const struct loop_ho
 		if ((rc = backend_reset(c->bk, BK_RESET_HALT, c->err)))
 			break;
 		/* A fault then halts with its frame intact; a target without DEMCR (QEMU) just runs on. */
-		if (!c->cfg->tricore && run_fault_catch(c->bk, c->err))
+		if (c->cfg->cm_debug_regs && run_fault_catch(c->bk, c->err))
 			bench_error_clear(c->err);
 		run_phase_done(c->phases, RUN_PHASE_RESET);
 		if (pass == 0)

@@ -82,10 +82,14 @@ struct loop_config {
 	const struct counter_desc *counter;
 	uint32_t counter_addr; /* where the backend reads it (a CSFR's address for TriCore) */
 	bool preloaded;        /* the target already holds the firmware: nothing to load or verify */
-	/* A TriCore ELF: its markers are DEBUG instructions, which run as no-ops where the debugger has
-	 * not made them halt (QEMU), so a resume steps over them like any code and the PC is never moved
-	 * past one; and there are no Cortex-M debug registers (DHCSR, DEMCR, CFSR) to read or write. */
-	bool tricore;
+	/* What the target has, not which core it is (STYLE.md #3); run.c sets both from the ELF's arch. */
+	/* The Cortex-M debug registers DHCSR, DEMCR and CFSR (Armv7-M ARM C1.6): read for faults and the
+	 * reset halt, written for --mask-irqs. A TriCore has none. */
+	bool cm_debug_regs;
+	/* The marker instruction runs as a no-op where the debugger has not made it halt (TriCore DEBUG16
+	 * under QEMU): a resume steps over it like any code and the PC is never moved past one. A Cortex-M
+	 * BKPT halts by itself and is skipped by a PC write. */
+	bool markers_are_nops;
 	uint32_t sysclk_addr;  /* the firmware's CMSIS `SystemCoreClock` (4 bytes); 0: it has none */
 };
 

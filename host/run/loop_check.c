@@ -59,7 +59,7 @@ int loop_check_begin(struct loop *c, struct loop_pending *p)
 	int rc;
 
 	p->exccnt_valid = false;
-	if (c->cfg->o->mask_irqs && c->cfg->tricore)
+	if (c->cfg->o->mask_irqs && !c->cfg->cm_debug_regs)
 		return bench_fail(
 		    c->err, BENCH_E_UNSUPPORTED,
 		    "--mask-irqs sets a Cortex-M's DHCSR.C_MASKINTS; a TriCore has none: drop --mask-irqs");

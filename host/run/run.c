@@ -231,7 +231,8 @@ static int check_arch(struct run_ctx *c)
 	const char *arch = elf_arch(&c->elf);
 	bool tricore = !strcmp(arch, "tricore");
 
-	c->cfg.tricore = tricore;
+	c->cfg.cm_debug_regs = !tricore;
+	c->cfg.markers_are_nops = tricore;
 	if (c->have_board && strcmp(arch, c->board.arch))
 		return bench_fail(
 		    c->err, BENCH_E_ARCH,
@@ -331,7 +332,7 @@ static int choose_counter(struct run_ctx *c)
 	 * inputs are exercised, but record no cycles rather than zeros (docs/gdb.md). */
 	/* A TriCore attached without a board has no CSFR base to read CCNT at (board.json "csfr_base"). */
 	if (!backend_has(&c->sess.bk, BK_CAP_CYCCNT) || !strcmp(ctx->counter, "none") ||
-	    (c->cfg.tricore && !c->have_board)) {
+	    (!strcmp(elf_arch(&c->elf), "tricore") && !c->have_board)) {
 		ctx->cycles_modelled = false;
 		(void)snprintf(ctx->counter, sizeof(ctx->counter), "none");
 		return 0;
@@ -342,7 +343,7 @@ static int choose_counter(struct run_ctx *c)
 		                  "counter `%s` of board %s is not one bench can read: name DWT_CYCCNT, CCNT or "
 		                  "none in its board.json (docs/boards.md)",
 		                  ctx->counter, c->have_board ? c->board.name : "(attached)");
-	if ((k->core == COUNTER_TRICORE) != c->cfg.tricore)
+	if ((k->core == COUNTER_TRICORE) != !strcmp(elf_arch(&c->elf), "tricore"))
 		return bench_fail(
 		    c->err, BENCH_E_BOARD,
 		    "counter `%s` of board %s belongs to another core than %s's: fix the board's \"counter\"",
