@@ -32,6 +32,18 @@ python3 -c "import json,sys; n=sorted(r['name'] for r in json.load(open(sys.argv
 timeout -k 5 60 "$build/bench" run --board qemu-mps2-an386 "$ex/fut-hardfp.elf" --repeat 2 --arg input=1,2 \
   --timeout 30s --quiet --no-progress --json "$work/fut.json"
 check fut-hardfp "$work/fut.json"
+# --icount: the instructions between the markers, the BKPT markers not counted (docs/gdb.md):
+# nopN runs exactly N NOPs, the same definition as on TriCore (tests/tricore: 2 * LOOPS).
+timeout -k 5 60 "$build/bench" run --board qemu-mps2-an386 "$ex/nops.elf" --icount --repeat 2 --timeout 30s \
+  --quiet --no-progress --json "$work/icount.json"
+python3 - "$work/icount.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+got = {x["name"]: (x["unit"], x["samples"], x["time_ns"]) for x in r["results"] if x["name"].endswith(" [icount]")}
+want = {f"nop{n} [icount]": ("instructions", [n, n], None) for n in (1, 10, 100, 1000)}
+assert got == want, got
+print("icount", sorted(got.items()))
+PY
 # a firmware without markers, between two functions (Embench-IoT style)
 fw=$build/tests/firmware/rsp/qemu_nomarkers.elf
 timeout -k 5 60 "$build/bench" run --board qemu-mps2-an386 "$fw" --start start_trigger --stop stop_trigger \
