@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include "f407_regs.h"
 
-#define CRC_DATA_WORDS 64u
+#define CRC_DATA_WORDS    64u
 #define TICK_INT_PRIORITY 15u /* the time base's priority, CubeMX's default: the lowest */
 
 extern uint32_t crc_data[CRC_DATA_WORDS];

@@ -117,7 +117,10 @@ int main(void)
   }
   bench_done();
   printf("done\r\n");
-  HAL_SuspendTick(); /* nothing left to do: sleep for good (bench-sim --no-debugger ends there) */
+  /* nothing left to do: sleep for good (bench-sim --no-debugger ends there). SysTick stops too: a
+   * running counter is a timed event even without TICKINT (COUNTFLAG, ARMv7-M B3.3.3). */
+  HAL_SuspendTick();
+  SYST_CSR = 0u;
   /* USER CODE END 2 */
 
   while (1)
