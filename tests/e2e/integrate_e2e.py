@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Users' own firmware on the virtual board (issue 12), through stock OpenOCD and bench-sim:
 
-  hal      the CubeMX-shaped HAL firmware (tests/firmware/hal: ST's HAL, start-up file, a CubeMX-layout
-           linker script with no KEEP for .bench_markers, --gc-sections): exit 0; HAL_CRC_Calculate
-           costs exactly 44 + 10 n cycles over n = 1, 4, 16, 64 words and the software CRC 380, 1445,
-           5765, 22697, every sample alike; the CRC unit's results (USART2 lines, --uart) equal
-           CRC-32/MPEG-2 computed here; the clock reached 168 MHz from the PLL, TIM6 ticked, EXTI0
-           fired once; the one warning names DMA1 as kept as plain registers; between each
-           bkpt 0x0001 and bkpt 0x0002 there is one bl, to crc_hw and crc_sw.
+  cubemx   the CubeMX-shaped firmware (tests/firmware/cubemx: this project's own code in the layout of
+           a CubeMX Makefile project: GCC-style start-up file with the 82 F407 interrupt vectors, a
+           CubeMX-layout linker script with no KEEP for .bench_markers, --gc-sections, the HAL's
+           start-up sequence at register level): exit 0; crc_hw (the CRC unit) costs exactly 23 + 12 n
+           cycles over n = 1, 4, 16, 64 words and crc_sw 380, 1445, 5765, 22697, every sample alike; the CRC
+           unit's results (USART2 lines, --uart) equal CRC-32/MPEG-2 computed here; the clock
+           reached 168 MHz from the PLL, TIM6 and SysTick ticked, EXTI0 fired once; the one warning
+           names DMA1 as kept as plain registers; between each bkpt 0x0001 and bkpt 0x0002 there is
+           one bl, to crc_hw and crc_sw.
   cxx      the C++17 firmware (tests/firmware/cxx): fut 15, scale 63, fir 9 cycles for every input,
            and the C++ function is what lies between its BKPTs.
-  standalone  the same HAL firmware with no debugger at all (bench-sim --standalone --no-debugger):
+  standalone  the same CubeMX-shaped firmware with no debugger at all (bench-sim --standalone --no-debugger):
            each marker BKPT takes DebugMonitor, CubeMX's DebugMon_Handler steps over it through
            BENCH_HANDLER_ENTRY(), the loop runs once (words 4), the firmware prints "done" after
            bench_done() and sleeps: exit 0.
@@ -81,12 +83,20 @@ def disasm_between_markers(elf):
     return out
 
 
-def case_hal():
-    elf = os.path.join(FW, "hal", "hal_f407.elf")
-    ld = open(os.path.join(SRC, "tests", "firmware", "hal", "STM32F407VGTx_FLASH.ld")).read()
-    expect("KEEP(*(.bench_markers))" not in ld.replace(" ", ""), "the CubeMX-layout script must not KEEP the markers")
-    sections = subprocess.run(["arm-none-eabi-readelf", "-S", elf], capture_output=True, text=True).stdout
+# The CRC unit's cost (crc_hw = CRC_HW_A + CRC_HW_B * n) and the software CRC's, measured at -Og.
+CRC_HW_A, CRC_HW_B = 23, 12
+CRC_SW = {1: 380, 4: 1445, 16: 5765, 64: 22697}
+
+
+def case_cubemx():
+    elf = os.path.join(FW, "cubemx", "cubemx_f407.elf")
+    ld = open(os.path.join(SRC, "tests", "firmware", "cubemx", "STM32F407VGTx_FLASH.ld")).read()
+    expect("KEEP(*(.bench_markers))" not in re.sub(r"\s", "", ld), "the CubeMX-layout script must not KEEP the markers")
+    sections = subprocess.run(["arm-none-eabi-readelf", "-SW", elf], capture_output=True, text=True).stdout
     expect(".bench_markers" in sections, ".bench_markers survived --gc-sections without KEEP")
+    vec = re.search(r"\.isr_vector\s+PROGBITS\s+08000000 [0-9a-f]+ ([0-9a-f]+)", sections)
+    expect(vec is not None and int(vec.group(1), 16) == 4 * (16 + 82),
+           f".isr_vector at 0x08000000 holds 16 + 82 vectors: {vec and vec.group(0)}")
     stretches = disasm_between_markers(elf)
     expect(len(stretches) == 2 and all(len(s) == 1 and s[0].startswith("bl") for s in stretches)
            and "<crc_hw>" in stretches[0][0] and "<crc_sw>" in stretches[1][0],
@@ -95,10 +105,10 @@ def case_hal():
     rc, out, err, rep = run([elf, "--arg", "words=" + ",".join(map(str, sizes)), "--uart"])
     expect(rc == 0, f"exit code {rc}, expected 0")
     expect(rep is not None and rep["status"] == "ok", f"status {rep and rep['status']}")
-    sw = {1: 380, 4: 1445, 16: 5765, 64: 22697}
+    sw, a, b = CRC_SW, CRC_HW_A, CRC_HW_B
     for n in sizes:
         hw_s, sw_s = samples(rep, "crc_hw", words=n), samples(rep, "crc_sw", words=n)
-        expect(hw_s == [44 + 10 * n] * 10, f"crc_hw words={n}: {hw_s}, expected 10 x {44 + 10 * n}")
+        expect(hw_s == [a + b * n] * 10, f"crc_hw words={n}: {hw_s}, expected 10 x {a + b * n}")
         expect(sw_s == [sw[n]] * 10, f"crc_sw words={n}: {sw_s}, expected 10 x {sw[n]}")
     lines = (rep or {}).get("uart", {}).get("lines", [])
     expect(lines[:3] == ["clock 168000000 sws 2", "tick ok", "exti 1"], f"start-up lines {lines[:3]}")
@@ -115,7 +125,7 @@ def case_hal():
 
 
 def case_standalone():
-    elf = os.path.join(FW, "hal", "hal_f407.elf")
+    elf = os.path.join(FW, "cubemx", "cubemx_f407.elf")
     cmd = [os.path.join(BUILD, "bench-sim"), "--elf", elf, "--standalone", "--no-debugger", "--max-cycles", "50000000"]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     print(f"$ {' '.join(cmd)}\n-> {p.returncode}\n{p.stdout}{p.stderr}", file=sys.stderr)
