@@ -97,6 +97,16 @@ def case_cubemx():
     vec = re.search(r"\.isr_vector\s+PROGBITS\s+08000000 [0-9a-f]+ ([0-9a-f]+)", sections)
     expect(vec is not None and int(vec.group(1), 16) == 4 * (16 + 82),
            f".isr_vector at 0x08000000 holds 16 + 82 vectors: {vec and vec.group(0)}")
+    syms = {}
+    for line in subprocess.run(["arm-none-eabi-nm", elf], capture_output=True, text=True).stdout.splitlines():
+        f = line.split()
+        if len(f) == 3:
+            syms[f[2]] = (f[0], f[1])
+    irq = {k: v for k, v in syms.items() if k.endswith("_IRQHandler")}
+    own = sorted(k for k, v in irq.items() if v[0] != syms.get("Default_Handler", ("", ""))[0])
+    expect(len(irq) == 82 and own == ["DMA1_Stream6_IRQHandler", "EXTI0_IRQHandler", "TIM6_DAC_IRQHandler"]
+           and all(v[1] == "W" for k, v in irq.items() if k not in own),
+           f"82 IRQ handlers, weak aliases of Default_Handler but the 3 the firmware defines: {len(irq)}, {own}")
     stretches = disasm_between_markers(elf)
     expect(len(stretches) == 2 and all(len(s) == 1 and s[0].startswith("bl") for s in stretches)
            and "<crc_hw>" in stretches[0][0] and "<crc_sw>" in stretches[1][0],
