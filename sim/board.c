@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "chip/stm32f4_art.h"
+
 /* FLASH controller program/erase: the core drops translated code there (in either window). */
 static void on_code_write(void *ctx, uint32_t addr, uint32_t size)
 {
@@ -31,6 +33,23 @@ static void chip_advance(void *ctx, uint64_t now)
 	stm32f4_advance(ctx, now);
 }
 
+/* The flash accelerator's timing (chip/stm32f4_art.h), which FLASH_ACR writes drive. */
+static uint32_t flash_block_wait(void *ctx, uint32_t first_line, const uint16_t *line_start, unsigned n_lines,
+                                 uint32_t cycles, bool branch)
+{
+	return art_run_block(ctx, first_line, line_start, n_lines, cycles, branch);
+}
+
+static uint32_t flash_literal_wait(void *ctx, uint32_t off)
+{
+	return art_literal(ctx, off);
+}
+
+static void flash_set_wait_states(void *ctx, int ws)
+{
+	art_override(ctx, ws);
+}
+
 /* AIRCR.SYSRESETREQ resets the whole chip but the debug logic (RM0090 6.1.2, Armv7-M ARM B3.2.6). */
 static void on_system_reset(void *ctx)
 {
@@ -44,6 +63,7 @@ int board_init(struct board *b, const struct sim_config *cfg, char *err, size_t 
 	const struct stm32f4_config chip_cfg = {.uart_echo = cfg->uart_echo};
 	if (stm32f4_init(&b->bus, &b->chip, &chip_cfg, err, errlen) != 0)
 		return -1;
+	struct stm32f4_art *art = stm32f4_art(b->chip);
 	const struct core_soc soc = {
 	    .num_irq = STM32F4_NUM_IRQ,
 	    .prio_bits = STM32F4_PRIO_BITS,
@@ -51,6 +71,17 @@ int board_init(struct board *b, const struct sim_config *cfg, char *err, size_t 
 	    .next_event = chip_next_event,
 	    .advance = chip_advance,
 	    .ctx = b->chip,
+	    .flash =
+	        {
+	            .base = STM32F4_FLASH_BASE,
+	            .size = STM32F4_FLASH_SIZE,
+	            .line_shift = ART_LINE_SHIFT,
+	            .ws = &art->ws,
+	            .block_wait = flash_block_wait,
+	            .literal_wait = flash_literal_wait,
+	            .set_wait_states = flash_set_wait_states,
+	            .ctx = art,
+	        },
 	};
 	b->core = core_new(&b->bus, cfg, &soc, err, errlen);
 	if (!b->core)

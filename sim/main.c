@@ -56,7 +56,8 @@ static const char usage_text[] =
     "  --jtag-socket P   serve remote_bitbang on the Unix socket P (faster; OpenOCD:\n"
     "                    `remote_bitbang host P` with `remote_bitbang port 0`)\n"
     "  --ctl-port N      control interface on 127.0.0.1:N (0: a free port; prints `ctl-port N`)\n"
-    "  --wait-states N   flash wait states the cycle model charges (default 0)\n"
+    "  --wait-states N   force N flash wait states (0-15) instead of the FLASH_ACR.LATENCY the firmware\n"
+    "                    writes (default `auto`: follow the firmware, RM0090 3.4; docs/cycle-model.md)\n"
     "  --trace           print every executed instruction to stderr\n"
     "  --elf FILE        load FILE's segments into flash/RAM before starting (factory programmed)\n"
     "  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4\n"
@@ -70,7 +71,7 @@ static const char usage_text[] =
     "one)\n"
     "  --help            this text\n"
     "\n"
-    "Control interface: one command per line, one reply line: `stats`, `wait-states N`,\n"
+    "Control interface: one command per line, one reply line: `stats`, `wait-states N|auto`,\n"
     "`trace on|off`, `dap-wait N`, `where ADDR`, `quit`.\n"
     "Exit: 0 on SIGINT/SIGTERM/quit, 2 on bad usage, 1 on errors.\n";
 
@@ -79,7 +80,7 @@ struct options {
 	long jtag_port;   /* -1: not given */
 	const char *jtag_socket;
 	long ctl_port; /* -1: none */
-	unsigned wait_states;
+	int wait_states; /* -1: auto (FLASH_ACR.LATENCY) */
 	bool trace;
 	const char *elf;
 	bool standalone;
@@ -197,7 +198,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	*o = (struct options){.stlink_port = -1, .jtag_port = -1, .ctl_port = -1};
+	*o = (struct options){.stlink_port = -1, .jtag_port = -1, .ctl_port = -1, .wait_states = -1};
 	int c;
 	uint64_t v;
 	opterr = 0;
@@ -221,11 +222,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->jtag_socket = optarg;
 			break;
 		case O_WAIT:
+			if (strcmp(optarg, "auto") == 0) {
+				o->wait_states = -1;
+				break;
+			}
 			if (parse_u64(optarg, 15, &v) < 0) {
-				error_line("bad --wait-states `%s`: give 0-15 (FLASH_ACR.LATENCY)", optarg);
+				error_line("bad --wait-states `%s`: give 0-15, or auto to follow FLASH_ACR.LATENCY", optarg);
 				return -1;
 			}
-			o->wait_states = (unsigned)v;
+			o->wait_states = (int)v;
 			break;
 		case O_TRACE:
 			o->trace = true;
@@ -483,8 +488,11 @@ static void ctl_command(struct sim *s, struct ctl_client *c, char *line)
 	uint64_t v;
 	if (strcmp(line, "stats") == 0 && !arg) {
 		ctl_stats(s, c);
+	} else if (strcmp(line, "wait-states") == 0 && arg && strcmp(arg, "auto") == 0) {
+		core_set_wait_states(s->core, -1);
+		ctl_reply(c, "ok wait-states auto (%u from FLASH_ACR)", core_wait_states(s->core));
 	} else if (strcmp(line, "wait-states") == 0 && arg && parse_u64(arg, 15, &v) == 0) {
-		core_set_wait_states(s->core, (unsigned)v);
+		core_set_wait_states(s->core, (int)v);
 		ctl_reply(c, "ok wait-states %" PRIu64, v);
 	} else if (strcmp(line, "trace") == 0 && arg && (strcmp(arg, "on") == 0 || strcmp(arg, "off") == 0)) {
 		core_set_trace(s->core, strcmp(arg, "on") == 0);
@@ -500,8 +508,8 @@ static void ctl_command(struct sim *s, struct ctl_client *c, char *line)
 		s->quit = true;
 	} else {
 		ctl_reply(c,
-		          "error unknown command `%s%s%s`: try stats, wait-states N, trace on|off, dap-wait N, where "
-		          "ADDR, quit",
+		          "error unknown command `%s%s%s`: try stats, wait-states N|auto, trace on|off, dap-wait N, "
+		          "where ADDR, quit",
 		          line, arg ? " " : "", arg ? arg : "");
 	}
 }

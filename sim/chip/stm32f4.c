@@ -313,6 +313,11 @@ int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct stm32f4
 		       (STM32F4_FLASH_SIZE + STM32F4_SRAM_SIZE + STM32F4_CCM_SIZE + STM32F4_SYSMEM_SIZE) / 1024);
 		return -1;
 	}
+	if (art_init(&st->art) != 0) {
+		stm32f4_free(st);
+		errmsg(err, errlen, "stm32f4: out of memory for the flash accelerator's line table");
+		return -1;
+	}
 	sysmem_init(st);
 	st->dbgmcu_cr = 0;
 	stm32f4_reset(st);
@@ -361,6 +366,7 @@ void stm32f4_free(struct stm32f4 *st)
 	free(st->sram);
 	free(st->ccm);
 	free(st->sysmem);
+	art_free(&st->art);
 	free(st);
 }
 
@@ -398,4 +404,9 @@ void stm32f4_set_uart_out(struct stm32f4 *st, FILE *out)
 unsigned stm32f4_flash_latency(const struct stm32f4 *st)
 {
 	return st->fl.acr & 0x7u;
+}
+
+struct stm32f4_art *stm32f4_art(struct stm32f4 *st)
+{
+	return &st->art;
 }

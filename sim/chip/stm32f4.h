@@ -97,4 +97,8 @@ void stm32f4_set_uart_out(struct stm32f4 *st, FILE *out);
 /* FLASH_ACR.LATENCY as the firmware last set it (RM0090 3.5.1), for a cycle model that follows it. */
 unsigned stm32f4_flash_latency(const struct stm32f4 *st);
 
+/* The flash accelerator's timing model (stm32f4_art.h), which FLASH_ACR writes drive: the core
+ * asks it for the wait cycles of code and literals in flash. */
+struct stm32f4_art *stm32f4_art(struct stm32f4 *st);
+
 #endif /* SIM_STM32F4_H */

@@ -89,6 +89,7 @@ void stm32f4_flash_reset(struct stm32f4 *st)
 	struct stm32f4_flash_ctl *fl = &st->fl;
 	uint32_t optcr = fl->optcr ? fl->optcr : OPTCR_RESET;
 	memset(fl, 0, sizeof(*fl));
+	art_reset(&st->art); /* FLASH_ACR reads 0 after reset: no wait states, caches empty and off */
 	fl->cr = CR_LOCK;
 	/* Option bytes survive reset; OPTLOCK is set again (RM0090 3.9.8). */
 	fl->optcr = optcr | OPTCR_OPTLOCK;
@@ -187,9 +188,14 @@ enum bus_result stm32f4_flash_reg_write(struct stm32f4 *st, uint32_t off, unsign
 	uint32_t w = off & ~3u;
 	/* KEYR/OPTKEYR/CR/OPTCR take word writes; other sizes are merged into the word. */
 	switch (w) {
-	case 0x00:
-		fl->acr = bus_merge(fl->acr, off, size, value) & ACR_RW_MASK;
+	case 0x00: {
+		/* The accelerator follows the register at once: LATENCY, PRFTEN, ICEN, DCEN, and the
+		 * cache resets ICRST/DCRST, which read 0 (RM0090 3.9.1). */
+		uint32_t written = bus_merge(fl->acr, off, size, value);
+		fl->acr = written & ACR_RW_MASK;
+		art_write_acr(&st->art, written, fl->acr);
 		return BUS_OK;
+	}
 	case 0x04:
 		r = key_write(value, &fl->key_step, &fl->key_dead, fl->cr & CR_LOCK, KEY1, KEY2, &unlocked);
 		if (unlocked)

@@ -9,6 +9,7 @@
 
 #include "bus/bus.h"
 #include "chip/stm32f4.h"
+#include "chip/stm32f4_art.h"
 
 #define STM32F4_SYSMEM_BASE  0x1FFF0000u
 #define STM32F4_SYSMEM_SIZE  0x10000u
@@ -58,6 +59,7 @@ struct stm32f4 {
 	uint8_t *sysmem; /* STM32F4_SYSMEM_SIZE bytes at STM32F4_SYSMEM_BASE */
 	uint8_t *bkpsram;
 	struct stm32f4_flash_ctl fl;
+	struct stm32f4_art art; /* flash read timing, driven by fl.acr (stm32f4_art.h) */
 	uint32_t rcc[0x88 / 4];
 	uint32_t pwr_cr, pwr_csr;
 	uint32_t gpio[STM32F4_N_GPIO][10]; /* GPIOA..I: MODER..AFRH (offsets 0x00-0x24) */

@@ -81,6 +81,20 @@ static void block_stop(struct sim_core *c, uint32_t addr)
 	(void)uc_emu_stop(c->uc);
 }
 
+/* Code in flash with wait states: the accelerator's wait cycles for the block's lines and its
+ * literal loads (chip/stm32f4_art.h), charged as the block starts. */
+static void charge_flash(struct sim_core *c, const struct core_blk *b, bool branch)
+{
+	const struct core_flash *f = &c->soc.flash;
+	uint32_t w = f->block_wait(f->ctx, (uint32_t)b->flash_line, b->line_start, b->n_lines, b->cb->total, branch);
+	uint32_t lit = 0;
+	for (unsigned i = 0; i < b->n_lit; i++)
+		lit += f->literal_wait(f->ctx, b->lit_off[i]);
+	c->now += w + lit;
+	dwt_count_cpi(c, w);
+	dwt_count_lsu(c, lit);
+}
+
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 {
 	struct sim_core *c = ud;
@@ -89,15 +103,18 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	if (p) {
 		const struct cyc_block *cb = p->cb;
 		uint64_t t = cb->total;
+		uint32_t extra = 0;
+		c->entry_refill = addr != cb->fallthrough;
 		if (addr != cb->fallthrough) {
-			t += cb->branch_taken_extra;
+			extra = cb->branch_taken_extra;
+			t += extra;
 		} else if (cb->n_insn && (cb->dyn[cb->n_insn - 1] & CYC_DYN_CONDITIONAL)) {
 			/* The block's last instruction failed its condition (cycles.h, CYC_DYN_CONDITIONAL). */
 			t -= cyc_skip_saving(cb, cb->n_insn - 1u);
 		}
 		c->now += t;
 		c->instructions += cb->n_insn;
-		dwt_count_block(c, cb, addr != cb->fallthrough ? cb->branch_taken_extra : 0);
+		dwt_count_block(c, cb, extra);
 	}
 	c->cur = NULL;
 	c->mmio_last = -1;
@@ -131,6 +148,15 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		return;
 	}
 	c->cur = b;
+	bool branch = c->entry_refill;
+	if (branch) {
+		/* Entered by a taken branch or an exception: the prefetch buffer starts empty. */
+		c->entry_refill = false;
+		c->now += b->cb->entry_extra;
+		dwt_count_cpi(c, b->cb->entry_extra);
+	}
+	if (b->flash_line >= 0 && *c->soc.flash.ws)
+		charge_flash(c, b, branch);
 }
 
 static void hook_intr(uc_engine *uc, uint32_t intno, void *ud)
@@ -392,7 +418,11 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 		               "core: cannot add the bit-band alias regions to the bus (taken or map full)");
 		goto fail;
 	}
-	c->cyc = cyc_new(cfg->flash_wait_states);
+	if (!c->soc.flash.ws || !c->soc.flash.block_wait || !c->soc.flash.literal_wait)
+		c->soc.flash.size = 0; /* no timing for code memory: blocks never count as in flash */
+	else if (c->soc.flash.set_wait_states)
+		c->soc.flash.set_wait_states(c->soc.flash.ctx, cfg->flash_wait_states);
+	c->cyc = cyc_new();
 	if (!c->cyc) {
 		(void)snprintf(err, errlen, "core: cannot create the cycle model (capstone)");
 		goto fail;
@@ -442,13 +472,17 @@ void core_free(struct sim_core *c)
 	free(c);
 }
 
-void core_set_wait_states(struct sim_core *c, unsigned flash_wait_states)
+void core_set_wait_states(struct sim_core *c, int flash_wait_states)
 {
-	if (c->cfg.flash_wait_states == flash_wait_states)
-		return;
+	/* Nothing cached depends on them: the accelerator adds its waits per block at run time. */
 	c->cfg.flash_wait_states = flash_wait_states;
-	blk_drop_all(c); /* every cached cost came from the old wait states */
-	cyc_set_wait_states(c->cyc, flash_wait_states);
+	if (c->soc.flash.set_wait_states)
+		c->soc.flash.set_wait_states(c->soc.flash.ctx, flash_wait_states);
+}
+
+unsigned core_wait_states(const struct sim_core *c)
+{
+	return c->soc.flash.ws && c->soc.flash.size ? *c->soc.flash.ws : 0u;
 }
 
 static void hook_trace(uc_engine *uc, uint64_t address, uint32_t size, void *ud)

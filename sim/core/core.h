@@ -14,9 +14,11 @@
 #include "bus/bus.h"
 
 struct sim_config {
-	unsigned flash_wait_states; /* FLASH_ACR.LATENCY the cycle model charges; 0 by default */
-	bool trace;                 /* print every executed instruction to stderr */
-	bool uart_echo;             /* copy USART/ITM output of the firmware to stdout */
+	/* Flash wait states: -1 (the default) follows FLASH_ACR.LATENCY as the firmware writes it
+	 * (RM0090 3.9.1); 0..15 override it for experiments (`--wait-states N`). */
+	int flash_wait_states;
+	bool trace;     /* print every executed instruction to stderr */
+	bool uart_echo; /* copy USART/ITM output of the firmware to stdout */
 	/* Take SysTick at the instruction where it expires, not at the end of its block (Armv7-M ARM
 	 * B1.5.6; docs/core.md). Off by default: tests/regions' expectations were made with the block
 	 * boundary timing (regions.sim_example's victim is 24 cycles shorter with it on). */
@@ -44,6 +46,22 @@ struct sim_core;
 #define CORE_MAX_IRQ 240
 
 /* What the chip around the core decides (the implementer's choices, Armv7-M ARM B3.4). */
+/* Code memory whose fetches wait: on the STM32F4 the flash behind its ART accelerator
+ * (chip/stm32f4_art.h, RM0090 3.4.2). For each block that starts in [base, base + size) or in the
+ * boot alias at 0, the core calls block_wait while *ws is nonzero, with the block's lines (offset >>
+ * line_shift) and the static cycle it enters each, and literal_wait for each of its literal loads
+ * there; set_wait_states forces the wait states (-1: the chip's own again). ws NULL: no waits. */
+struct core_flash {
+	uint32_t base, size;
+	unsigned line_shift;
+	const unsigned *ws;
+	uint32_t (*block_wait)(void *ctx, uint32_t first_line, const uint16_t *line_start, unsigned n_lines,
+	                       uint32_t cycles, bool branch);
+	uint32_t (*literal_wait)(void *ctx, uint32_t off);
+	void (*set_wait_states)(void *ctx, int ws);
+	void *ctx;
+};
+
 struct core_soc {
 	unsigned num_irq;   /* external interrupt lines wired to the NVIC, 1..CORE_MAX_IRQ */
 	unsigned prio_bits; /* implemented bits of each priority byte, 3..8 (B1.5.4: at least 3) */
@@ -56,6 +74,7 @@ struct core_soc {
 	uint64_t (*next_event)(void *ctx, uint64_t now);
 	void (*advance)(void *ctx, uint64_t now);
 	void *ctx;
+	struct core_flash flash; /* the chip's code memory timing (above); zeroed: none */
 };
 
 /* Creates the core on `bus`: maps every region already there (the chip's memory map) into
@@ -92,7 +111,9 @@ void core_get_stats(const struct sim_core *core, struct core_stats *stats);
 
 /* The control interface (main.c: `wait-states N`, `trace on|off`) changes at run time what
  * sim_config set at core_new(). */
-void core_set_wait_states(struct sim_core *core, unsigned flash_wait_states);
+void core_set_wait_states(struct sim_core *core, int flash_wait_states); /* -1: FLASH_ACR's again */
+/* The flash wait states in force (FLASH_ACR.LATENCY or the override). */
+unsigned core_wait_states(const struct sim_core *core);
 void core_set_trace(struct sim_core *core, bool trace);
 
 /* Load an ELF's PT_LOAD segments by their physical addresses through the back door (no flash

@@ -37,6 +37,8 @@ static void blk_free(struct sim_core *c, struct core_blk *b)
 	free(b->memops);
 	free(b->fp_addr);
 	free(b->div_addr);
+	free(b->line_start);
+	free(b->lit_off);
 	free(b);
 }
 
@@ -134,6 +136,47 @@ static bool is_memory_insn(const cs_insn *in)
 	}
 }
 
+/* Offset of addr in the chip's flash (core_soc.flash), at its base or the boot alias at 0; -1 when
+ * elsewhere. */
+static int64_t flash_offset(const struct sim_core *c, uint32_t addr)
+{
+	const struct core_flash *f = &c->soc.flash;
+	if (addr < f->size)
+		return addr;
+	if (addr - f->base < f->size)
+		return addr - f->base;
+	return -1;
+}
+
+/* The flash lines the block runs through (offset >> line_shift, 128-bit on the STM32F4) and the
+ * static cycle it enters each. */
+static int flash_lines(const struct sim_core *c, struct core_blk *b)
+{
+	int64_t first = flash_offset(c, b->addr);
+	unsigned shift = c->soc.flash.line_shift;
+	b->flash_line = -1;
+	if (first < 0 || !b->size)
+		return 0;
+	uint32_t l0 = (uint32_t)first >> shift;
+	uint32_t l1 = ((uint32_t)first + b->size - 1u) >> shift;
+	b->n_lines = (uint16_t)(l1 - l0 + 1u);
+	b->line_start = calloc(b->n_lines, sizeof(*b->line_start));
+	if (!b->line_start)
+		return -1;
+	const struct cyc_block *cb = b->cb;
+	for (unsigned i = 0, l = 1; i < cb->n_insn && l < b->n_lines; i++) {
+		uint32_t next = i + 1u < cb->n_insn ? cb->insn_offset[i + 1] : b->size;
+		uint32_t end = (uint32_t)first + next; /* one past the instruction's last byte */
+		/* An instruction that ends in line l (or beyond) makes the core fetch it. */
+		while (l < b->n_lines && ((end - 1u) >> shift) >= l0 + l) {
+			b->line_start[l] = (uint16_t)(cb->cost_before[i] > 0xFFFFu ? 0xFFFFu : cb->cost_before[i]);
+			l++;
+		}
+	}
+	b->flash_line = (int32_t)l0;
+	return 0;
+}
+
 static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 {
 	csh cs;
@@ -152,7 +195,8 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 	b->memops = calloc(n, sizeof(*b->memops));
 	b->fp_addr = calloc(n, sizeof(*b->fp_addr));
 	b->div_addr = calloc(n, sizeof(*b->div_addr));
-	int rc = (b->memops && b->fp_addr && b->div_addr) ? 0 : -1;
+	b->lit_off = calloc(n, sizeof(*b->lit_off));
+	int rc = (b->memops && b->fp_addr && b->div_addr && b->lit_off) ? 0 : -1;
 	for (unsigned i = 0; rc == 0 && i < b->cb->n_insn; i++) {
 		uint32_t off = b->cb->insn_offset[i];
 		uint16_t hw1 = (uint16_t)(code[off] | code[off + 1] << 8);
@@ -166,7 +210,22 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 		uint64_t a = b->addr + off;
 		if (cs_disasm_iter(cs, &p, &len, &a, in) && is_memory_insn(in))
 			add_memop(b, i, in);
+		if ((b->cb->dyn[i] & CYC_DYN_LITERAL) && b->lit_off) {
+			/* Literal address: Align(PC, 4) + imm (Armv7-M ARM A7.7.43), PC = insn + 4. */
+			const cs_arm *ar = &in->detail->arm;
+			for (unsigned k = 0; k < ar->op_count; k++) {
+				if (ar->operands[k].type != ARM_OP_MEM)
+					continue;
+				int64_t o =
+				    flash_offset(c, ((b->addr + off + 4u) & ~3u) + (uint32_t)ar->operands[k].mem.disp);
+				if (o >= 0)
+					b->lit_off[b->n_lit++] = (uint32_t)o;
+				break;
+			}
+		}
 	}
+	if (rc == 0)
+		rc = flash_lines(c, b);
 	cs_free(in, 1);
 	cs_close(&cs);
 	(void)c;

@@ -86,6 +86,10 @@ struct sim_core {
 	} inval[8];
 	unsigned n_inval;
 	bool locked; /* lockup (B1.5.15): stays across a debug halt */
+	/* The next block starts after a taken branch, an exception entry or return: its fetch starts
+	 * from an empty prefetch buffer (cyc_block.entry_extra). Cleared by a debug halt: a resumed
+	 * run is measured as the TRM counts instructions, from the first one (docs/cycle-model.md). */
+	bool entry_refill;
 
 	uint64_t instructions;
 	uint64_t halts, exceptions;

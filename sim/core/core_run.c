@@ -75,11 +75,14 @@ static void settle(struct sim_core *c, uint32_t pc)
 	if (i < cb->n_insn) {
 		c->now += cb->cost_before[i];
 		c->instructions += (unsigned)i;
+		c->entry_refill = false;
 		return;
 	}
-	c->now += cb->total + (pc != cb->fallthrough ? cb->branch_taken_extra : 0);
+	uint32_t extra = pc != cb->fallthrough ? cb->branch_taken_extra : 0;
+	c->entry_refill = pc != cb->fallthrough;
+	c->now += cb->total + extra;
 	c->instructions += cb->n_insn;
-	dwt_count_block(c, cb, pc != cb->fallthrough ? cb->branch_taken_extra : 0);
+	dwt_count_block(c, cb, extra);
 }
 
 static void settle_at_index(struct sim_core *c, int idx)

@@ -16,13 +16,9 @@ struct cyc_slot {
 
 struct cyc_model {
 	csh cs;
-	unsigned wait_states;
 	struct cyc_slot *slots;
 	uint32_t mask; /* number of slots - 1 (power of two) */
 	uint32_t used;
-	/* Blocks dropped by a wait-state change: the core may still hold them (cycles.h). */
-	struct cyc_block **retired;
-	size_t n_retired;
 };
 
 #define CYC_INITIAL_SLOTS 1024u
@@ -41,7 +37,7 @@ static uint32_t slot_hash(uint32_t addr, uint32_t size)
 	return h;
 }
 
-struct cyc_model *cyc_new(unsigned flash_wait_states)
+struct cyc_model *cyc_new(void)
 {
 	struct cyc_model *m = calloc(1, sizeof(*m));
 	if (!m)
@@ -56,7 +52,6 @@ struct cyc_model *cyc_new(unsigned flash_wait_states)
 	if (!m->slots)
 		goto fail;
 	m->mask = CYC_INITIAL_SLOTS - 1;
-	m->wait_states = flash_wait_states;
 	return m;
 fail:
 	cs_close(&m->cs);
@@ -79,38 +74,9 @@ void cyc_free(struct cyc_model *m)
 	if (!m)
 		return;
 	drop_all(m);
-	for (size_t i = 0; i < m->n_retired; i++)
-		free(m->retired[i]);
-	free(m->retired);
 	free(m->slots);
 	cs_close(&m->cs);
 	free(m);
-}
-
-void cyc_set_wait_states(struct cyc_model *m, unsigned flash_wait_states)
-{
-	if (m->wait_states == flash_wait_states)
-		return;
-	/* Costs of blocks in flash depend on the wait states: empty the table so every block is
-	 * decoded again, but keep the old blocks alive, as cycles.h promises. */
-	if (m->used > 0) {
-		struct cyc_block **r = realloc(m->retired, (m->n_retired + m->used) * sizeof(struct cyc_block *));
-		if (!r)
-			return; /* out of memory: keep the old costs rather than free blocks in use */
-		m->retired = r;
-	}
-	for (uint32_t i = 0; i <= m->mask; i++) {
-		if (m->slots[i].block && m->slots[i].block != &tombstone)
-			m->retired[m->n_retired++] = m->slots[i].block;
-		m->slots[i].block = NULL;
-	}
-	m->used = 0;
-	m->wait_states = flash_wait_states;
-}
-
-unsigned cyc_wait_states(const struct cyc_model *m)
-{
-	return m->wait_states;
 }
 
 static void add_insn(struct cyc_block *b, uint32_t n, uint32_t offset, const struct cyc_cost *c)
@@ -126,6 +92,94 @@ static void add_insn(struct cyc_block *b, uint32_t n, uint32_t offset, const str
 	b->fold_count += c->folded;
 	if (c->dyn & CYC_DYN_BRANCH)
 		b->branch_taken_extra = c->taken_extra;
+}
+
+/* The prefetch unit (Cortex-M3 TRM r2p0 1.4 "Prefetch Unit"; the M4 keeps its fetch and decode
+ * stages): it fetches one word a cycle and buffers up to three; decode needs all of an
+ * instruction's halfwords. A word's slot frees two cycles after the instruction that ends in it
+ * issues, so a run of 32-bit instructions that are not word aligned drains the buffer once:
+ * "Groups of three or more unaligned wide instructions will take one extra cycle", measured on a
+ * Cortex-M4 (compendium.i-0.nl, "Alignment rules"); slow instructions (loads, multi-cycle) let
+ * it fill again. A literal load reads the code memory in its data phase and the flash interface
+ * serves the D-code bus first (RM0090 3.4.2, "Data management"), so no instruction word arrives in
+ * that cycle: TRM 3.3.2's "LDR Rx,[PC,#imm] might add a cycle because of contention with the fetch
+ * unit" - it does when the buffer runs dry.
+ * One pass of that over the block's instructions (costs from the rules) gives, per instruction,
+ * the cycles it waits for its words. `empty`: the block is entered with the buffer empty, after
+ * the refill of a taken branch or an exception (the target's word arrives as the first
+ * instruction decodes); otherwise it starts full, as when execution runs into it. Returns the
+ * total stall; stalls[i] gets instruction i's when stalls is not NULL. */
+#define CYC_FETCH_WORDS 3
+
+static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, uint32_t *stalls)
+{
+	uint32_t n = b->n_insn;
+	uint32_t w0 = b->addr >> 2;
+	uint32_t nwords = ((b->addr + b->size + 3u) >> 2) - w0;
+	/* fetched[k]: the cycle word k arrived, relative to the first issue slot of the block;
+	 * release[k]: issue cycle of the instruction holding word k's last halfword. */
+	int64_t fetched[CYC_MAX_BLOCK_INSN * 2 + 4], release[CYC_MAX_BLOCK_INSN * 2 + 4];
+	if (nwords > sizeof(fetched) / sizeof(fetched[0]))
+		return 0;
+	int64_t end_prev = 0, steal = INT64_MIN;
+	uint32_t next_word = 0, total = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t off = b->insn_offset[i];
+		uint32_t size = (i + 1 < n ? b->insn_offset[i + 1] : b->size) - off;
+		uint32_t cyc = b->cost_before[i + 1] - b->cost_before[i];
+		uint32_t a = b->addr + off;
+		uint32_t last = ((a + (size ? size : 1u) - 1u) >> 2) - w0;
+		if (last >= nwords)
+			last = nwords - 1u;
+		while (next_word <= last) {
+			uint32_t k = next_word++;
+			int64_t t;
+			if (k < CYC_FETCH_WORDS && !empty)
+				t = INT64_MIN / 2; /* already in the buffer */
+			else
+				t = k == 0 ? -1 : fetched[k - 1] + 1;
+			if (k >= CYC_FETCH_WORDS && release[k - CYC_FETCH_WORDS] + 2 > t)
+				t = release[k - CYC_FETCH_WORDS] + 2;
+			if (t == steal)
+				t++;
+			fetched[k] = t;
+		}
+		int64_t start = end_prev;
+		if (fetched[last] + 1 > start)
+			start = fetched[last] + 1;
+		for (uint32_t k = (a >> 2) - w0; k <= last; k++) {
+			uint32_t hw = ((w0 + k) << 2) + 2u;
+			if (hw >= a && hw < a + size)
+				release[k] = start;
+		}
+		uint32_t stall = (uint32_t)(start - end_prev);
+		if (stalls)
+			stalls[i] = stall;
+		total += stall;
+		end_prev = start + cyc;
+		if (b->dyn[i] & CYC_DYN_LITERAL)
+			steal = start + (cyc > 1 ? (int64_t)cyc - 1 : 1);
+	}
+	return total;
+}
+
+/* Adds the fetch stalls of a block run into (buffer full) to its instructions, and keeps the
+ * extra stall of entering it by a branch (buffer empty) in entry_extra. */
+static void add_fetch_stalls(struct cyc_block *b, uint32_t *stalls)
+{
+	if (b->n_insn == 0)
+		return;
+	uint32_t empty = fetch_stalls(b, true, NULL);
+	uint32_t full = fetch_stalls(b, false, stalls);
+	uint32_t added = 0;
+	for (uint32_t i = 0; i < b->n_insn; i++) {
+		b->cost_before[i] += added;
+		added += stalls[i];
+	}
+	b->cost_before[b->n_insn] += added;
+	b->total += added;
+	b->cpi_extra += added;
+	b->entry_extra = empty > full ? empty - full : 0u;
 }
 
 /* Decodes and costs one block. Returns NULL when out of memory. */
@@ -148,7 +202,7 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 	b->size = size;
 
 	struct cyc_rules_state st;
-	cyc_rules_begin(&st, addr, m->wait_states);
+	cyc_rules_begin(&st, addr);
 	const uint8_t *p = code;
 	size_t left = size;
 	uint64_t pc = addr;
@@ -185,6 +239,8 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 	b->n_insn = (uint16_t)n;
 	b->cost_before[n] = b->total;
 	b->fallthrough = (uint32_t)pc;
+	uint32_t stalls[CYC_MAX_BLOCK_INSN];
+	add_fetch_stalls(b, stalls);
 	return b;
 }
 
@@ -314,20 +370,24 @@ bool cyc_cond_passed(uint8_t cond, uint32_t apsr)
  * With the FP context (Armv7-M ARM B1.5.7, CONTROL.FPCA set, lazy stacking off or triggered) the
  * frame grows by 18 words, S0-S15, FPSCR and a reserved word: we charge 17 more cycles each way
  * (29 entry, 27 return), one per word beyond the bus's first. The handler and the return address
- * are refetched: with flash wait states that refill costs WS more (see refill() in cycles_rules.c). */
+ * are fetched afresh: from flash, the accelerator adds its wait cycles to the first block there
+ * (chip/stm32f4_art.c); the vector read overlaps the stacking. */
 #define CYC_FP_FRAME_EXTRA 17u
 
 uint32_t cyc_exception_entry(const struct cyc_model *m, bool fp_stacked)
 {
-	return 12u + (fp_stacked ? CYC_FP_FRAME_EXTRA : 0u) + m->wait_states;
+	(void)m;
+	return 12u + (fp_stacked ? CYC_FP_FRAME_EXTRA : 0u);
 }
 
 uint32_t cyc_exception_return(const struct cyc_model *m, bool fp_unstacked)
 {
-	return 10u + (fp_unstacked ? CYC_FP_FRAME_EXTRA : 0u) + m->wait_states;
+	(void)m;
+	return 10u + (fp_unstacked ? CYC_FP_FRAME_EXTRA : 0u);
 }
 
 uint32_t cyc_tail_chain(const struct cyc_model *m)
 {
-	return 6u + m->wait_states;
+	(void)m;
+	return 6u;
 }

@@ -29,26 +29,32 @@
  *    cyc_exception_entry(). */
 enum cyc_dyn {
 	CYC_DYN_NONE = 0,
-	CYC_DYN_DIVIDE = 1 << 0,        /* UDIV/SDIV: 2..12 cycles by operand values */
-	CYC_DYN_BRANCH = 1 << 1,        /* block ends in a branch: refill when taken */
-	CYC_DYN_CONDITIONAL = 1 << 2,   /* executes in an IT block or with a condition */
-	CYC_DYN_EXCEPTION = 1 << 3,     /* may raise an exception (SVC, BKPT, UDF) */
+	CYC_DYN_DIVIDE = 1 << 0,      /* UDIV/SDIV: 2..12 cycles by operand values */
+	CYC_DYN_BRANCH = 1 << 1,      /* block ends in a branch: refill when taken */
+	CYC_DYN_CONDITIONAL = 1 << 2, /* executes in an IT block or with a condition */
+	CYC_DYN_EXCEPTION = 1 << 3,   /* may raise an exception (SVC, BKPT, UDF) */
+	CYC_DYN_LITERAL = 1 << 4,     /* a PC-relative load (literal pool): nothing for the core to do;
+	                               * the fetch model and the flash accelerator use it */
 };
 
 struct cyc_block {
-	uint32_t addr;   /* address of the first instruction (Thumb bit clear) */
-	uint32_t size;   /* bytes */
+	uint32_t addr; /* address of the first instruction (Thumb bit clear) */
+	uint32_t size; /* bytes */
 	uint16_t n_insn;
-	uint32_t total;  /* static cycles of the whole block, as if every branch falls through */
+	uint32_t total; /* static cycles of the whole block, as if every branch falls through */
 	/* cost_before[i]: static cycles of instructions 0..i-1; cost_before[n_insn] == total.
 	 * The cycle counter seen at instruction i is block_start_cycles + cost_before[i]. */
 	uint32_t *cost_before;
-	uint16_t *insn_offset; /* byte offset of instruction i from addr */
-	uint8_t *dyn;          /* enum cyc_dyn per instruction */
-	uint8_t *cond;         /* condition per instruction, Armv7-M ARM A7.3 (0 EQ .. 13 LE), 14 always */
-	uint8_t *aux;          /* CYC_DYN_DIVIDE: dividend register << 4 | divisor register */
+	uint16_t *insn_offset;       /* byte offset of instruction i from addr */
+	uint8_t *dyn;                /* enum cyc_dyn per instruction */
+	uint8_t *cond;               /* condition per instruction, Armv7-M ARM A7.3 (0 EQ .. 13 LE), 14 always */
+	uint8_t *aux;                /* CYC_DYN_DIVIDE: dividend register << 4 | divisor register */
 	uint32_t branch_taken_extra; /* refill cycles when the block's final branch is taken */
-	uint32_t fallthrough;        /* address after the block */
+	/* Fetch stall when the block is entered with the prefetch buffer empty (by a taken branch,
+	 * an exception entry or return), beyond those in its static costs (cycles.c: a 32-bit first
+	 * instruction that is not word aligned waits for its second word). The core adds it. */
+	uint32_t entry_extra;
+	uint32_t fallthrough; /* address after the block */
 	/* DWT event counter contributions (Armv7-M ARM C1.8.6): the extra cycles the DWT's 8-bit
 	 * counters see. Instructions folded (IT) count in FOLDCNT, load/store extra cycles in LSUCNT,
 	 * multi-cycle instruction extras in CPICNT. */
@@ -57,13 +63,8 @@ struct cyc_block {
 
 struct cyc_model;
 
-struct cyc_model *cyc_new(unsigned flash_wait_states);
+struct cyc_model *cyc_new(void);
 void cyc_free(struct cyc_model *m);
-/* Later lookups cost blocks with the new wait states. Blocks returned before stay valid (kept
- * until cyc_free) but keep their old costs: the core drops its own block pointers and unicorn's
- * translations (so every block is looked up again) to apply the change everywhere at once. */
-void cyc_set_wait_states(struct cyc_model *m, unsigned flash_wait_states);
-unsigned cyc_wait_states(const struct cyc_model *m);
 
 /* Static costs of the block at addr; code points at its `size` bytes. Cached by (addr, size):
  * decoded once, a hit does not look at `code`. NULL when out of memory or code is NULL. */

@@ -67,23 +67,38 @@ static const uint8_t insn_class[ARM_INS_ENDING] = {
     [ARM_INS_VSTMIA] = K_VSTM, [ARM_INS_VSTMDB] = K_VSTM,  [ARM_INS_VPUSH] = K_VSTM,
 };
 
-/* P, the pipeline refill after a taken branch. The TRM gives 1-3 "depending on the alignment and
- * width of the target instruction, and whether the processor manages to speculate the address
- * early". We charge 3, the refill of the three-stage pipeline: it matches the 4-cycle BL and BX
- * measured on an STM32F4 in /work/shared/seeds/001 (fut() = 15 cycles). */
-#define CYC_REFILL 3u
+/* P, the pipeline refill after a taken branch: 1..3 in the Cortex-M4 TRM r0p1 table 3-1 "depending on
+ * the alignment and width of the target instruction, and whether the processor manages to speculate
+ * the address early". The M4 keeps the Cortex-M3's fetch and decode stages; the Cortex-M3 TRM r2p0
+ * (ARM DDI 0337G) 1.4 "Prefetch Unit" and table 15-3 "Branches and stages evaluated by the processor"
+ * say which branches issue their target at decode (B, B<cc>, BL with an immediate; BX LR, BLX LR,
+ * MOV PC,LR "if LR is not being written during decode") and which only at execute (BX/BLX Rm,
+ * CBZ/CBNZ, ADD/MOV PC, LDR PC, LDM to PC, ISB). Measured on a Cortex-M4 (compendium.i-0.nl,
+ * "Branch timing"): a taken B costs 2 cycles, 3 when its target is a 32-bit instruction at an
+ * address that is not word aligned. So P = 1 at decode, P = 2 at execute; the core adds the
+ * cycle of a 32-bit target that is not word aligned (cycles.c, the fetch model). */
+#define CYC_P_DECODE  1u
+#define CYC_P_EXECUTE 2u
+/* BL: issued at decode too, but it also writes LR in execute; calibrated on silicon: Embench-IoT
+ * crc32 (23.0 cycles a byte on an STM32F407 at 0 wait states, baseline-data/speed.json at
+ * 3ef636f) has one BL, one BX LR and one B<cc> taken per byte, 18 cycles of table-3-1 costs and
+ * one fetch stall (cycles.c): the three refills add up to 4, and B<cc> and BX LR are 1 by the
+ * measurement below. docs/cycle-model.md has the comparison. */
+#define CYC_P_CALL 2u
+/* A branch whose target comes from a load (LDR PC, LDM/POP with PC, TBB/TBH): 3.3.2 "LDR PC,[any] is
+ * always a blocking operation. This means at least two cycles for the load, and three cycles for the
+ * pipeline reload", and the same "three cycles for the pipeline reload" for TBB/TBH. */
+#define CYC_P_LOAD 3u
+#ifndef CYC_AGU_STALL
+#define CYC_AGU_STALL 1u
+#endif
 
-/* Flash wait states: sequential fetches are hidden by the 128-bit prefetch buffer (STM32F4 RM0090
- * 3.4.2 "Instruction prefetch"), so only a refill into flash pays them: P + WS. Code is in flash
- * when it runs from the flash (0x08000000) or its boot alias at 0 (RM0090 2.4 "Boot configuration"). */
-static bool in_flash(uint32_t addr)
+/* The refill itself; a fetch from flash may wait longer: the flash accelerator (chip/stm32f4_art.c)
+ * adds its wait cycles per block at run time, from FLASH_ACR as the firmware wrote it. */
+static uint32_t refill(const struct cyc_rules_state *st, uint32_t p)
 {
-	return addr < 0x00100000u || (addr >= 0x08000000u && addr < 0x08100000u);
-}
-
-static uint32_t refill(const struct cyc_rules_state *st)
-{
-	return CYC_REFILL + (in_flash(st->block_addr) ? st->wait_states : 0u);
+	(void)st;
+	return p;
 }
 
 /* Core register number 0-15 of a capstone register, or -1 for anything else. */
@@ -114,6 +129,31 @@ static uint32_t address_regs(const cs_arm *a)
 		if (a->operands[i].type == ARM_OP_MEM)
 			mask |= reg_bit(a->operands[i].mem.base) | reg_bit(a->operands[i].mem.index);
 	return mask;
+}
+
+/* Registers any load/store uses to form its address: base and index of a single or dual access,
+ * the base of LDM/STM (capstone's first operand), SP for PUSH/POP. */
+static uint32_t memory_base_regs(const cs_insn *insn)
+{
+	const cs_arm *a = &insn->detail->arm;
+	switch (insn->id) {
+	case ARM_INS_PUSH:
+	case ARM_INS_POP:
+	case ARM_INS_VPUSH:
+	case ARM_INS_VPOP:
+		return 1u << 13;
+	case ARM_INS_LDM:
+	case ARM_INS_LDMDB:
+	case ARM_INS_STM:
+	case ARM_INS_STMDB:
+	case ARM_INS_VLDMIA:
+	case ARM_INS_VLDMDB:
+	case ARM_INS_VSTMIA:
+	case ARM_INS_VSTMDB:
+		return a->op_count > 0 && a->operands[0].type == ARM_OP_REG ? reg_bit(a->operands[0].reg) : 0u;
+	default:
+		return address_regs(a);
+	}
 }
 
 /* Registers an instruction writes as plain register operands (load destinations). */
@@ -159,11 +199,10 @@ static bool moves_doubles(const cs_arm *a)
 	return false;
 }
 
-void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr, unsigned wait_states)
+void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr)
 {
 	memset(st, 0, sizeof(*st));
 	st->block_addr = block_addr;
-	st->wait_states = wait_states;
 }
 
 /* A single load (K_LOAD, VLDR.32) pipelines with a preceding single load: "if the next instruction
@@ -178,6 +217,16 @@ static uint32_t single_load_cycles(const struct cyc_rules_state *st, const cs_ar
 	return base_cycles;
 }
 
+/* A load from a PC-relative address (a literal pool in the code): 3.3.2 "LDR Rx,[PC,#imm] might add
+ * a cycle because of contention with the fetch unit". */
+static bool pc_relative(const cs_arm *a)
+{
+	for (unsigned i = 0; i < a->op_count; i++)
+		if (a->operands[i].type == ARM_OP_MEM && a->operands[i].mem.base == ARM_REG_PC)
+			return true;
+	return false;
+}
+
 static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigned klass, struct cyc_cost *c,
                         bool *single_load)
 {
@@ -188,7 +237,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		if (writes_pc(a)) {
 			/* Table 3-1 "Load PC LDR PC,[Rn,<op2>]": 2 + P; "always a blocking operation" (3.3.2). */
 			c->cycles = 2;
-			c->taken_extra = refill(st);
+			c->taken_extra = refill(st, CYC_P_LOAD);
 			c->dyn |= CYC_DYN_BRANCH;
 		} else {
 			/* Table 3-1 "Load word/halfword/byte": 2, note b: neighbouring loads pipeline. */
@@ -214,7 +263,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		c->cycles = 1u + n;
 		c->lsu_extra = n;
 		if (klass == K_LDM && writes_pc(a)) {
-			c->taken_extra = refill(st);
+			c->taken_extra = refill(st, CYC_P_LOAD);
 			c->dyn |= CYC_DYN_BRANCH;
 		}
 		break;
@@ -243,31 +292,67 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 	default:
 		break;
 	}
+	if ((klass == K_LOAD || klass == K_LOADD || klass == K_VLDR) && !(c->dyn & CYC_DYN_BRANCH) && pc_relative(a))
+		c->dyn |= CYC_DYN_LITERAL; /* its data phase takes the fetch unit's slot (cycles.c) */
+	/* The address is formed in decode from forwarded register ports (Cortex-M3 TRM r2p0 1.4
+	 * "Execution pipeline stages"): a base or index the instruction just before computes in
+	 * execute is not there yet, and the access waits a cycle (3.3.2's address dependency). */
+	if (memory_base_regs(insn) & st->prev_alu_dest) {
+		c->cycles += CYC_AGU_STALL;
+		c->lsu_extra += CYC_AGU_STALL;
+	}
+}
+
+/* Is the branch's target register LR, and LR not written by the instruction just before (whose
+ * write is still in flight when the branch decodes)? Then the core forwards LR at decode (Cortex-M3
+ * TRM r2p0 table 15-3: BX LR, BLX LR, MOV PC,LR). */
+static bool lr_forwarded(const struct cyc_rules_state *st, const cs_arm *a)
+{
+	for (unsigned i = 0; i < a->op_count; i++)
+		if (a->operands[i].type == ARM_OP_REG && !(a->operands[i].access & CS_AC_WRITE))
+			return a->operands[i].reg == ARM_REG_LR && !st->prev_writes_lr;
+	return false;
+}
+
+/* B<cc> outside an IT block (a B or BL inside one is conditional too). */
+static bool conditional_branch(const cs_arm *a)
+{
+	return a->cc != ARM_CC_AL && a->cc != ARM_CC_INVALID;
 }
 
 static void cost_branch(struct cyc_rules_state *st, const cs_insn *insn, unsigned klass, struct cyc_cost *c)
 {
+	const cs_arm *a = &insn->detail->arm;
 	switch (klass) {
 	case K_B:
-	case K_BX:
-	case K_CB:
-		/* Table 3-1 "Branch B/BL/BX/BLX": 1 + P; "Conditional B<cc>", "CBZ/CBNZ": 1 not taken
-		 * (note c), 1 + P taken. The block's static cost is the not-taken cost. */
+		/* Table 3-1 "Branch B/BL", "Conditional B<cc>": 1 + P taken, 1 not taken (note c). The
+		 * immediate target is issued at decode (M3 TRM table 15-3): P = 1. */
 		c->cycles = 1;
-		c->taken_extra = refill(st);
+		c->taken_extra = refill(st, conditional_branch(a) ? CYC_P_DECODE : CYC_P_CALL);
+		c->dyn |= CYC_DYN_BRANCH;
+		break;
+	case K_BX:
+		/* "BX/BLX": 1 + P. LR forwarded at decode: P = 1; any other register only at execute. */
+		c->cycles = 1;
+		c->taken_extra = refill(st, lr_forwarded(st, a) ? CYC_P_DECODE : CYC_P_EXECUTE);
+		c->dyn |= CYC_DYN_BRANCH;
+		break;
+	case K_CB:
+		/* "CBZ/CBNZ": 1 not taken, 1 + P taken; evaluated at execute (table 15-3): P = 2. */
+		c->cycles = 1;
+		c->taken_extra = refill(st, CYC_P_EXECUTE);
 		c->dyn |= CYC_DYN_BRANCH;
 		break;
 	case K_TB:
-		/* Table 3-1 "Table branch TBB/TBH": 2 + P (a load, then the refill). */
+		/* Table 3-1 "Table branch TBB/TBH": 2 + P (a load, then the refill at execute). */
 		c->cycles = 2;
 		c->lsu_extra = 1;
-		c->taken_extra = refill(st);
+		c->taken_extra = refill(st, CYC_P_LOAD);
 		c->dyn |= CYC_DYN_BRANCH;
 		break;
 	default:
 		break;
 	}
-	(void)insn;
 }
 
 static void cost_fp_misc(struct cyc_rules_state *st, const cs_insn *insn, unsigned klass, struct cyc_cost *c)
@@ -291,7 +376,7 @@ static void cost_fp_misc(struct cyc_rules_state *st, const cs_insn *insn, unsign
 	}
 	case K_ISB:
 		/* Table 3-1 "ISB": 1 + B, B "equivalent to the number required for a pipeline refill". */
-		c->cycles = 1u + refill(st);
+		c->cycles = 1u + refill(st, CYC_P_EXECUTE);
 		break;
 	case K_MSR:
 	case K_CPS:
@@ -368,7 +453,10 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 		/* Table 3-1 "MOV PC,Rm", "ADD PC,PC,Rm": 1 + P. Any other data processing: 1. */
 		c->cycles = 1;
 		if (writes_pc(a)) {
-			c->taken_extra = refill(st);
+			/* MOV PC,LR is forwarded at decode like BX LR (M3 TRM table 15-3); ADD PC and MOV PC
+			 * from another register resolve at execute. */
+			bool mov_lr = insn->id == ARM_INS_MOV && lr_forwarded(st, a);
+			c->taken_extra = refill(st, mov_lr ? CYC_P_DECODE : CYC_P_EXECUTE);
 			c->dyn |= CYC_DYN_BRANCH;
 		}
 		break;
@@ -380,6 +468,8 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 	st->prev_size = insn->size;
 	st->prev_single_load = single_load;
 	st->prev_load_dest = single_load ? written_regs(a) : 0u;
+	st->prev_writes_lr = (written_regs(a) & (1u << 14)) != 0 || insn->id == ARM_INS_BL || insn->id == ARM_INS_BLX;
+	st->prev_alu_dest = (klass == K_DP || klass == K_DIV || klass == K_VMOV) ? written_regs(a) : 0u;
 }
 
 void cyc_rules_unknown(struct cyc_rules_state *st, struct cyc_cost *c)
@@ -393,6 +483,8 @@ void cyc_rules_unknown(struct cyc_rules_state *st, struct cyc_cost *c)
 	st->prev_size = 0;
 	st->prev_single_load = false;
 	st->prev_load_dest = 0;
+	st->prev_writes_lr = false;
+	st->prev_alu_dest = 0;
 }
 
 /* Early-termination divider (table 3-1 note a: "Division operations use early termination to

@@ -11,10 +11,15 @@
  * pipelining, the address-dependency stall and IT folding look one instruction back. */
 struct cyc_rules_state {
 	uint32_t block_addr;
-	unsigned wait_states;
 	unsigned prev_size;      /* bytes of the previous instruction, 0 at block start */
 	bool prev_single_load;   /* previous instruction was a single load (LDR-class, VLDR.32) */
 	uint32_t prev_load_dest; /* core registers (bit n = Rn) the previous single load wrote */
+	uint32_t prev_alu_dest;  /* core registers the previous data-processing instruction wrote */
+	bool prev_writes_lr;
+	unsigned unaligned_run;
+	    /* consecutive 32-bit instructions at addresses = 2 mod 4, up to this one */ /* previous instruction wrote
+	                                                                                    LR: BX LR resolves at
+	                                                                                    execute */
 };
 
 struct cyc_cost {
@@ -26,7 +31,7 @@ struct cyc_cost {
 	uint8_t aux;  /* CYC_DYN_DIVIDE: dividend register << 4 | divisor register */
 };
 
-void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr, unsigned wait_states);
+void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr);
 void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_cost *c);
 void cyc_rules_unknown(struct cyc_rules_state *st, struct cyc_cost *c);
 

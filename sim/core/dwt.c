@@ -65,6 +65,12 @@ void dwt_count_cpi(struct sim_core *c, uint32_t cycles)
 		c->dwt.cpicnt = (uint8_t)(c->dwt.cpicnt + cycles);
 }
 
+void dwt_count_lsu(struct sim_core *c, uint32_t cycles)
+{
+	if (on(c, CTRL_LSUEVTENA))
+		c->dwt.lsucnt = (uint8_t)(c->dwt.lsucnt + cycles);
+}
+
 void dwt_count_block(struct sim_core *c, const struct cyc_block *cb, uint32_t cpi_extra)
 {
 	if (!debug_trcena(c) || !(c->dwt.ctrl & (CTRL_CPIEVTENA | CTRL_LSUEVTENA | CTRL_FOLDEVTENA)))

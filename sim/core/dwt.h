@@ -39,6 +39,7 @@ void dwt_count_sleep(struct sim_core *c, uint64_t cycles);
  * branch's refill or a divide. */
 void dwt_count_block(struct sim_core *c, const struct cyc_block *cb, uint32_t cpi_extra);
 void dwt_count_cpi(struct sim_core *c, uint32_t cycles);
+void dwt_count_lsu(struct sim_core *c, uint32_t cycles);
 /* Rebuilds the memory hooks of the data-address watchpoints; outside emulation only. */
 void dwt_update_watchpoints(struct sim_core *c);
 

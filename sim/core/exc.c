@@ -260,6 +260,7 @@ static bool jump_to_vector(struct sim_core *c, int exc)
 
 static void charge_overhead(struct sim_core *c, uint32_t cycles)
 {
+	c->entry_refill = true; /* the handler or the return address is fetched afresh */
 	c->now += cycles;
 	dwt_count_exception(c, cycles);
 }

@@ -490,7 +490,7 @@ def case_startup_fault():
 def case_cold_start():
     """The virtual board bench preloads (bench-sim --elf) is neither `reset init` nor verified: one
     reset halt, no verify_image pass (OpenOCD logs "verified N bytes" for one). BENCH_STATS=1 names
-    each phase's end; fut-hardfp costs 15 cycles for every input."""
+    each phase's end; fut-hardfp costs 12 cycles for every input."""
     wd = tempfile.mkdtemp(prefix="bench-e2e-cold-")
     cmd = [BENCH, "run", os.path.join(EX, "fut-hardfp.elf"), "--repeat", "3", "--no-progress",
            "--work-dir", wd, "--format", "json"]
@@ -504,7 +504,7 @@ def case_cold_start():
     except ValueError:
         rep = {"results": []}
     got = [(r["name"], r["samples"]) for r in rep["results"]]
-    expect(got == [("fut", [15, 15, 15])], f"results {got}, expected fut 3 x 15 cycles")
+    expect(got == [("fut", [12, 12, 12])], f"results {got}, expected fut 3 x 12 cycles")
     phases = [l for l in p.stderr.splitlines() if l.startswith("bench-phases: ")]
     expect(len(phases) == 1, f"no bench-phases line: {p.stderr!r}")
     if phases:
@@ -518,17 +518,17 @@ def case_cold_start():
 
 def case_quickstart():
     """scripts/quickstart.sh's measurement (BENCH_BUILD_DIR: the build here, no set-up): the hard-float
-    fut() flat at 15 cycles for every input, the soft-float one varying (exact cycle counts)."""
+    fut() flat at 12 cycles for every input, the soft-float one varying (exact cycle counts)."""
     env = dict(os.environ, BENCH_BUILD_DIR=BUILD)
     p = subprocess.run(["bash", os.path.join(SRC, "scripts", "quickstart.sh"), "--no-progress"],
                        capture_output=True, text=True, timeout=120, env=env)
     print(f"quickstart -> {p.returncode}\n{p.stdout}{p.stderr}", file=sys.stderr)
     expect(p.returncode == 0, f"exit code {p.returncode}")
     inputs = [0, 1, 3, -7, 1000, 65535, 16777217, 123456789, -2000000001]
-    soft = [72, 102, 108, 108, 108, 108, 104, 110, 115]
+    soft = [60, 94, 100, 100, 100, 100, 94, 100, 102]
     runs = p.stdout.split("\n$ ")[1:]
     expect(len(runs) == 2, f"expected two runs in the output, got {len(runs)}")
-    for run_out, fw, want in zip(runs, ("fut-hardfp", "fut-softfp"), ([15] * 9, soft)):
+    for run_out, fw, want in zip(runs, ("fut-hardfp", "fut-softfp"), ([12] * 9, soft)):
         expect(run_out.startswith(f"{BUILD}/bench run {BUILD}/examples/sim-stm32f4/{fw}.elf"),
                f"run shown as {run_out.splitlines()[0]!r}")
         rows = {}

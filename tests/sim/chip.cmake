@@ -2,7 +2,8 @@
 # bare bus, compiling the units it tests; chip_core_test drives them from the core with tests/firmware/core/chip.S.
 add_executable(chip_test ${CMAKE_CURRENT_SOURCE_DIR}/chip_test.c ${CMAKE_SOURCE_DIR}/sim/bus/bus.c
   ${CMAKE_SOURCE_DIR}/sim/bus/bitband.c ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4.c
-  ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_flash.c ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_map.c
+  ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_flash.c ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_art.c
+  ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_map.c
   ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_gpio.c ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_tim.c
   ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_misc.c)
 target_include_directories(chip_test PRIVATE ${CMAKE_SOURCE_DIR}/sim)

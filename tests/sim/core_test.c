@@ -340,8 +340,8 @@ static void test_systick_mid_block(void **state)
 	resume_past_bkpt(r);
 	assert_int_equal(run_to_bkpt(r), 2);
 	uint32_t pc = rd(r, 0x20000008u); /* tick_pc */
-	/* Enabled by the STR before the sled: 100 cycles = STR 2, B 1 + refill 2 (TRM table 3-1), 95 NOPs. */
-	assert_int_equal(pc, sled + 2u * 95u);
+	/* Enabled by the STR before the sled: 100 cycles = STR 1, B 1 + P 2 (docs/cycle-model.md), 96 NOPs. */
+	assert_int_equal(pc, sled + 2u * 96u);
 	rig_free(r);
 	/* The default keeps the block-boundary timing: the sled's block ends at BKPT #2, which halts
 	 * before the pending SysTick is taken. */

@@ -9,7 +9,7 @@ set_tests_properties(sim.cycles_rules PROPERTIES LABELS "unit" TIMEOUT 30)
 
 # End-to-end: the snippet firmware on bench-sim --standalone (needs the firmware and bench-sim).
 if(TARGET bench-sim AND BENCH_FIRMWARE)
-  foreach(pair "rules;0" "ws;5")
+  foreach(pair "rules;auto" "ws;auto")
     list(GET pair 0 name)
     list(GET pair 1 ws)
     add_test(NAME sim.cycles_e2e_${name}

@@ -7,12 +7,12 @@ import os
 import subprocess
 import tempfile
 
-# (title, base address, wait states, [(instruction, cycles)], taken_extra, folds, lsu_extra, cpi_extra)
+# (title, base address, unused (was wait states), [(instruction, cycles)], taken_extra, folds, lsu_extra, cpi_extra)
 SRAM, FLASH = 0x20000000, 0x08000000
 SNIPPETS = [
     ("NOP sled: 1 each", SRAM, 0, [("nop", 1)] * 4, 0, 0, 0, 0),
-    ("data processing and every multiply: 1", SRAM, 0,
-     [("adds r0, #1", 1), ("mul r0, r1, r0", 1), ("mla r0, r1, r2, r3", 1), ("mls r0, r1, r2, r3", 1),
+    ("data processing and every multiply: 1 (32-bit ones word aligned: no fetch stall)", SRAM, 0,
+     [("adds.w r0, r0, #1", 1), ("mul r0, r1, r0", 1), ("mla r0, r1, r2, r3", 1), ("mls r0, r1, r2, r3", 1),
       ("umull r0, r1, r2, r3", 1), ("smlal r0, r1, r2, r3", 1), ("umlal r0, r1, r2, r3", 1),
       ("movw r0, #0x1234", 1), ("movt r0, #0x5678", 1), ("clz r1, r0", 1), ("ubfx r1, r0, #3, #4", 1),
       ("ssat r1, #8, r0", 1), ("rev r1, r0", 1), ("sxth r1, r0", 1), ("lsls r1, r0, #3", 1)],
@@ -39,18 +39,28 @@ SNIPPETS = [
     ("POP with PC: 1 + N + P", SRAM, 0, [("pop {r4, pc}", 3)], 3, 0, 2, 0),
     ("LDM with PC: 1 + N + P", SRAM, 0, [("ldm r0!, {r1, r2, pc}", 4)], 3, 0, 3, 0),
     ("LDR PC: 2 + P", SRAM, 0, [("ldr pc, [r0]", 2)], 3, 0, 1, 0),
-    ("MOV PC: 1 + P", SRAM, 0, [("mov pc, lr", 1)], 3, 0, 0, 0),
-    ("ADD PC: 1 + P", SRAM, 0, [("add pc, r1", 1)], 3, 0, 0, 0),
-    ("B: 1 + P", SRAM, 0, [("b .", 1)], 3, 0, 0, 0),
-    ("BL: 1 + P", SRAM, 0, [("bl .", 1)], 3, 0, 0, 0),
-    ("B<cc>: 1 not taken, 1 + P taken", SRAM, 0, [("cmp r0, #0", 1), ("beq .", 1)], 3, 0, 0, 0),
-    ("BX: 1 + P", SRAM, 0, [("bx lr", 1)], 3, 0, 0, 0),
-    ("BLX: 1 + P", SRAM, 0, [("blx r3", 1)], 3, 0, 0, 0),
-    ("CBZ: 1 not taken, 1 + P taken", SRAM, 0, [("cbz r0, 1f", 1), ("nop", 1), ("1: nop", 1)], 3, 0, 0, 0),
-    ("TBB: 2 + P", SRAM, 0, [("tbb [r0, r1]", 2)], 3, 0, 1, 0),
-    ("TBH: 2 + P", SRAM, 0, [("tbh [r0, r1, lsl #1]", 2)], 3, 0, 1, 0),
-    ("taken branch in flash with 5 wait states: P + WS", FLASH, 5, [("b .", 1)], 8, 0, 0, 0),
-    ("taken branch in SRAM pays no flash wait states", SRAM, 5, [("bx lr", 1)], 3, 0, 0, 0),
+    ("MOV PC,LR: 1 + P, LR forwarded at decode: P = 1", SRAM, 0, [("mov pc, lr", 1)], 1, 0, 0, 0),
+    ("ADD PC: 1 + P, resolved at execute: P = 2", SRAM, 0, [("add pc, r1", 1)], 2, 0, 0, 0),
+    ("B: 1 + P, unconditional: P = 2", SRAM, 0, [("b .", 1)], 2, 0, 0, 0),
+    ("BL: 1 + P, P = 2", SRAM, 0, [("bl .", 1)], 2, 0, 0, 0),
+    ("B<cc>: 1 not taken, 1 + P taken, speculated at decode: P = 1", SRAM, 0, [("cmp r0, #0", 1), ("beq .", 1)], 1, 0, 0, 0),
+    ("BX LR: 1 + P, LR forwarded at decode: P = 1", SRAM, 0, [("bx lr", 1)], 1, 0, 0, 0),
+    ("BX LR right after LR is written: resolved at execute, P = 2", SRAM, 0, [("pop {r4, lr}", 3), ("bx lr", 1)], 2, 0, 2, 0),
+    ("BX Rm: 1 + P, resolved at execute: P = 2", SRAM, 0, [("bx r3", 1)], 2, 0, 0, 0),
+    ("BLX Rm: 1 + P, P = 2", SRAM, 0, [("blx r3", 1)], 2, 0, 0, 0),
+    ("CBZ: 1 not taken, 1 + P taken, resolved at execute: P = 2", SRAM, 0, [("cbz r0, 1f", 1), ("nop", 1), ("1: nop", 1)], 2, 0, 0, 0),
+    ("TBB: 2 + P, target loaded: P = 3", SRAM, 0, [("tbb [r0, r1]", 2)], 3, 0, 1, 0),
+    ("TBH: 2 + P, P = 3", SRAM, 0, [("tbh [r0, r1, lsl #1]", 2)], 3, 0, 1, 0),
+    ("a branch in flash has the same refill: flash waits are the accelerator's, at run time", FLASH, 0,
+     [("b .", 1)], 2, 0, 0, 0),
+    ("address from the data-processing instruction just before: one more (3.3.2)", SRAM, 0,
+     [("adds r1, #4", 1), ("ldr r0, [r1]", 3), ("add.w r2, r2, #8", 1), ("str r0, [r2]", 2),
+      ("sub sp, #8", 1), ("pop {r4, r5}", 4)], 0, 0, 2 + 1 + 3, 0),
+    ("literal load: 2, as LDR (its fetch-slot contention only shows when the buffer runs dry)", SRAM, 0,
+     [("ldr r0, [pc, #0]", 2), ("nop", 1)], 0, 0, 1, 0),
+    ("three unaligned 32-bit instructions in a row: the third waits for the fetch unit", SRAM, 0,
+     [("nop", 1), ("add.w r0, r0, #1", 1), ("add.w r1, r1, #1", 1), ("add.w r2, r2, #1", 2),
+      ("add.w r3, r3, #1", 1), ("nop", 1)], 0, 0, 0, 1),
     ("SDIV/UDIV: 2 static, the rest by operands", SRAM, 0, [("udiv r0, r1, r2", 2), ("sdiv r3, r4, r5", 2)],
      0, 0, 0, 2),
     ("IT folds onto a preceding 16-bit instruction", SRAM, 0,
@@ -62,9 +72,8 @@ SNIPPETS = [
     ("IT: conditional POP PC ends the block", SRAM, 0, [("cmp r0, #0", 1), ("it ne", 0), ("popne {r4, pc}", 3)],
      3, 1, 2, 0),
     ("barriers, special registers, hints", SRAM, 0,
-     [("isb", 4), ("dmb", 1), ("dsb", 1), ("msr primask, r0", 2), ("mrs r0, primask", 1), ("cpsid i", 2),
-      ("cpsie i", 2), ("wfi", 1), ("sev", 1), ("yield", 1)], 0, 0, 0, 3 + 1 + 1 + 1),
-    ("ISB in flash with 2 wait states: 1 + P + WS", FLASH, 2, [("isb", 6)], 0, 0, 0, 5),
+     [("isb", 3), ("dmb", 1), ("dsb", 1), ("msr primask, r0", 2), ("mrs r0, primask", 1), ("cpsid i", 2),
+      ("cpsie i", 2), ("wfi", 1), ("sev", 1), ("yield", 1)], 0, 0, 0, 2 + 1 + 1 + 1),
     ("BKPT/SVC/UDF: issue cycle, the entry is the core's", SRAM, 0, [("bkpt #1", 1), ("svc #0", 1), ("udf #0", 1)],
      0, 0, 0, 0),
     ("FPU table 7-1: 1-cycle arithmetic", SRAM, 0,
@@ -86,9 +95,9 @@ SNIPPETS = [
     ("FPU table 7-1: VLDM/VSTM/VPUSH/VPOP 1 + N (.64: 1 + 2N)", SRAM, 0,
      [("vpush {s16-s19}", 5), ("vpush {d8-d9}", 5), ("vldmia r0!, {s0-s3}", 5), ("vpop {d8}", 3),
       ("vstmia r0, {s0-s1}", 3)], 0, 0, 4 + 4 + 4 + 2 + 2, 0),
-    ("seed 001 fut(): vmov..bx lr = 8 static + P (BL 4 more = 15)", SRAM, 0,
+    ("seed 001 fut(): vmov..bx lr = 8 static + P 1 (the BL 3 more: 12)", SRAM, 0,
      [("vmov s15, r0", 1), ("vldr s14, [pc, #12]", 2), ("vcvt.f32.s32 s15, s15", 1), ("vmul.f32 s15, s15, s14", 1),
-      ("vcvt.s32.f32 s15, s15", 1), ("vmov r0, s15", 1), ("bx lr", 1)], 3, 0, 1, 0),
+      ("vcvt.s32.f32 s15, s15", 1), ("vmov r0, s15", 1), ("bx lr", 1)], 1, 0, 1, 0),
 ]
 
 
@@ -117,7 +126,7 @@ def main():
         out.append("\t.title = \"%s\"," % title.replace('"', '\\"'))
         for i, c in insns:
             out.append("\t/* %-28s %2d */" % (i, c))
-        out.append("\t.addr = 0x%08xu, .wait_states = %d, .size = %d," % (addr, ws, len(code)))
+        out.append("\t.addr = 0x%08xu, .size = %d," % (addr, len(code)))
         out.append("\t.code = {" + ", ".join("0x%02x" % x for x in code) + "},")
         out.append("\t.n_insn = %d, .cycles = {%s}," % (len(insns), ", ".join(str(c) for _, c in insns)))
         out.append("\t.taken_extra = %d, .folds = %d, .lsu = %d, .cpi = %d," % (taken, folds, lsu, cpi))

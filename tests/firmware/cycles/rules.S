@@ -1,6 +1,7 @@
 /* One snippet per rule of the cycle model (docs/cycle-model.md), run from flash with 0 wait
  * states. BEGIN(n): n is the CYCCNT difference the Cortex-M4 TRM r0p1 table 3-1 / FPU table 7-1
- * give for the code up to END (P = 3). tests/sim/cycles_e2e.sh checks each. */
+ * give for the code up to END, with P by branch kind (docs/cycle-model.md: 1 for B<cc> and BX LR,
+ * 2 for B, BL and register branches, 3 for loads to PC and TBB). tests/sim/cycles_e2e.sh checks each. */
 #include "snippet.h"
 	.syntax unified
 	.thumb
@@ -44,7 +45,7 @@ snippets:
 	END
 
 	/* Branches: 1 + P taken, 1 not taken. */
-	BEGIN(4)
+	BEGIN(3)                  /* B: 1 + P, P = 2 */
 	b 1f
 	nop
 1:	END
@@ -54,12 +55,12 @@ snippets:
 	beq 1f
 	nop
 1:	END
-	BEGIN(5)                  /* cmp 1 + bne taken 1 + P */
+	BEGIN(3)                  /* cmp 1 + bne taken 1 + P, P = 1 */
 	cmp r0, #1
 	bne 1f
 	nop
 1:	END
-	BEGIN(5)                  /* cbz taken: 1 + P, plus movs */
+	BEGIN(4)                  /* cbz taken: 1 + P (P = 2), plus movs */
 	movs r0, #0
 	cbz r0, 1f
 	nop
@@ -70,34 +71,34 @@ snippets:
 	nop
 1:	END
 	movs r0, #10
-	BEGIN(47)                 /* 10 x (subs 1 + bne 1) + 9 taken x P */
+	BEGIN(29)                 /* 10 x (subs 1 + bne 1) + 9 taken x P (1) */
 1:	subs r0, #1
 	bne 1b
 	END
-	BEGIN(8)                  /* bl 1 + P, bx lr 1 + P */
+	BEGIN(5)                  /* bl 1 + P (2), bx lr 1 + P (1) */
 	bl leaf_bx
 	END
-	BEGIN(11)                 /* bl 4, push {lr} 2, pop {pc} 2 + P */
+	BEGIN(10)                 /* bl 3, push {lr} 2, pop {pc} 2 + P (3) */
 	bl leaf_pop
 	END
-	BEGIN(13)                 /* bl 4, push {r4, lr} 3, add sp 1, ldr pc 2 + P */
+	BEGIN(13)                 /* bl 3, push {r4, lr} 3, add sp 1, ldr pc 2 + 1 (SP from the add) + P (3) */
 	bl leaf_ldr_pc
 	END
 	movs r0, #1
-	BEGIN(6)                  /* tbb 2 + P, then the nop at entry 1 */
+	BEGIN(6)                  /* tbb 2 + P (3), then the nop at entry 1 */
 	tbb [pc, r0]
 1:	.byte 0, (2f - 1b) / 2
 2:	nop
 	END
 	adr r3, 3f
 	orr r3, r3, #1            /* Thumb bit: BLX to an even address is an INVSTATE UsageFault */
-	BEGIN(4)                  /* blx r3 1 + P (the target is END) */
+	BEGIN(3)                  /* blx r3 1 + P (2) (the target is END) */
 	blx r3
 	nop
 	.p2align 2
 3:	END
 	adr r3, 3f
-	BEGIN(4)                  /* mov pc, r3: 1 + P */
+	BEGIN(3)                  /* mov pc, r3: 1 + P (2) */
 	mov pc, r3
 	nop
 	.p2align 2
@@ -196,16 +197,16 @@ snippets:
 
 	/* A conditional instruction that fails costs 1; a conditional POP PC ends its block. */
 	movs r0, #1
-	BEGIN(14)                 /* bl 4, push 3, cmp 1, it 0 (folded), popne taken 1 + N + P = 6 */
+	BEGIN(13)                 /* bl 3, push 3, cmp 1, it 0 (folded), popne taken 1 + N + P = 6 */
 	bl leaf_popne
 	END
 	movs r0, #0
-	BEGIN(15)                 /* bl 4, push 3, cmp 1, it 0, popne fails 1, pop 6 */
+	BEGIN(14)                 /* bl 3, push 3, cmp 1, it 0, popne fails 1, pop 6 */
 	bl leaf_popne
 	END
 
 	/* Barriers and special registers. */
-	BEGIN(4)                  /* ISB: 1 + P */
+	BEGIN(3)                  /* ISB: 1 + P, P = 2 */
 	isb
 	END
 	BEGIN(2)                  /* DMB, DSB: 1 */
@@ -219,7 +220,7 @@ snippets:
 
 	/* Exceptions (TRM 3.3 / 2.3): entry 12, return 10 (its refill included), tail-chain 6. */
 	movs r0, #0
-	BEGIN(28)                 /* svc 1, entry 12, handler (cbz taken 4, bx lr 1), return 10 */
+	BEGIN(27)                 /* svc 1, entry 12, handler (cbz taken 3, bx lr 1), return 10 */
 	svc #0
 	END
 	movs r0, #1
@@ -233,9 +234,9 @@ snippets:
 	movs r1, #7
 	movs r2, #20
 	str r1, [r0]              /* ENABLE | TICKINT | CLKSOURCE (processor clock) */
-	/* A loop of 20 x (subs 1 + bne 1) + 19 x P = 97 cycles; the interrupt comes about 50 cycles
-	 * in, wherever it lands: + entry 12, handler 5 (it disables SysTick), return 10. */
-	BEGIN(124)
+	/* A loop of 20 x (subs 1 + bne 1) + 19 x P (1) = 59 cycles; the interrupt comes about 50
+	 * cycles in, wherever it lands: + entry 12, handler 5 (it disables SysTick), return 10. */
+	BEGIN(86)
 1:	subs r2, #1
 	bne 1b
 	END
@@ -282,7 +283,9 @@ snippets:
 	vpop {s16-s19}
 	END
 	movs r0, #7
-	BEGIN(15)                 /* seed 001 fut(): BL 4 + 7 for the body + BX LR 4 */
+	/* seed 001 fut(): BL 3 + 7 for the body + BX LR 2. The article measured 15 on silicon; BL and
+	 * BX LR at 4 each do not fit Embench-IoT's crc32 silicon figure (docs/cycle-model.md). */
+	BEGIN(12)
 	bl fut
 	END
 
@@ -294,7 +297,7 @@ snippets:
 	str r1, [r0]
 	vmov s0, r1               /* an FP instruction: CONTROL.FPCA = 1 */
 	movs r0, #0
-	BEGIN(62)                 /* svc 1, entry 12 + 17, handler 5, return 10 + 17 */
+	BEGIN(61)                 /* svc 1, entry 12 + 17, handler 4 (cbz taken 3, bx lr 1), return 10 + 17 */
 	svc #0
 	END
 
