@@ -250,6 +250,7 @@ static void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t v
 {
 	struct core_mmio *m = ud;
 	(void)uc;
+	m->c->mmio_write_addr = m->r->base + (uint32_t)offset;
 	if (!m->r->write || m->r->write(m->r->ctx, (uint32_t)offset, size, BUS_CORE, (uint32_t)value) != BUS_OK) {
 		struct sim_core *c = m->c;
 		if (c->stop == STOP_NONE || c->stop == STOP_BUDGET || c->stop == STOP_WRITE_FLASH) {

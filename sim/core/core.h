@@ -19,10 +19,10 @@ struct sim_config {
 	int flash_wait_states;
 	bool trace;     /* print every executed instruction to stderr */
 	bool uart_echo; /* copy USART/ITM output of the firmware to stdout */
-	/* Take SysTick at the instruction where it expires, not at the end of its block (Armv7-M ARM
-	 * B1.5.6; docs/core.md). Off by default: tests/regions' expectations were made with the block
-	 * boundary timing (regions.sim_example's victim is 24 cycles shorter with it on). */
-	bool exact_ticks;
+	/* Take SysTick, and a pend by a store to the NVIC or ICSR, only at the end of the block where
+	 * it becomes pending (the old timing), not at the instruction where it does (Armv7-M ARM
+	 * B1.5.6; docs/core.md). Off by default: interrupts are taken at their exact instruction. */
+	bool block_ticks;
 };
 
 enum core_state {

@@ -112,6 +112,12 @@ struct sim_core {
 	 * expires with TICKINT set during this slice (UINT64_MAX: none), and a code hook on the first
 	 * instruction at or after it, present for one slice. */
 	uint64_t tick_at;
+	/* Instructions right after a store that pended an exception (core_learn_pend_site): each has
+	 * a code hook that stops there while something is pending; the block to translate again. */
+	uint32_t pend_sites[64];
+	size_t n_pend_sites;
+	uint32_t pend_lo, pend_hi;
+	uint32_t mmio_write_addr; /* address of the MMIO write being handled */
 	uc_hook split_hook;
 	uint32_t split_pc;
 	uint32_t split_lo, split_hi; /* the hooked block's range */
@@ -127,6 +133,9 @@ void core_set_pc(struct sim_core *c, uint32_t pc);
 uint64_t core_now(struct sim_core *c, uint32_t access_addr);
 /* Asks the run loop to stop at the next block boundary (something became pending). */
 void core_request_stop(struct sim_core *c);
+/* A store inside the running block pended an exception (exc_set_pending): from now on, stop after
+ * that store while something is pending (core_run.c). */
+void core_learn_pend_site(struct sim_core *c, uint32_t store_addr);
 /* Block hook, block b about to run: when SysTick expires (c->tick_at) after b's first instruction
  * and before its end, hooks the first instruction at or after the expiry and drops b's
  * translation; true when the caller must stop so b is translated again with the hook. */

@@ -346,6 +346,44 @@ bool core_split_for_tick(struct sim_core *c, const struct core_blk *b)
 	return true;
 }
 
+static void hook_pend(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	(void)size;
+	if (c->stop != STOP_NONE || c->step_hook || !exc_pending_preempting(c))
+		return;
+	c->stop = STOP_TICK_SPLIT; /* settles the block up to here, as for a tick */
+	c->stop_pc = (uint32_t)address;
+	(void)uc_emu_stop(uc);
+}
+
+/* A store inside the running block pended an exception (NVIC_ISPR/STIR, ICSR.PENDSVSET/PENDSTSET):
+ * Armv7-M ARM B1.5.6 takes it at the next instruction boundary, after that store. unicorn cannot
+ * stop inside the store's MMIO callback (it would run the access again), so this first time the
+ * block runs to its end; a code hook on the instruction after the store, kept for good as the
+ * divide hooks are, stops there whenever something is pending from then on. */
+void core_learn_pend_site(struct sim_core *c, uint32_t store_addr)
+{
+	struct core_blk *b = c->cur;
+	if (c->cfg.block_ticks || !c->in_emu || !b)
+		return;
+	int i = blk_find_access(c, b, store_addr, 0);
+	if (i < 0 || i + 1 >= b->cb->n_insn)
+		return; /* unknown, or the block's last instruction: its end is the boundary */
+	uint32_t pc = b->addr + b->cb->insn_offset[i + 1];
+	for (size_t k = 0; k < c->n_pend_sites; k++)
+		if (c->pend_sites[k] == pc)
+			return;
+	if (c->n_pend_sites == sizeof(c->pend_sites) / sizeof(c->pend_sites[0]))
+		return; /* more sites than slots: these stay at block boundaries */
+	uc_hook h;
+	if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)hook_pend, c, pc, pc) != UC_ERR_OK)
+		return;
+	c->pend_sites[c->n_pend_sites++] = pc;
+	c->pend_lo = b->addr;
+	c->pend_hi = b->addr + b->size;
+}
+
 static void run_slice(struct sim_core *c, uint64_t end)
 {
 	uint64_t stop_at = end;
@@ -353,7 +391,8 @@ static void run_slice(struct sim_core *c, uint64_t end)
 	uint64_t ev = next_event(c);
 	if (ev != UINT64_MAX && c->now + ev < stop_at)
 		stop_at = c->now + (ev ? ev : 1);
-	c->tick_at = c->cfg.exact_ticks && st != UINT64_MAX && systick_tickint(c) ? c->now + (st ? st : 1) : UINT64_MAX;
+	c->tick_at =
+	    !c->cfg.block_ticks && st != UINT64_MAX && systick_tickint(c) ? c->now + (st ? st : 1) : UINT64_MAX;
 	uc_hook split = c->split_hook; /* armed by the previous slice: this one runs with it */
 	c->stop_at = c->step_hook ? UINT64_MAX : stop_at;
 	c->stop = STOP_NONE;
@@ -372,6 +411,11 @@ static void run_slice(struct sim_core *c, uint64_t end)
 		(void)uc_hook_del(c->uc, split);
 		c->split_hook = 0;
 		(void)uc_ctl_remove_cache(c->uc, c->split_lo, c->split_hi);
+	}
+	if (c->pend_hi > c->pend_lo) {
+		/* A pend site learned in this slice: translate its block again to carry the hook. */
+		(void)uc_ctl_remove_cache(c->uc, c->pend_lo, c->pend_hi);
+		c->pend_lo = c->pend_hi = 0;
 	}
 	if (c->block_stop && err == UC_ERR_OK)
 		core_set_pc(c, c->block_stop_pc);

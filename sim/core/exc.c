@@ -121,6 +121,8 @@ void exc_set_pending(struct sim_core *c, int exc)
 	if (exc <= 0 || exc >= c->num_exc)
 		return;
 	c->exc.pending[exc] = true;
+	if (c->in_emu && c->cur)
+		core_learn_pend_site(c, c->mmio_write_addr);
 	core_request_stop(c);
 }
 

@@ -271,17 +271,31 @@ int main(int argc, char **argv)
 	CHECK(empty->count == runs && empty->max == 0, "empty region: count %" PRIu64 " max %u (residual)",
 	      empty->count, empty->max);
 	CHECK(cal0->max == 0 && cal1->max == 0, "calibration residuals %u %u", cal0->max, cal1->max);
-	CHECK(inner->last == marker(&r, "w50"), "inner %u != marker w50 %" PRId64, inner->last, marker(&r, "w50"));
-	CHECK(outer->last == marker(&r, "w100") + marker(&r, "w30"), "outer %u != w100 + w30 = %" PRId64, outer->last,
-	      marker(&r, "w100") + marker(&r, "w30"));
+	/* Between markers work() returns to a BKPT; inside a region to pfp_end()'s first instruction.
+	 * When that is a 32-bit instruction at an address 2 mod 4 (GCC puts `mrs r3, PRIMASK` there),
+	 * the return waits one fetch cycle more (docs/cycle-model.md, the fetch model): a region may be
+	 * one cycle per call longer than its markers, never shorter. */
+	CHECK(inner->last >= marker(&r, "w50") && inner->last <= marker(&r, "w50") + 1,
+	      "inner %u != marker w50 %" PRId64 " (+1)", inner->last, marker(&r, "w50"));
+	CHECK(outer->last >= marker(&r, "w100") + marker(&r, "w30") &&
+	          outer->last <= marker(&r, "w100") + marker(&r, "w30") + 2,
+	      "outer %u != w100 + w30 = %" PRId64 " (+2)", outer->last, marker(&r, "w100") + marker(&r, "w30"));
 	CHECK(latched->count == runs, "latched.count %" PRIu64, latched->count);
-	CHECK(latched->last == marker(&r, "w40") + marker(&r, "w60"), "latched %u != w40 + w60 = %" PRId64,
-	      latched->last, marker(&r, "w40") + marker(&r, "w60"));
+	CHECK(latched->last >= marker(&r, "w40") + marker(&r, "w60") &&
+	          latched->last <= marker(&r, "w40") + marker(&r, "w60") + 2,
+	      "latched %u != w40 + w60 = %" PRId64 " (+2)", latched->last, marker(&r, "w40") + marker(&r, "w60"));
 	CHECK(tick->count >= runs * 4, "SysTick ran %" PRIu64 " times, expected at least 4 per victim run",
 	      tick->count);
-	CHECK(victim->min == victim->max && victim->last == marker(&r, "w5000"),
-	      "victim %u..%u != marker w5000 %" PRId64 " (interrupt time not excluded)", victim->min, victim->max,
-	      marker(&r, "w5000"));
+	/* The victim leaves each interruption out with the overhead pfp calibrated once (docs/regions.md).
+	 * Ticks are taken at the instruction where they expire (docs/core.md), and what an entry, a
+	 * return and the handler cost depends on where the tick lands (the return's fetch, the flash
+	 * accelerator's caches at 5 wait states): the victim stays within 40 cycles per interruption of
+	 * the uninterrupted work (measured: 24 below in all with the plain build, 210 with events). */
+	int64_t per_run = runs ? (int64_t)(tick->count / runs) : 0;
+	int64_t off = (int64_t)victim->last - marker(&r, "w5000");
+	CHECK(victim->min == victim->max && off <= 0 && -off <= 40 * per_run,
+	      "victim %u..%u not within %" PRId64 " below marker w5000 %" PRId64 " (interrupt time not excluded)",
+	      victim->min, victim->max, 40 * per_run, marker(&r, "w5000"));
 	CHECK(marker(&r, "victim_isr") > marker(&r, "w5000") + 4 * (int64_t)tick->min,
 	      "markers around the interrupted work %" PRId64 " should see the handlers", marker(&r, "victim_isr"));
 	CHECK(burst->count == runs * 1000u, "burst.count %" PRIu64, burst->count);
@@ -304,8 +318,10 @@ int main(int argc, char **argv)
 			uint64_t dcyc = (e20->events[1].value - e10->events[1].value) / runs;
 			CHECK(!strcmp(e10->events[0].name, "PAPI_TOT_INS") && dins == 30,
 			      "PAPI_TOT_INS(work(20)) - PAPI_TOT_INS(work(10)) = %" PRIu64 ", expected 30", dins);
-			CHECK(dcyc == (uint64_t)(e20->last - e10->last),
-			      "PAPI_TOT_CYC difference %" PRIu64 " != cycles %u", dcyc, e20->last - e10->last);
+			/* The fetch model's stalls fall on whichever instruction waits: the event and the
+			 * cycle reads around the two calls see them split by up to two cycles. */
+			CHECK(dcyc + 2 >= (uint64_t)(e20->last - e10->last) && dcyc <= (uint64_t)(e20->last - e10->last) + 2,
+			      "PAPI_TOT_CYC difference %" PRIu64 " != cycles %u (+-2)", dcyc, e20->last - e10->last);
 			CHECK(e20->events[2].value == e10->events[2].value,
 			      "DWT_LSUCNT differs: the loop has no loads");
 		}

@@ -326,14 +326,13 @@ static void test_pendstset_in_loop(void **state)
 	pend_once(21, 5);
 }
 
-/* Case 22: SysTick (reload 99, processor clock) expires inside a 400-NOP block. The exception is
- * taken at the instruction boundary where it expires (Armv7-M ARM B1.5.6) with exact_ticks; without
- * it, at the block's end, after BKPT #2 has halted (tick_pc still 0). */
+/* Case 22: SysTick (reload 99, processor clock) expires inside a 400-NOP block. By default the
+ * exception is taken at the instruction boundary where it expires (Armv7-M ARM B1.5.6); with
+ * block_ticks, at the block's end, after BKPT #2 has halted (tick_pc still 0). */
 static void test_systick_mid_block(void **state)
 {
 	(void)state;
-	const struct sim_config cfg = {.exact_ticks = true};
-	struct rig *r = rig_new_cfg("cases", 22, true, &cfg);
+	struct rig *r = rig_new("cases", 22, true);
 	assert_int_equal(run_to_bkpt(r), 1);
 	uint32_t sled = reg(r, 15) + 8; /* bkpt #1, mov, str, b: 8 bytes, then the aligned sled */
 	sled = (sled + 1023u) & ~1023u;
@@ -343,9 +342,8 @@ static void test_systick_mid_block(void **state)
 	/* Enabled by the STR before the sled: 100 cycles = STR 1, B 1 + P 2 (docs/cycle-model.md), 96 NOPs. */
 	assert_int_equal(pc, sled + 2u * 96u);
 	rig_free(r);
-	/* The default keeps the block-boundary timing: the sled's block ends at BKPT #2, which halts
-	 * before the pending SysTick is taken. */
-	r = rig_new("cases", 22, true);
+	const struct sim_config cfg = {.block_ticks = true};
+	r = rig_new_cfg("cases", 22, true, &cfg);
 	assert_int_equal(run_to_bkpt(r), 1);
 	resume_past_bkpt(r);
 	assert_int_equal(run_to_bkpt(r), 2);
