@@ -153,7 +153,19 @@ int run_parse_sweep(const char *spec, struct run_sweep *out, struct bench_error 
 	return 0;
 }
 
-enum opt_kind { OPT_STR, OPT_UINT, OPT_MS, OPT_FLAG, OPT_ARG, OPT_PORT, OPT_HELP, OPT_NOFLAG, OPT_HZ, OPT_FORMAT };
+enum opt_kind {
+	OPT_STR,
+	OPT_UINT,
+	OPT_MS,
+	OPT_FLAG,
+	OPT_ARG,
+	OPT_PORT,
+	OPT_HELP,
+	OPT_NOFLAG,
+	OPT_HZ,
+	OPT_FORMAT,
+	OPT_SIM
+};
 
 struct opt {
 	const char *name;
@@ -192,6 +204,8 @@ static const struct opt opts[] = {
     {"--mask-irqs", OPT_FLAG, F(mask_irqs), NULL,
      "mask PendSV, SysTick and IRQs from BEGIN to END (DHCSR.C_MASKINTS; NMI and faults stay)"},
     {"--clock-hz", OPT_HZ, F(clock_hz), "HZ", "core clock for times when the firmware has no SystemCoreClock"},
+    {"--sim-opt", OPT_SIM, 0, "OPTS",
+     "options for the virtual board, e.g. \"--wait-states 0\" (repeatable; bench-sim --help)"},
     {"--quiet", OPT_FLAG, F(quiet), NULL, "no table on stdout"},
     {"--uart", OPT_FLAG, F(uart), NULL, "virtual board: echo the firmware's UART lines to stderr, keep them in JSON"},
     {"--no-progress", OPT_NOFLAG, F(progress), NULL, "no progress bar"},
@@ -288,6 +302,16 @@ static int apply(const struct opt *op, const char *val, struct run_opts *o, stru
 				return rc;
 		}
 		o->n_sweeps++;
+		return 0;
+	case OPT_SIM:
+		if (!*val || val[0] != '-')
+			return bench_fail(err, BENCH_E_USAGE,
+			                  "--sim-opt '%s': give bench-sim options, like --sim-opt \"--wait-states 0\"",
+			                  val);
+		if (o->n_sim_opts == RUN_MAX_SIM_OPTS)
+			return bench_fail(err, BENCH_E_USAGE, "more than %d --sim-opt: put several options in one",
+			                  RUN_MAX_SIM_OPTS);
+		o->sim_opts[o->n_sim_opts++] = val;
 		return 0;
 	case OPT_FLAG:
 	case OPT_NOFLAG:
@@ -393,6 +417,10 @@ int run_parse_args(int argc, char **argv, struct run_opts *o, struct bench_error
 			                  o->format);
 		o->quiet = true;
 	}
+	if (o->n_sim_opts && (o->board || o->openocd || o->gdb))
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "--sim-opt configures the virtual board bench starts: leave it out with "
+		                  "--board, --openocd or --gdb");
 	if (o->probe && (o->openocd || o->gdb))
 		return bench_fail(err, BENCH_E_USAGE,
 		                  "--probe selects the probe of an OpenOCD bench starts: leave it out "

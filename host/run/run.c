@@ -370,6 +370,8 @@ static int open_session(struct run_ctx *c)
 	    .icount = o->icount,
 	    /* BENCH_SIM_PRELOAD=0 starts an empty chip that OpenOCD programs (docs/run.md). */
 	    .allow_preload = !(pre && !strcmp(pre, "0")),
+	    .sim_opts = o->sim_opts,
+	    .n_sim_opts = o->n_sim_opts,
 	    .cancel = {cancelled, c},
 	};
 	int rc = session_open(&c->sess, &so, c->err);

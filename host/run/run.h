@@ -31,6 +31,8 @@ struct run_sweep {
 	size_t n;
 };
 
+#define RUN_MAX_SIM_OPTS 8
+
 struct run_opts {
 	const char *firmware;   /* the ELF */
 	const char *board;      /* NULL: the virtual board (bench-sim + OpenOCD) */
@@ -57,6 +59,9 @@ struct run_opts {
 	uint16_t tcl_port;          /* 0: a free port */
 	const char *openocd_bin;    /* NULL: $BENCH_OPENOCD or "openocd" */
 	const char *sim_bin;        /* NULL: found next to bench */
+	/* --sim-opt: options for the virtual board's bench-sim, each split at spaces (docs/run.md). */
+	const char *sim_opts[RUN_MAX_SIM_OPTS];
+	size_t n_sim_opts;
 	bool progress;              /* show a progress bar (cmd_run sets it on a TTY) */
 	bool quiet;                 /* no console table */
 	bool uart;                  /* --uart: echo the firmware's UART lines (virtual board) and keep them in the report */

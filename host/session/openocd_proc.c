@@ -89,8 +89,9 @@ static int sim_port_line(struct proc *sim, const char *prefix, unsigned timeout,
 static int start_sim(const struct openocd_start_opts *o, const char *transport, struct openocd_proc *out, char *set_cmd,
                      size_t set_len, struct bench_error *err)
 {
-	char bin[PATH_MAX], line[PATH_MAX], sock[PATH_MAX], q[PATH_MAX + 64];
-	const char *argv[10];
+	char bin[PATH_MAX], line[PATH_MAX], sock[PATH_MAX], q[PATH_MAX + 64], words[1024];
+	const char *argv[10 + 32];
+	size_t wl = 0;
 	unsigned timeout = o->timeout_ms ? o->timeout_ms : 10000u;
 	struct stat st;
 	bool use_sock;
@@ -130,6 +131,24 @@ static int start_sim(const struct openocd_start_opts *o, const char *transport, 
 	/* The control interface gives bench a 64-bit cycle count (host/session/sim_clock.h). */
 	argv[a++] = "--ctl-port";
 	argv[a++] = "0";
+	/* --sim-opt: each split into words at spaces, after bench's own (getopt: the last one wins). */
+	for (size_t i = 0; i < o->n_sim_opts; i++) {
+		for (const char *p = o->sim_opts[i]; *p;) {
+			while (*p == ' ')
+				p++;
+			size_t n = strcspn(p, " ");
+			if (!n)
+				break;
+			if (a + 1 >= sizeof(argv) / sizeof(argv[0]) || wl + n + 1 > sizeof(words))
+				return bench_fail(err, BENCH_E_USAGE,
+				                  "--sim-opt: too many bench-sim options: give fewer");
+			memcpy(words + wl, p, n);
+			words[wl + n] = '\0';
+			argv[a++] = words + wl;
+			wl += n + 1;
+			p += n;
+		}
+	}
 	argv[a] = NULL;
 	if ((rc = proc_start(argv, out->sim_log_path, o->work_dir, SIM_HINT, &out->sim, err)))
 		return rc;

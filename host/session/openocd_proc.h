@@ -29,6 +29,8 @@ struct openocd_start_opts {
 	/* "dap", "hla" or "jtag" (struct board's transport); NULL: the board's. OpenOCD gets it as the Tcl
 	 * variable BENCH_TRANSPORT before the board's openocd.cfg, which picks its interface from it. */
 	const char *transport;
+	const char *const *sim_opts; /* virtual board: more bench-sim options, each split at spaces */
+	size_t n_sim_opts;
 };
 
 struct openocd_proc {

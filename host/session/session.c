@@ -61,6 +61,8 @@ static int start_openocd(struct session *s, const struct session_opts *o, char *
 	    .openocd_bin = o->openocd_bin,
 	    .sim_bin = o->sim_bin,
 	    .tcl_port = o->tcl_port,
+	    .sim_opts = o->sim_opts,
+	    .n_sim_opts = o->n_sim_opts,
 	};
 	int rc = make_work_dir(s, o->work_dir, err);
 

@@ -31,6 +31,8 @@ struct session_opts {
 	bool icount;                /* QEMU boards: -icount with record/replay into WORK_DIR/qemu.rr (--icount) */
 	const char *arch;           /* its core family, elf_arch(): "cortex-m" or "tricore" (the RSP register layout) */
 	bool allow_preload;         /* the virtual board may start holding elf_abs (BENCH_SIM_PRELOAD=0: not) */
+	const char *const *sim_opts; /* --sim-opt: more bench-sim options, each split at spaces */
+	size_t n_sim_opts;
 	struct bench_cancel cancel; /* handed to the backend */
 };
 

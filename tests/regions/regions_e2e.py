@@ -33,8 +33,10 @@ def run(firmware, name, *extra):
     logs = os.path.join(work, name + "-logs")  # not a kept folder in $TMPDIR when a case fails on purpose
     shutil.rmtree(logs, ignore_errors=True)  # a previous run's socket files would be in the way
     os.makedirs(logs)
+    # No flash wait states (the board's firmware programs 5): this compares two ways of measuring the
+    # same code, not the flash accelerator's caches, whose cold misses would fall differently on each.
     p = subprocess.run([bench, "run", firmware, "--repeat", "3", "--warmup", "1", "--json", report, "--work-dir", logs,
-                        *extra],
+                        "--sim-opt", "--wait-states 0", *extra],
                        capture_output=True, text=True, timeout=180, cwd=work)
     doc = json.load(open(report)) if os.path.exists(report) else None
     return p, doc
@@ -58,13 +60,21 @@ def check_relations(doc, label):
     check(reg["work"]["last"] == one["work"], f"{label}: work region {reg['work']['last']} == marker {one['work']}")
     check(reg["empty"]["max"] == 0, f"{label}: empty region measures 0 after calibration")
     check(reg["pfp.overhead"]["max"] == 0 and reg["pfp.nested"]["max"] == 0, f"{label}: calibration residuals 0")
-    check(reg["inner"]["last"] == one["w50"], f"{label}: inner {reg['inner']['last']} == w50 {one['w50']}")
-    check(reg["outer"]["last"] == one["w100"] + one["w30"],
-          f"{label}: outer {reg['outer']['last']} == w100 + w30 = {one['w100'] + one['w30']} (exclusive)")
-    check(reg["latched"]["last"] == one["w40"] + one["w60"],
-          f"{label}: latched {reg['latched']['last']} == w40 + w60 = {one['w40'] + one['w60']}")
-    check(reg["victim"]["last"] == one["w5000"],
-          f"{label}: interrupted region {reg['victim']['last']} == uninterrupted markers {one['w5000']}")
+    # work() returns to a BKPT between markers, to pfp_end()'s first instruction in a region: a 32-bit
+    # one at an address 2 mod 4 waits a fetch cycle more (docs/cycle-model.md): +0..1 per call.
+    def near(got, want, calls):
+        return want <= got <= want + calls
+    check(near(reg["inner"]["last"], one["w50"], 1), f"{label}: inner {reg['inner']['last']} == w50 {one['w50']} (+1)")
+    check(near(reg["outer"]["last"], one["w100"] + one["w30"], 2),
+          f"{label}: outer {reg['outer']['last']} == w100 + w30 = {one['w100'] + one['w30']} (exclusive, +2)")
+    check(near(reg["latched"]["last"], one["w40"] + one["w60"], 2),
+          f"{label}: latched {reg['latched']['last']} == w40 + w60 = {one['w40'] + one['w60']} (+2)")
+    # Ticks are taken at their exact instruction (docs/core.md): what each interruption costs depends
+    # on where it lands, and pfp leaves out the overhead it calibrated once: a few cycles per tick.
+    ticks = max(1, reg["tick"]["count"] // passes)
+    check(0 <= one["w5000"] - reg["victim"]["last"] <= 8 * ticks,
+          f"{label}: interrupted region {reg['victim']['last']} == uninterrupted markers {one['w5000']} "
+          f"(up to {8 * ticks} below)")
     ticks_min = reg["tick"]["min"]
     check(one["victim_isr"] > one["w5000"] + 20 * ticks_min,
           f"{label}: markers around the same interrupted work see the handlers ({one['victim_isr']} cycles)")
