@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The cycle model against silicon (docs/cycle-model.md "Against silicon"): Embench-IoT 2.0's 19
+# benchmarks on the virtual board, each modelled time (cycles / 16 MHz) against the STM32F407
+# silicon figure Embench recorded (github.com/embench/embench-iot, baseline-data/speed.json at
+# commit 3ef636f, GCC 13.2, 16 MHz HSI, 0 wait states, global scale factor 16), their geometric
+# mean, and crc32 in cycles per byte (170 x 16 x 1024 bytes); the barebench fut() beside them.
+#   embench_<name>  modelled/silicon, target 0.95..1.05
+#   embench_geomean target 0.98..1.02       embench_crc32_cpb  target 23.0 +- 0.5 (silicon: 23.0)
+# This repository holds neither Embench's sources nor a way to build them (docs/cycle-model.md):
+# build the ELFs with Embench's own instructions (its README and examples/arm/stm32f4-discovery:
+# -O2 -mcpu=cortex-m4 -mthumb, soft float, gsf=16; they run on the virtual board at its reset
+# clock) and point EMBENCH_ELF_DIR at them (<name>.elf, or Embench's bd/src/<name>/<name>).
+# Without it the benchmark says so on stderr and prints no figure.
+# Usage: EMBENCH_ELF_DIR=DIR bash perf/bench_embench.sh BUILD_DIR
+set -euo pipefail
+build=${1:?usage: bench_embench.sh BUILD_DIR}
+dir=${EMBENCH_ELF_DIR:-}
+if [[ -z "$dir" ]]; then
+  echo "bench_embench: not run: set EMBENCH_ELF_DIR to Embench-IoT ELFs built with Embench's own instructions (perf/bench_embench.sh)" >&2
+  exit 0
+fi
+if [[ ! -x "$build/bench" ]]; then
+  echo "bench_embench: $build/bench missing: build first (bash scripts/build.sh)" >&2
+  exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Silicon ms, baseline-data/speed.json at embench-iot 3ef636f.
+silicon="aha-mont64 4003 crc32 4006 depthconv 4000 edn 3984 huffbench 4118 matmult-int 3962 md5sum 3984
+nettle-aes 4025 nettle-sha256 3997 nsichneu 4001 picojpeg 3999 qrduino 3844 sglib-combined 4028 slre 3992
+statemate 3999 tarfind 4017 ud 4000 wikisort 4567 xgboost 3555"
+
+# Cycles from start_trigger to stop_trigger: one boot, one sample (bench's breakpoint mode).
+cycles_of() {
+  local elf=$1 out=$tmp/r.json
+  "$build/bench" run "$elf" --start start_trigger --stop stop_trigger --repeat 1 --warmup 0 --quiet \
+    --json "$out" >/dev/null 2>"$tmp/err" || { sed 's/^/bench_embench: /' "$tmp/err" >&2; return 1; }
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["min"])' "$out"
+}
+
+logsum=0
+n=0
+status=0
+while read -r name ms; do
+  elf=$dir/$name.elf
+  [[ -f "$elf" ]] || elf=$dir/src/$name/$name
+  [[ -f "$elf" ]] || elf=$dir/$name/$name
+  if [[ ! -f "$elf" ]]; then
+    echo "bench_embench: no ELF for $name in $dir" >&2
+    status=1
+    continue
+  fi
+  if ! cyc=$(cycles_of "$elf"); then
+    status=1
+    continue
+  fi
+  ratio=$(python3 -c "print(f'{$cyc / 16000.0 / $ms:.3f}')")
+  echo "figure: embench_$name value=$ratio unit=modelled/silicon baseline=$ms ratio=$ratio target=0.95..1.05 (silicon ms, embench-iot 3ef636f speed.json; $cyc cycles)"
+  logsum=$(python3 -c "import math; print($logsum + math.log($ratio))")
+  n=$((n + 1))
+  if [[ "$name" == crc32 ]]; then
+    cpb=$(python3 -c "print(f'{$cyc / (170 * 16 * 1024):.2f}')")
+    echo "figure: embench_crc32_cpb value=$cpb unit=cycles/byte baseline=23.0 ratio=$(python3 -c "print(f'{$cpb / 23.0:.3f}')") target=23.0+-0.5 (silicon: 4006 ms at 16 MHz for 170 x 16 x 1024 bytes)"
+  fi
+done < <(xargs -n2 <<<"$silicon")
+if ((n > 0)); then
+  g=$(python3 -c "import math; print(f'{math.exp($logsum / $n):.3f}')")
+  echo "figure: embench_geomean value=$g unit=modelled/silicon baseline=1.0 ratio=$g target=0.98..1.02 ($n benchmarks)"
+fi
+fut=$build/examples/sim-stm32f4/fut-hardfp.elf
+if [[ -f "$fut" ]]; then
+  f=$("$build/bench" run "$fut" --arg input=7 --repeat 3 --quiet --json "$tmp/f.json" >/dev/null 2>&1 &&
+    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["min"])' "$tmp/f.json" || echo nan)
+  echo "figure: fut_hardfp value=$f unit=cycles baseline=15 ratio=$(python3 -c "print(f'{$f / 15:.3f}')" 2>/dev/null || echo nan) target=model: BL 3 + 7 + BX LR 2 (barebench article: 15, docs/cycle-model.md)"
+fi
+exit $status
