@@ -79,7 +79,7 @@ struct options {
 	long stlink_port; /* -1: not given */
 	long jtag_port;   /* -1: not given */
 	const char *jtag_socket;
-	long ctl_port; /* -1: none */
+	long ctl_port;   /* -1: none */
 	int wait_states; /* -1: auto (FLASH_ACR.LATENCY) */
 	bool trace;
 	const char *elf;
@@ -227,7 +227,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				break;
 			}
 			if (parse_u64(optarg, 15, &v) < 0) {
-				error_line("bad --wait-states `%s`: give 0-15, or auto to follow FLASH_ACR.LATENCY", optarg);
+				error_line("bad --wait-states `%s`: give 0-15, or auto to follow FLASH_ACR.LATENCY",
+				           optarg);
 				return -1;
 			}
 			o->wait_states = (int)v;
@@ -699,7 +700,8 @@ static int build_board(struct sim *s)
 {
 	char err[256] = "";
 	struct sim_config cfg = {
-	    .flash_wait_states = s->opt.wait_states,
+	    .force_wait_states = s->opt.wait_states >= 0,
+	    .flash_wait_states = s->opt.wait_states >= 0 ? (unsigned)s->opt.wait_states : 0u,
 	    .trace = s->opt.trace,
 	    .uart_echo = !s->opt.quiet,
 	};

@@ -422,7 +422,8 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 	if (!c->soc.flash.ws || !c->soc.flash.block_wait || !c->soc.flash.literal_wait)
 		c->soc.flash.size = 0; /* no timing for code memory: blocks never count as in flash */
 	else if (c->soc.flash.set_wait_states)
-		c->soc.flash.set_wait_states(c->soc.flash.ctx, cfg->flash_wait_states);
+		c->soc.flash.set_wait_states(c->soc.flash.ctx,
+		                             cfg->force_wait_states ? (int)cfg->flash_wait_states : -1);
 	c->cyc = cyc_new();
 	if (!c->cyc) {
 		(void)snprintf(err, errlen, "core: cannot create the cycle model (capstone)");
@@ -476,7 +477,8 @@ void core_free(struct sim_core *c)
 void core_set_wait_states(struct sim_core *c, int flash_wait_states)
 {
 	/* Nothing cached depends on them: the accelerator adds its waits per block at run time. */
-	c->cfg.flash_wait_states = flash_wait_states;
+	c->cfg.force_wait_states = flash_wait_states >= 0;
+	c->cfg.flash_wait_states = flash_wait_states >= 0 ? (unsigned)flash_wait_states : 0u;
 	if (c->soc.flash.set_wait_states)
 		c->soc.flash.set_wait_states(c->soc.flash.ctx, flash_wait_states);
 }

@@ -14,11 +14,12 @@
 #include "bus/bus.h"
 
 struct sim_config {
-	/* Flash wait states: -1 (the default) follows FLASH_ACR.LATENCY as the firmware writes it
-	 * (RM0090 3.9.1); 0..15 override it for experiments (`--wait-states N`). */
-	int flash_wait_states;
-	bool trace;     /* print every executed instruction to stderr */
-	bool uart_echo; /* copy USART/ITM output of the firmware to stdout */
+	/* Flash wait states: unless force_wait_states (`--wait-states N`, for experiments), the model
+	 * follows FLASH_ACR.LATENCY as the firmware writes it (RM0090 3.9.1); a zeroed config does. */
+	bool force_wait_states;
+	unsigned flash_wait_states; /* 0..15, with force_wait_states */
+	bool trace;                 /* print every executed instruction to stderr */
+	bool uart_echo;             /* copy USART/ITM output of the firmware to stdout */
 	/* Take SysTick, and a pend by a store to the NVIC or ICSR, only at the end of the block where
 	 * it becomes pending (the old timing), not at the instruction where it does (Armv7-M ARM
 	 * B1.5.6; docs/core.md). Off by default: interrupts are taken at their exact instruction. */
