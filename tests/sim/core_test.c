@@ -351,6 +351,30 @@ static void test_systick_mid_block(void **state)
 	rig_free(r);
 }
 
+/* Case 23: PENDSTSET stored in a loop's block. The first pass's pend waits for the block's end
+ * (unicorn cannot stop in the store's MMIO callback); from the second on it is taken right after
+ * the store (docs/core.md), so the last stacked PC is the ADDS after it. With block_ticks, always
+ * the block's end, the BKPT #2 after the loop. */
+static void pend_exact(const struct sim_config *cfg, uint32_t want_off)
+{
+	struct rig *r = rig_new_cfg("cases", 23, true, cfg);
+	assert_int_equal(run_to_bkpt(r), 1);
+	uint32_t bkpt1 = reg(r, 15);
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 2);
+	assert_int_equal(rd(r, 0x20000008u), bkpt1 + want_off); /* tick_pc */
+	assert_int_equal(reg(r, 4), 2u);
+	rig_free(r);
+}
+
+static void test_pend_taken_after_store(void **state)
+{
+	(void)state;
+	const struct sim_config exact = {0}, late = {.block_ticks = true};
+	pend_exact(&exact, 4);
+	pend_exact(&late, 10);
+}
+
 static double mono_s(void)
 {
 	struct timespec ts;
@@ -539,6 +563,7 @@ int main(void)
 	    cmocka_unit_test(test_ispr_taken_once),
 	    cmocka_unit_test(test_pendstset_in_loop),
 	    cmocka_unit_test(test_systick_mid_block),
+	    cmocka_unit_test(test_pend_taken_after_store),
 	    cmocka_unit_test(test_wait_states_cheap),
 	    cmocka_unit_test(test_fp_lazy_stacking),
 	    cmocka_unit_test(test_svc),

@@ -65,6 +65,14 @@ vectors5:                         /* case 22: SysTick records its stacked return
 	.endr
 	.word pc_handler + 1          /* 15 SysTick */
 
+	.align 7
+vectors6:                         /* case 23: SysTick records its latest stacked return address */
+	.word 0x20020000
+	.rept 14
+	.word plain_handler + 1
+	.endr
+	.word last_pc_handler + 1     /* 15 SysTick */
+
 	.section .noinit, "aw", %nobits
 	.global test_id
 test_id: .space 4
@@ -88,7 +96,7 @@ cases:
 	.word case_fp_stacking + 1, case_svc + 1, case_cyccnt_ldr + 1, case_lockup + 1
 	.word case_wfi + 1, case_tail_chain + 1, case_slices + 1, case_nested + 1
 	.word case_watch + 1, case_sleep_on_exit + 1, case_pend_sw + 1, case_pend_sw + 1
-	.word case_pend_sw + 1, case_pend_loop + 1, case_tick_mid_block + 1
+	.word case_pend_sw + 1, case_pend_loop + 1, case_tick_mid_block + 1, case_pend_exact + 1
 
 	.thumb_func
 case_bad_read:                    /* 1: unmapped load, BusFault disabled: HardFault FORCED */
@@ -474,6 +482,33 @@ tick_sled:
 	bkpt #2
 	bkpt #4
 	b hang
+
+	.thumb_func
+case_pend_exact:                  /* 23: PENDSTSET stored in a loop's block, 2 passes: the first */
+	ldr r0, =0xE000ED08       /* pend is taken at the block's end, the second right after the */
+	ldr r1, =vectors6         /* store (core_learn_pend_site, Armv7-M ARM B1.5.6) */
+	str r1, [r0]
+	ldr r5, =tick_pc
+	mov r3, #0
+	str r3, [r5]
+	mov r4, #0
+	ldr r0, =SCB_ICSR
+	mov r1, #(1 << 26)        /* PENDSTSET */
+	bkpt #1
+1:	str r1, [r0]              /* bkpt #1 + 2 */
+	adds r4, r4, #1           /* bkpt #1 + 4: where the second pend is taken */
+	cmp r4, #2
+	bne 1b
+	bkpt #2                   /* bkpt #1 + 10: the block's end */
+	bkpt #4
+	b hang
+
+	.thumb_func
+last_pc_handler:                  /* every SysTick: the stacked PC, frame word 6 */
+	ldr r0, =tick_pc
+	ldr r1, [sp, #24]
+	str r1, [r0]
+	bx lr
 
 	.thumb_func
 pc_handler:                       /* the first SysTick only: the stacked PC, frame word 6 */
