@@ -13,6 +13,7 @@
 
 #include "bus/bus.h"
 #include "chip/stm32f4.h"
+#include "chip/stm32f4_art.h"
 
 #define FLASH_ACR     0x40023C00u
 #define FLASH_KEYR    0x40023C04u
@@ -336,6 +337,43 @@ static void test_overlap_refused(void **state)
 	assert_null(bus_find(&bus, 0x08000000u));
 }
 
+/* The flash accelerator (RM0090 3.4.2) as the core drives it: one block per call, lines of 16 bytes.
+ * 5 wait states: a miss waits 5, the current line and cached lines nothing, a prefetched line what
+ * the read (6 cycles) has left after the cycles spent in the line before; literals through the
+ * data cache; ICRST empties the instruction cache, but only while it is off (3.9.1). */
+static void test_art(void **state)
+{
+	(void)state;
+	struct stm32f4_art a;
+	static const uint16_t one[1] = {0}, two[2] = {0, 4};
+	assert_int_equal(art_init(&a), 0);
+	assert_int_equal(art_run_block(&a, 10, one, 1, 4, true), 0); /* reset: 0 wait states */
+	art_write_acr(&a, 5, 5);                                     /* LATENCY 5, nothing else */
+	assert_int_equal(a.ws, 5);
+	assert_int_equal(art_run_block(&a, 10, one, 1, 4, true), 0);  /* the line the core runs from */
+	assert_int_equal(art_run_block(&a, 20, two, 2, 8, true), 10); /* two misses, no prefetch */
+	assert_int_equal(art_run_block(&a, 20, two, 2, 8, true), 10); /* one line buffer: both again */
+	assert_int_equal(art_literal(&a, 0x400), 5);                  /* no data cache */
+	art_write_acr(&a, 5 | (1u << 8) | (1u << 9) | (1u << 10), 5 | (1u << 8) | (1u << 9) | (1u << 10));
+	assert_int_equal(art_run_block(&a, 30, two, 2, 8, true), 5 + 2); /* miss, prefetch after 4 cycles */
+	assert_int_equal(art_run_block(&a, 30, two, 2, 8, true), 0);     /* both cached now */
+	assert_int_equal(art_literal(&a, 0x400), 5);
+	assert_int_equal(art_literal(&a, 0x404), 0); /* the same 128-bit row */
+	uint32_t on = 5 | (1u << 8) | (1u << 9), off = 5 | (1u << 8);
+	art_write_acr(&a, on | (1u << 11), on); /* ICRST while ICEN is on: ignored */
+	assert_int_equal(art_run_block(&a, 30, two, 2, 8, true), 0);
+	art_write_acr(&a, off, off);              /* ICEN off ... */
+	art_write_acr(&a, off | (1u << 11), off); /* ... then ICRST: the cache is emptied */
+	art_write_acr(&a, on, on);
+	assert_int_equal(art_run_block(&a, 40, one, 1, 4, true), 5);
+	assert_int_equal(art_run_block(&a, 30, two, 2, 8, true), 5 + 2);
+	art_override(&a, 0); /* --wait-states 0 */
+	assert_int_equal(art_literal(&a, 0x800), 0);
+	art_override(&a, -1);
+	assert_int_equal(a.ws, 5);
+	art_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +387,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_gpio_and_byte_lanes, setup, teardown),
 	    cmocka_unit_test(test_usart_echo),
 	    cmocka_unit_test(test_overlap_refused),
+	    cmocka_unit_test(test_art),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
