@@ -128,7 +128,7 @@ def fault_run(value, code, message, detail):
     rep = finish(p, report, os.path.realpath(wd), code, message, detail)
     for r in rep["results"]:
         if r["args"] == {"input": 1}:
-            expect(r["samples"] == [16, 16], f"input=1 samples {r['samples']}, expected [16, 16]")
+            expect(r["samples"] == [20, 20], f"input=1 samples {r['samples']}, expected [20, 20]")
     return rep
 
 
@@ -145,8 +145,8 @@ def case_counter_off():
 
 
 def case_wrap():
-    """A stretch of 300 SysTick periods of 2^24 cycles plus the loop: 5033164859 cycles, which
-    DWT_CYCCNT shows as 5033164859 - 2^32 = 738197563. bench keeps that value and flags the
+    """A stretch of 300 SysTick periods of 2^24 cycles plus the loop: 5033164863 cycles, which
+    DWT_CYCCNT shows as 5033164863 - 2^32 = 738197567. bench keeps that value and flags the
     samples as wrapped from bench-sim's 64-bit cycle count (the host's clock cannot tell: the
     simulator skips the sleep in well under a second)."""
     tmp = tempfile.mkdtemp(prefix="bench-faults-")
@@ -158,8 +158,8 @@ def case_wrap():
     rep = json.load(open(report))
     expect(rep["status"] == "ok", f"status {rep['status']}")
     by_input = {r["args"]["input"]: r for r in rep["results"]}
-    expect(by_input[1]["samples"] == [16, 16] and by_input[1]["wrapped"] == [], f"input=1: {by_input[1]}")
-    expect(by_input[5]["samples"] == [738197563, 738197563], f"input=5 samples {by_input[5]['samples']}")
+    expect(by_input[1]["samples"] == [20, 20] and by_input[1]["wrapped"] == [], f"input=1: {by_input[1]}")
+    expect(by_input[5]["samples"] == [738197567, 738197567], f"input=5 samples {by_input[5]['samples']}")
     expect(by_input[5]["wrapped"] == [0, 1], f"input=5 wrapped {by_input[5]['wrapped']}, expected [0, 1]")
     c = schema_check(CHECK, SCHEMA, report, "ok")
     expect(c.returncode == 0, f"schema: {c.stderr.strip()}")
