@@ -149,9 +149,9 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	}
 	c->cur = b;
 	bool branch = c->entry_refill;
-	if (branch) {
+	c->entry_refill = false;
+	if (branch && b->cb->entry_extra) {
 		/* Entered by a taken branch or an exception: the prefetch buffer starts empty. */
-		c->entry_refill = false;
 		c->now += b->cb->entry_extra;
 		dwt_count_cpi(c, b->cb->entry_extra);
 	}
