@@ -79,12 +79,18 @@ static const uint8_t insn_class[ARM_INS_ENDING] = {
  * cycle of a 32-bit target that is not word aligned (cycles.c, the fetch model). */
 #define CYC_P_DECODE  1u
 #define CYC_P_EXECUTE 2u
-/* BL: issued at decode too, but it also writes LR in execute; calibrated on silicon: Embench-IoT
- * crc32 (23.0 cycles a byte on an STM32F407 at 0 wait states, baseline-data/speed.json at
- * 3ef636f) has one BL, one BX LR and one B<cc> taken per byte, 18 cycles of table-3-1 costs and
- * one fetch stall (cycles.c): the three refills add up to 4, and B<cc> and BX LR are 1 by the
- * measurement below. docs/cycle-model.md has the comparison. */
-#define CYC_P_CALL 2u
+/* BL and the return through LR (BX LR, BLX LR, MOV PC,LR): P = 3 each, from silicon: the barebench
+ * article (docs/cycle-model.md "barebench") measured fut() on an STM32F4 at 15 cycles, BL and BX LR
+ * at 4 each around a 7-cycle body. Target alignment and width cannot be what makes them 4: fut's
+ * BL target (0x08000188, a 32-bit VMOV) and its return target (a 16-bit BKPT) are word aligned,
+ * the case the compendium measured at P = 1. Embench crc32 on silicon (23.0 cycles a byte) would
+ * want BL 2 + BX LR 1 for the same call shape; the two measurements disagree, and the article's is
+ * kept (issue 14): crc32 models at 26.0. docs/cycle-model.md has the comparison. */
+#define CYC_P_CALL   3u
+#define CYC_P_RETURN 3u
+/* Plain B: issued at decode but, unlike B<cc>, not speculated early (M3 TRM 1.4 speculates only
+ * conditional branches); P = 2 fits the Embench-IoT silicon run's 19 benchmarks best. */
+#define CYC_P_JUMP 2u
 /* A branch whose target comes from a load (LDR PC, LDM/POP with PC, TBB/TBH): 3.3.2 "LDR PC,[any] is
  * always a blocking operation. This means at least two cycles for the load, and three cycles for the
  * pipeline reload", and the same "three cycles for the pipeline reload" for TBB/TBH. */
@@ -303,14 +309,12 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 	}
 }
 
-/* Is the branch's target register LR, and LR not written by the instruction just before (whose
- * write is still in flight when the branch decodes)? Then the core forwards LR at decode (Cortex-M3
- * TRM r2p0 table 15-3: BX LR, BLX LR, MOV PC,LR). */
-static bool lr_forwarded(const struct cyc_rules_state *st, const cs_arm *a)
+/* Does the branch take its target from LR (BX LR, BLX LR, MOV PC,LR: a subroutine return)? */
+static bool lr_target(const cs_arm *a)
 {
 	for (unsigned i = 0; i < a->op_count; i++)
 		if (a->operands[i].type == ARM_OP_REG && !(a->operands[i].access & CS_AC_WRITE))
-			return a->operands[i].reg == ARM_REG_LR && !st->prev_writes_lr;
+			return a->operands[i].reg == ARM_REG_LR;
 	return false;
 }
 
@@ -326,15 +330,18 @@ static void cost_branch(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 	switch (klass) {
 	case K_B:
 		/* Table 3-1 "Branch B/BL", "Conditional B<cc>": 1 + P taken, 1 not taken (note c). The
-		 * immediate target is issued at decode (M3 TRM table 15-3): P = 1. */
+		 * immediate target is issued at decode (M3 TRM table 15-3): B<cc> P = 1; BL and B above. */
 		c->cycles = 1;
-		c->taken_extra = refill(st, conditional_branch(a) ? CYC_P_DECODE : CYC_P_CALL);
+		c->taken_extra = refill(st, insn->id == ARM_INS_BL  ? CYC_P_CALL
+		                            : conditional_branch(a) ? CYC_P_DECODE
+		                                                    : CYC_P_JUMP);
 		c->dyn |= CYC_DYN_BRANCH;
 		break;
 	case K_BX:
-		/* "BX/BLX": 1 + P. LR forwarded at decode: P = 1; any other register only at execute. */
+		/* "BX/BLX": 1 + P. A return through LR: P = 3 (above); any other register resolves at
+		 * execute (M3 TRM table 15-3): P = 2. */
 		c->cycles = 1;
-		c->taken_extra = refill(st, lr_forwarded(st, a) ? CYC_P_DECODE : CYC_P_EXECUTE);
+		c->taken_extra = refill(st, lr_target(a) ? CYC_P_RETURN : CYC_P_EXECUTE);
 		c->dyn |= CYC_DYN_BRANCH;
 		break;
 	case K_CB:
@@ -453,10 +460,10 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 		/* Table 3-1 "MOV PC,Rm", "ADD PC,PC,Rm": 1 + P. Any other data processing: 1. */
 		c->cycles = 1;
 		if (writes_pc(a)) {
-			/* MOV PC,LR is forwarded at decode like BX LR (M3 TRM table 15-3); ADD PC and MOV PC
+			/* MOV PC,LR is a return like BX LR (M3 TRM table 15-3 groups them); ADD PC and MOV PC
 			 * from another register resolve at execute. */
-			bool mov_lr = insn->id == ARM_INS_MOV && lr_forwarded(st, a);
-			c->taken_extra = refill(st, mov_lr ? CYC_P_DECODE : CYC_P_EXECUTE);
+			bool mov_lr = insn->id == ARM_INS_MOV && lr_target(a);
+			c->taken_extra = refill(st, mov_lr ? CYC_P_RETURN : CYC_P_EXECUTE);
 			c->dyn |= CYC_DYN_BRANCH;
 		}
 		break;
@@ -468,7 +475,6 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 	st->prev_size = insn->size;
 	st->prev_single_load = single_load;
 	st->prev_load_dest = single_load ? written_regs(a) : 0u;
-	st->prev_writes_lr = (written_regs(a) & (1u << 14)) != 0 || insn->id == ARM_INS_BL || insn->id == ARM_INS_BLX;
 	st->prev_alu_dest = (klass == K_DP || klass == K_DIV || klass == K_VMOV) ? written_regs(a) : 0u;
 }
 
@@ -483,7 +489,6 @@ void cyc_rules_unknown(struct cyc_rules_state *st, struct cyc_cost *c)
 	st->prev_size = 0;
 	st->prev_single_load = false;
 	st->prev_load_dest = 0;
-	st->prev_writes_lr = false;
 	st->prev_alu_dest = 0;
 }
 
