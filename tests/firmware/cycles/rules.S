@@ -1,7 +1,7 @@
 /* One snippet per rule of the cycle model (docs/cycle-model.md), run from flash with 0 wait
  * states. BEGIN(n): n is the CYCCNT difference the Cortex-M4 TRM r0p1 table 3-1 / FPU table 7-1
- * give for the code up to END, with P by branch kind (docs/cycle-model.md: 1 for B<cc> and BX LR,
- * 2 for B, BL and register branches, 3 for loads to PC and TBB). tests/sim/cycles_e2e.sh checks each. */
+ * give for the code up to END, with P by branch kind (docs/cycle-model.md: 1 for B<cc>, 2 for B
+ * and register branches, 3 for BL, BX LR, loads to PC and TBB). tests/sim/cycles_e2e.sh checks each. */
 #include "snippet.h"
 	.syntax unified
 	.thumb
@@ -75,13 +75,13 @@ snippets:
 1:	subs r0, #1
 	bne 1b
 	END
-	BEGIN(5)                  /* bl 1 + P (2), bx lr 1 + P (1) */
+	BEGIN(8)                  /* bl 1 + P (3), bx lr 1 + P (3) */
 	bl leaf_bx
 	END
-	BEGIN(10)                 /* bl 3, push {lr} 2, pop {pc} 2 + P (3) */
+	BEGIN(11)                 /* bl 4, push {lr} 2, pop {pc} 2 + P (3) */
 	bl leaf_pop
 	END
-	BEGIN(13)                 /* bl 3, push {r4, lr} 3, add sp 1, ldr pc 2 + 1 (SP from the add) + P (3) */
+	BEGIN(14)                 /* bl 4, push {r4, lr} 3, add sp 1, ldr pc 2 + 1 (SP from the add) + P (3) */
 	bl leaf_ldr_pc
 	END
 	movs r0, #1
@@ -197,11 +197,11 @@ snippets:
 
 	/* A conditional instruction that fails costs 1; a conditional POP PC ends its block. */
 	movs r0, #1
-	BEGIN(13)                 /* bl 3, push 3, cmp 1, it 0 (folded), popne taken 1 + N + P = 6 */
+	BEGIN(14)                 /* bl 4, push 3, cmp 1, it 0 (folded), popne taken 1 + N + P = 6 */
 	bl leaf_popne
 	END
 	movs r0, #0
-	BEGIN(14)                 /* bl 3, push 3, cmp 1, it 0, popne fails 1, pop 6 */
+	BEGIN(15)                 /* bl 4, push 3, cmp 1, it 0, popne fails 1, pop 6 */
 	bl leaf_popne
 	END
 
@@ -283,9 +283,9 @@ snippets:
 	vpop {s16-s19}
 	END
 	movs r0, #7
-	/* seed 001 fut(): BL 3 + 7 for the body + BX LR 2. The article measured 15 on silicon; BL and
-	 * BX LR at 4 each do not fit Embench-IoT's crc32 silicon figure (docs/cycle-model.md). */
-	BEGIN(12)
+	/* seed 001 fut(): BL 4 + 7 for the body + BX LR 4, the 15 the article measured on silicon
+	 * (docs/cycle-model.md: why Embench-IoT's crc32 silicon figure is not met). */
+	BEGIN(15)
 	bl fut
 	END
 
