@@ -10,14 +10,14 @@
            reached 168 MHz from the PLL, TIM6 and SysTick ticked, EXTI0 fired once; the one warning
            names DMA1 as kept as plain registers; between each bkpt 0x0001 and bkpt 0x0002 there is
            one bl, to crc_hw and crc_sw.
-  cxx      the C++17 firmware (tests/firmware/cxx): fut 12, scale 58, fir 9 cycles for every input,
+  cxx      the C++17 firmware (tests/firmware/cxx): fut 15, scale 59, fir 9 cycles for every input,
            and the C++ function is what lies between its BKPTs.
   standalone  the same CubeMX-shaped firmware with no debugger at all (bench-sim --standalone --no-debugger):
            each marker BKPT takes DebugMonitor, CubeMX's DebugMon_Handler steps over it through
            BENCH_HANDLER_ENTRY(), the loop runs once (words 4), the firmware prints "done" after
            bench_done() and sleeps: exit 0.
   oneshot  firmware without a SYNC loop: one measurement per boot, warmup + repeat resets
-           (fut 23 with the FPU, 154 soft-float, 3 samples each: every boot runs fut from the flash
+           (fut 26 with the FPU, 164 soft-float, 3 samples each: every boot runs fut from the flash
            accelerator's cold cache at 5 wait states); --arg is refused (exit 2).
 
 Usage: integrate_e2e.py BUILD_DIR SOURCE_DIR CASE"""
@@ -160,13 +160,13 @@ def case_cxx():
     rc, out, err, rep = run([elf, "--arg", "input=" + ",".join(map(str, inputs)), "--repeat", "3"])
     expect(rc == 0, f"exit code {rc}, expected 0")
     for v in inputs:
-        for name, cycles in (("fut", 12), ("scale", 58), ("fir", 9)):
+        for name, cycles in (("fut", 15), ("scale", 59), ("fir", 9)):
             got = samples(rep, name, input=v)
             expect(got == [cycles] * 3, f"{name} input={v}: {got}, expected 3 x {cycles}")
 
 
 def case_oneshot():
-    for fw, cycles in (("oneshot-hardfp", 23), ("oneshot-softfp", 154)):
+    for fw, cycles in (("oneshot-hardfp", 26), ("oneshot-softfp", 164)):
         elf = os.path.join(FW, "target", fw + ".elf")
         rc, out, err, rep = run([elf, "--repeat", "3", "--warmup", "1"])
         expect(rc == 0, f"{fw}: exit code {rc}, expected 0")

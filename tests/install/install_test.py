@@ -4,13 +4,13 @@
   install  `cmake --install BUILD --prefix T/prefix`: bin/bench and bin/bench-sim, share/probebench
            (boards, target runtime, docs, examples, CMake package), share/pkgconfig/probebench.pc;
            no source or build path in either program's .rodata; the installed bench lists its boards
-           and folders (`bench boards`), measures the installed example (fut 12 cycles, 3 samples);
+           and folders (`bench boards`), measures the installed example (fut 15 cycles, 3 samples);
            a copy of bench alone says where it looked and what to set; pkg-config gives the include
            dir and bench.c, which compile with arm-none-eabi-gcc; a CMake cross build with
            find_package(probebench) + probebench::runtime (ST's start-up file, a CubeMX-layout
-           linker script) measures fut 12 cycles.
+           linker script) measures fut 15 cycles.
   deb      `cpack -G DEB`: Depends lists openocd and the package of every shared library bench and
-           bench-sim need (dpkg -S); unpacked with dpkg-deb -x, its bench runs the example (12 cycles)
+           bench-sim need (dpkg -S); unpacked with dpkg-deb -x, its bench runs the example (15 cycles)
            and finds its data under the unpacked usr/share/probebench; its probebench.pc says /usr.
 
 Usage: install_test.py BUILD_DIR SOURCE_DIR CASE"""
@@ -79,7 +79,7 @@ def case_install():
     expect(re.search(r"^  sim-stm32f4 +virtual ", p.stdout, re.M) is not None, "sim-stm32f4 listed as virtual")
     expect(f"\nbench-sim: {prefix}/bin/bench-sim\n" in p.stdout, "bench boards names the installed bench-sim")
     expect(f"\ntarget runtime: {data}/target " in p.stdout, "bench boards names the installed runtime")
-    measure(bench, os.path.join(data, "examples", "sim-stm32f4", "fut-hardfp.elf"), tmp, 12, "installed")
+    measure(bench, os.path.join(data, "examples", "sim-stm32f4", "fut-hardfp.elf"), tmp, 15, "installed")
 
     # A copy of bench with nothing around it: where it looked, and what to set.
     lonely = os.path.join(tmp, "lonely")
@@ -114,7 +114,7 @@ def case_install():
     expect(p.returncode == 0, f"consumer configure exit {p.returncode}")
     p = sh(["cmake", "--build", cb])
     expect(p.returncode == 0, f"consumer build exit {p.returncode}")
-    measure(bench, os.path.join(cb, "consumer.elf"), tmp, 12, "CMake consumer")
+    measure(bench, os.path.join(cb, "consumer.elf"), tmp, 15, "CMake consumer")
     shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -160,7 +160,7 @@ def case_deb():
     p = sh([bench, "boards"])
     expect(p.returncode == 0 and p.stdout.startswith(f"boards in {usr}/share/probebench/boards (next to bench"),
            f"unpacked bench boards: {p.stdout[:120]!r}")
-    measure(bench, os.path.join(usr, "share", "probebench", "examples", "sim-stm32f4", "fut-hardfp.elf"), tmp, 12,
+    measure(bench, os.path.join(usr, "share", "probebench", "examples", "sim-stm32f4", "fut-hardfp.elf"), tmp, 15,
             "unpacked .deb")
     shutil.rmtree(tmp, ignore_errors=True)
 
