@@ -169,6 +169,61 @@ static int poll_regions(struct loop *c)
 	return 0;
 }
 
+/* The target restarted between stretches with a SYNC loop: its start-up code set the inputs back,
+ * so the next SYNC writes them again. Restarted after a SYNC but before that iteration's END: it
+ * measured nothing, so the next SYNC runs the same iteration again and every input still gets
+ * --repeat samples. */
+static void restarted(struct loop *c)
+{
+	c->restarts++;
+	c->rewrite_inputs = true;
+	if (c->sync_count > 0 && !c->ended_since_sync && !c->stopping)
+		c->sync_count--;
+}
+
+/* At every halt: a reset since the last one that bench did not ask for (loop_hooks.resets; bench's
+ * own reset halts set the baseline in loop_run). The firmware does not need bench_init() for this:
+ * a core reset is seen whatever its cause (AIRCR.SYSRESETREQ, NRST, a watchdog). */
+static int check_reset(struct loop *c)
+{
+	char last[96];
+	uint64_t n;
+	int rc;
+
+	if (!c->hooks->resets)
+		return 0;
+	if ((rc = c->hooks->resets(c->hooks->ctx, &n, c->err)))
+		return rc;
+	if (n == c->reset_count)
+		return 0;
+	c->reset_count = n;
+	if (c->mode == LOOP_MODE_SYMBOLS)
+		return bench_fail(
+		    c->err, BENCH_E_TARGET,
+		    "the target was reset by something other than bench %s --start %s%s%s (AIRCR.SYSRESETREQ, "
+		    "a watchdog, NRST): the sample would not be cycles of one stretch; find what resets the core",
+		    c->sym_open ? "between" : "before reaching", c->cfg->o->start_sym,
+		    c->sym_open ? " and --stop " : "", c->sym_open ? c->cfg->o->stop_sym : "");
+	for (size_t i = 0; i < LOOP_MAX_PENDING; i++)
+		if (c->pend[i].valid)
+			return bench_fail(
+			    c->err, BENCH_E_TARGET,
+			    "the target was reset inside the measured stretch (after marker %s) by something "
+			    "other than bench (AIRCR.SYSRESETREQ, a watchdog, NRST): find what resets the core",
+			    marker_text(c->last_marker, last, sizeof(last)));
+	if (!c->cfg->has_sync)
+		return bench_fail(
+		    c->err, BENCH_E_TARGET,
+		    "the target was reset between markers (after marker %s) by something other than bench "
+		    "(AIRCR.SYSRESETREQ, a watchdog, NRST), and without a SYNC loop bench cannot tell what it "
+		    "ran: find what resets the core",
+		    marker_text(c->last_marker, last, sizeof(last)));
+	/* A new boot: its calibration (bench_init) is not a second restart. */
+	c->boots = 0;
+	restarted(c);
+	return 0;
+}
+
 /* Resume and wait for the next halt, in slices so Ctrl-C, --poll and a child that died act while
  * the target runs. The first slice is one round trip (resume, wait, read the counter) and covers
  * almost every marker; after each further slice the children are checked, so a lost board is
@@ -213,7 +268,7 @@ static int next_halt(struct loop *c, uint32_t *pc, uint32_t *cnt)
 	c->halts++;
 	*pc = h.pc & ~1u;
 	bench_error_clear(c->err);
-	return 0;
+	return check_reset(c);
 }
 
 static struct loop_pending *pending_for(struct loop *c, uint16_t id, bool create)
@@ -412,14 +467,8 @@ static int on_cal_begin(struct loop *c, const struct marker *m, uint32_t cnt, bo
 	 * between stretches (watchdog, AIRCR.SYSRESETREQ, a lockup reset). The firmware's start-up
 	 * code has set the inputs back to their initial values: the next SYNC writes them again, so no
 	 * sample is filed under an input the firmware did not see. */
-	if (c->boots++ && c->cfg->has_sync) {
-		c->restarts++;
-		c->rewrite_inputs = true;
-		/* Restarted after a SYNC but before that iteration's END: it measured nothing, so the next
-		 * SYNC runs the same iteration again and every input still gets --repeat samples. */
-		if (c->sync_count > 0 && !c->ended_since_sync && !c->stopping)
-			c->sync_count--;
-	}
+	if (c->boots++ && c->cfg->has_sync)
+		restarted(c);
 	c->cal_begin = cnt;
 	c->cal_valid = true;
 	return 0;
@@ -613,11 +662,13 @@ static int run_symbols_once(struct loop *c)
 		return rc;
 	if (pc != c->cfg->sym_start)
 		return diagnose(c, false, pc);
+	c->sym_open = true;
 	t0 = clock_now_ms();
 	if ((rc = wide_now(c, &wide0, NULL)))
 		return rc;
 	if ((rc = next_halt(c, &pc, &cnt1)))
 		return rc;
+	c->sym_open = false;
 	if (pc != c->cfg->sym_stop)
 		return diagnose(c, false, pc);
 	if ((rc = wide_now(c, &wide1, NULL)))
@@ -720,6 +771,9 @@ int loop_run(struct loop *c, const struct loop_config *cfg, const struct loop_ho
 	progress_begin(&c->prog, stderr, o->progress, c->total_iters);
 	for (size_t pass = 0; pass < passes; pass++) {
 		if ((rc = backend_reset(c->bk, BK_RESET_HALT, c->err)))
+			break;
+		/* bench's own reset: the baseline the next halts are compared with (check_reset). */
+		if (c->hooks->resets && (rc = c->hooks->resets(c->hooks->ctx, &c->reset_count, c->err)))
 			break;
 		/* A fault then halts with its frame intact; a target without DEMCR (QEMU) just runs on. */
 		if (c->cfg->cm_debug_regs && run_fault_catch(c->bk, c->err))

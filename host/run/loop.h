@@ -59,6 +59,11 @@ struct loop_hooks {
 	 * against (its difference must equal the clock's), and with it the count of exceptions the
 	 * core took, to flag a stretch that took one. NULL: none. */
 	int (*wide_clock)(void *ctx, uint64_t *cycles, uint64_t *exceptions, struct bench_error *err);
+	/* Optional: how many times the core has been reset, whatever the cause (SYSRESETREQ, NRST,
+	 * a watchdog): read after each of bench's own reset halts and at every halt after, so a rise
+	 * between two halts is a reset bench did not ask for (docs/reliability.md). NULL: unknown; then
+	 * only bench_init()'s once-per-boot calibration shows a restart. */
+	int (*resets)(void *ctx, uint64_t *count, struct bench_error *err);
 	/* Optional: the board's output (the virtual board's UART lines and notes) is read: between slices of a
 	 * halt wait, at every halt when `every_halt`, and once after the first reset halt with `first_reset`. */
 	void (*board_output)(void *ctx, bool first_reset);
@@ -133,6 +138,8 @@ struct loop {
 	 * (the target restarted between stretches), and interrupted samples for the warning. */
 	size_t boots, restarts, interrupted;
 	bool rewrite_inputs;
+	uint64_t reset_count; /* the resets hook's count at the last halt */
+	bool sym_open;        /* --start reached, --stop not yet */
 	bool ended_since_sync; /* an END was handled since the last SYNC: the iteration has its sample */
 	bool masked; /* C_MASKINTS set for the open stretch (--mask-irqs) */
 	bool clock_read; /* SystemCoreClock was read (loop_check_clock) */

@@ -63,6 +63,11 @@ static int sim_cycles(void *ctx, uint64_t *cycles, uint64_t *exceptions, struct 
 	return session_sim_stats(&((struct run_ctx *)ctx)->sess, cycles, exceptions, err);
 }
 
+static int sim_resets(void *ctx, uint64_t *count, struct bench_error *err)
+{
+	return session_sim_resets(&((struct run_ctx *)ctx)->sess, count, err);
+}
+
 #define SIM_NOTE_PREFIX "bench-sim: note: "
 #define SIM_UART_PREFIX "uart: "
 
@@ -494,6 +499,7 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	if (!rc) {
 		if (session_has_sim_clock(&c->sess)) {
 			hooks.wide_clock = sim_cycles;
+			hooks.resets = sim_resets;
 			hooks.name_addr = name_addr;
 		}
 		if (c->sess.sim_log_on) {

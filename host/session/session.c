@@ -232,7 +232,16 @@ int session_sim_stats(struct session *s, uint64_t *cycles, uint64_t *exceptions,
 {
 	if (s->sim_clock_fd < 0)
 		return bench_fail(err, BENCH_E_UNSUPPORTED, "no virtual board clock in this session");
-	return sim_clock_stats(s->sim_clock_fd, cycles, exceptions, err);
+	return sim_clock_stats(s->sim_clock_fd, cycles, exceptions, NULL, err);
+}
+
+int session_sim_resets(struct session *s, uint64_t *resets, struct bench_error *err)
+{
+	uint64_t cycles, exceptions;
+
+	if (s->sim_clock_fd < 0)
+		return bench_fail(err, BENCH_E_UNSUPPORTED, "no virtual board clock in this session");
+	return sim_clock_stats(s->sim_clock_fd, &cycles, &exceptions, resets, err);
 }
 
 int session_sim_cycles(struct session *s, uint64_t *cycles, struct bench_error *err)

@@ -81,10 +81,10 @@ int sim_clock_cycles(int fd, uint64_t *cycles, struct bench_error *err)
 {
 	uint64_t exceptions;
 
-	return sim_clock_stats(fd, cycles, &exceptions, err);
+	return sim_clock_stats(fd, cycles, &exceptions, NULL, err);
 }
 
-int sim_clock_stats(int fd, uint64_t *cycles, uint64_t *exceptions, struct bench_error *err)
+int sim_clock_stats(int fd, uint64_t *cycles, uint64_t *exceptions, uint64_t *resets, struct bench_error *err)
 {
 	static const char cmd[] = "stats\n";
 	char line[512];
@@ -114,6 +114,10 @@ int sim_clock_stats(int fd, uint64_t *cycles, uint64_t *exceptions, struct bench
 	at = strstr(line, " exceptions=");
 	if (!at || sscanf(at + 12, "%" SCNu64, exceptions) != 1)
 		return bench_fail(err, BENCH_E_PROTOCOL, "bench-sim's `stats` reply lacks exceptions=: %.80s", line);
+	at = strstr(line, " resets=");
+	if (resets && (!at || sscanf(at + 8, "%" SCNu64, resets) != 1))
+		return bench_fail(err, BENCH_E_PROTOCOL, "bench-sim's `stats` reply lacks resets=: %.80s: rebuild bench-sim",
+		                  line);
 	return 0;
 }
 

@@ -18,8 +18,9 @@ int sim_clock_cycles(int fd, uint64_t *cycles, struct bench_error *err);
  * bench-sim's `where` command. 0, or a negated bench_err. */
 int sim_clock_where(int fd, uint32_t addr, char *out, size_t len, struct bench_error *err);
 /* The same `stats` reply's cycle count and its count of exceptions the core has taken (entries
- * and tail-chains), so a stretch that took one is seen exactly, with no DWT_EXCCNT wrap. */
-int sim_clock_stats(int fd, uint64_t *cycles, uint64_t *exceptions, struct bench_error *err);
+ * and tail-chains), so a stretch that took one is seen exactly, with no DWT_EXCCNT wrap; and,
+ * unless resets is NULL, its count of core resets of any cause (resets=). */
+int sim_clock_stats(int fd, uint64_t *cycles, uint64_t *exceptions, uint64_t *resets, struct bench_error *err);
 void sim_clock_close(int fd);
 
 #endif /* HOST_SESSION_SIM_CLOCK_H */

@@ -39,6 +39,7 @@ struct core_stats {
 	uint64_t halts;
 	uint64_t exceptions;
 	uint64_t blocks_translated;
+	uint64_t resets; /* every local reset of the core, whatever its cause (B1.5.5) */
 };
 
 struct sim_core;

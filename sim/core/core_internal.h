@@ -93,6 +93,7 @@ struct sim_core {
 
 	uint64_t instructions;
 	uint64_t halts, exceptions;
+	uint64_t resets; /* local resets (SYSRESETREQ, VECTRESET, NRST, power-on): bench's `stats` resets= */
 
 	bool event_reg; /* WFE event register (B1.5.18) */
 

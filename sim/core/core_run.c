@@ -10,6 +10,9 @@
 
 void core_local_reset(struct sim_core *c, bool system)
 {
+	/* Counted for the host (`stats` resets=): a reset between two halts that bench did not ask for
+	 * (the firmware's SYSRESETREQ, NRST) means its inputs were set back (docs/reliability.md). */
+	c->resets++;
 	if (system && c->soc.system_reset)
 		c->soc.system_reset(c->soc.ctx); /* the chip's part of SYSRESETREQ (the board's) */
 	for (int r = UC_ARM_REG_R0; r <= UC_ARM_REG_R12; r++)
@@ -529,4 +532,5 @@ void core_get_stats(const struct sim_core *c, struct core_stats *s)
 	s->halts = c->halts;
 	s->exceptions = c->exceptions;
 	s->blocks_translated = blk_translated(c);
+	s->resets = c->resets;
 }

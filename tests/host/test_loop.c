@@ -38,6 +38,7 @@ enum step_kind { STEP_HALT, STEP_TIMEOUT, STEP_LOST };
 struct step {
 	enum step_kind kind;
 	uint32_t pc, count;
+	bool reset; /* the firmware reset the core (SYSRESETREQ) before this halt */
 };
 
 struct script {
@@ -53,6 +54,7 @@ struct script {
 	uint8_t exccnt[4];    /* DWT_EXCCNT at successive DWT block reads */
 	unsigned dwt_reads;
 	unsigned in_writes; /* writes to the input at IN_ADDR */
+	unsigned fw_resets; /* resets the firmware made (step.reset), on top of bench's own */
 };
 
 static struct script *S(struct backend *bk)
@@ -75,6 +77,7 @@ static int s_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t add
 		return bench_fail(err, BENCH_E_TIMEOUT, "still running");
 	if (st->kind == STEP_LOST)
 		return bench_fail(err, BENCH_E_CONNECT, "connection to OpenOCD lost (scripted)");
+	s->fw_resets += st->reset;
 	out->reason = BK_HALT_BKPT_INSN;
 	out->pc = st->pc;
 	*sample = st->count;
@@ -177,6 +180,16 @@ static int h_wide(void *ctx, uint64_t *cycles, uint64_t *exceptions, struct benc
 	return 0;
 }
 
+/* The board's reset count (bench-sim's `stats` resets=): bench's own resets and the firmware's. */
+static int h_resets(void *ctx, uint64_t *count, struct bench_error *err)
+{
+	struct script *s = ctx;
+
+	(void)err;
+	*count = s->resets + s->fw_resets;
+	return 0;
+}
+
 static struct marker fw_markers[] = {
     {A_CAL_BEGIN, MARKER_CAL_BEGIN, 0, "cal"},
     {A_CAL_END, MARKER_CAL_END, 0, "cal"},
@@ -236,7 +249,12 @@ static int rig_run(struct rig *r)
 
 #define HALT(pc, n)                                                                                                    \
 	{                                                                                                              \
-		STEP_HALT, (pc), (n)                                                                                   \
+		STEP_HALT, (pc), (n), false                                                                            \
+	}
+/* A halt the core reaches after the firmware reset it (no bench_init(): no calibration shows it). */
+#define HALT_AFTER_RESET(pc, n)                                                                                        \
+	{                                                                                                              \
+		STEP_HALT, (pc), (n), true                                                                             \
 	}
 
 static const struct bench_result *result(const struct rig *r, const char *name, size_t i)
@@ -361,9 +379,10 @@ static void test_unexpected_halt(void **state)
 /* The target never reaches the next marker: a timeout after --timeout, saying where it is. */
 static void test_timeout(void **state)
 {
-	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), {STEP_TIMEOUT, 0, 0}, {STEP_TIMEOUT, 0, 0},
-	                                    {STEP_TIMEOUT, 0, 0}, {STEP_TIMEOUT, 0, 0}, {STEP_TIMEOUT, 0, 0},
-	                                    {STEP_TIMEOUT, 0, 0}, {STEP_TIMEOUT, 0, 0}};
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0),        {STEP_TIMEOUT, 0, 0, false},
+	                                    {STEP_TIMEOUT, 0, 0, false}, {STEP_TIMEOUT, 0, 0, false},
+	                                    {STEP_TIMEOUT, 0, 0, false}, {STEP_TIMEOUT, 0, 0, false},
+	                                    {STEP_TIMEOUT, 0, 0, false}, {STEP_TIMEOUT, 0, 0, false}};
 	struct rig r;
 
 	(void)state;
@@ -377,7 +396,7 @@ static void test_timeout(void **state)
 static void test_lost_link(void **state)
 {
 	static const struct step steps[] = {
-	    HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 10), HALT(A_END, 20), {STEP_LOST, 0, 0}};
+	    HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 10), HALT(A_END, 20), {STEP_LOST, 0, 0, false}};
 	struct rig r;
 
 	(void)state;
@@ -391,8 +410,9 @@ static void test_lost_link(void **state)
 /* Ctrl-C while the target runs: interrupted, with the count of samples kept. */
 static void test_interrupt(void **state)
 {
-	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0),   HALT(A_BEGIN, 10),
-	                                    HALT(A_END, 20),      {STEP_TIMEOUT, 0, 0}, {STEP_TIMEOUT, 0, 0}};
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0),        HALT(A_CAL_END, 0),
+	                                    HALT(A_BEGIN, 10),           HALT(A_END, 20),
+	                                    {STEP_TIMEOUT, 0, 0, false}, {STEP_TIMEOUT, 0, 0, false}};
 	struct rig r;
 
 	(void)state;
@@ -407,7 +427,8 @@ static void test_interrupt(void **state)
 /* A child process (bench-sim) died while the target ran: noticed in the next wait slice. */
 static void test_child_died(void **state)
 {
-	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), {STEP_TIMEOUT, 0, 0}, {STEP_TIMEOUT, 0, 0}};
+	static const struct step steps[] = {
+	    HALT(A_CAL_BEGIN, 0), {STEP_TIMEOUT, 0, 0, false}, {STEP_TIMEOUT, 0, 0, false}};
 	struct rig r;
 
 	(void)state;
@@ -606,6 +627,72 @@ static void test_restart_before_end_repeats_iteration(void **state)
 	results_free(&r.rep);
 }
 
+/* Firmware without bench_init() resets itself between two stretches: the board's reset count shows
+ * it at the next halt (bench's own reset halts are the baseline, not counted); the inputs are
+ * written again and each iteration keeps its sample. */
+static void test_reset_count_rewrites_inputs(void **state)
+{
+	static const struct step steps[] = {
+	    HALT(A_SYNC, 0),   HALT(A_BEGIN, 10), HALT(A_END, 30),  HALT_AFTER_RESET(A_SYNC, 5),
+	    HALT(A_BEGIN, 15), HALT(A_END, 40),   HALT(A_SYNC, 50), HALT(A_DONE, 60)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 8, true);
+	r.hooks.resets = h_resets;
+	r.o.repeat = 2;
+	r.sweep[0] = 9;
+	strcpy(r.o.sweeps[0].name, "input");
+	r.o.sweeps[0].values = r.sweep;
+	r.o.sweeps[0].n = 1;
+	r.o.n_sweeps = 1;
+	r.cfg.input_addr[0] = IN_ADDR;
+	r.cfg.input_size[0] = 4;
+	assert_int_equal(rig_run(&r), 0);
+	assert_int_equal(r.s.resets, 1);      /* bench's one reset halt */
+	assert_int_equal(r.loop.restarts, 1); /* the firmware's, seen once */
+	assert_int_equal(r.s.in_writes, 2);   /* the first SYNC, and again after the reset */
+	assert_int_equal(result(&r, "fut", 0)->n_samples, 2);
+	assert_int_equal(result(&r, "fut", 0)->samples[0], 20);
+	assert_int_equal(result(&r, "fut", 0)->samples[1], 25);
+	results_free(&r.rep);
+}
+
+/* A reset while a pair is open fails the run (exit 5) naming the reset; the earlier sample stays. */
+static void test_reset_count_inside_stretch_fails(void **state)
+{
+	static const struct step steps[] = {HALT(A_SYNC, 0),  HALT(A_BEGIN, 10), HALT(A_END, 30),
+	                                    HALT(A_SYNC, 35), HALT(A_BEGIN, 40), HALT_AFTER_RESET(A_SYNC, 5)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 6, true);
+	r.hooks.resets = h_resets;
+	r.o.repeat = 3;
+	assert_int_equal(rig_run(&r), -(int)BENCH_E_TARGET);
+	assert_string_equal(r.err.msg, "the target was reset inside the measured stretch (after marker BEGIN fut) by "
+	                               "something other than bench (AIRCR.SYSRESETREQ, a watchdog, NRST): find what "
+	                               "resets the core");
+	assert_int_equal(result(&r, "fut", 0)->n_samples, 1);
+	assert_int_equal(result(&r, "fut", 0)->samples[0], 20);
+	results_free(&r.rep);
+}
+
+/* Without a SYNC loop bench cannot write inputs again: a reset between markers fails the run. */
+static void test_reset_count_without_sync_fails(void **state)
+{
+	static const struct step steps[] = {HALT(A_BEGIN, 10), HALT(A_END, 30), HALT_AFTER_RESET(A_BEGIN, 5)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 3, false);
+	r.hooks.resets = h_resets;
+	assert_int_equal(rig_run(&r), -(int)BENCH_E_TARGET);
+	assert_non_null(strstr(r.err.msg, "the target was reset between markers (after marker END fut)"));
+	assert_int_equal(result(&r, "fut", 0)->samples[0], 20);
+	results_free(&r.rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -628,6 +715,9 @@ int main(void)
 	    cmocka_unit_test(test_trcena_off_at_end),
 	    cmocka_unit_test(test_restart_rewrites_inputs),
 	    cmocka_unit_test(test_restart_before_end_repeats_iteration),
+	    cmocka_unit_test(test_reset_count_rewrites_inputs),
+	    cmocka_unit_test(test_reset_count_inside_stretch_fails),
+	    cmocka_unit_test(test_reset_count_without_sync_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
