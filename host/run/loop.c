@@ -201,7 +201,7 @@ static int check_reset(struct loop *c)
 		return bench_fail(
 		    c->err, BENCH_E_TARGET,
 		    "the target was reset by something other than bench %s --start %s%s%s (AIRCR.SYSRESETREQ, "
-		    "a watchdog, NRST): the sample would not be cycles of one stretch; find what resets the core",
+		    "a watchdog, NRST): find what resets the core",
 		    c->sym_open ? "between" : "before reaching", c->cfg->o->start_sym,
 		    c->sym_open ? " and --stop " : "", c->sym_open ? c->cfg->o->stop_sym : "");
 	for (size_t i = 0; i < LOOP_MAX_PENDING; i++)

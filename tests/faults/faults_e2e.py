@@ -133,7 +133,10 @@ def fault_run(value, code, message, detail):
 
 
 def case_reset():
-    fault_run(2, 5, "bench: the target restarted inside the measured stretch (after marker BEGIN stretch)", "target")
+    """SYSRESETREQ inside a stretch: bench-sim's reset count shows it at the next halt (before the
+    restarted firmware's calibration would)."""
+    fault_run(2, 5, "bench: the target was reset inside the measured stretch (after marker BEGIN stretch) by "
+              "something other than bench (AIRCR.SYSRESETREQ, a watchdog, NRST)", "target")
 
 
 def case_lockup():
@@ -461,6 +464,38 @@ def case_restart_between():
            f"input 9 samples {r['samples']}, expected 7 x 46 and one cold sample above")
     expect(any("restarted 1 time between stretches" in w for w in rep.get("warnings", [])),
            f"warnings {rep.get('warnings')}")
+
+
+RESETS_FW = os.path.join(BUILD, "tests", "firmware", "faults", "resets.elf")
+RESETS_START_FW = os.path.join(BUILD, "tests", "firmware", "faults", "resets_start.elf")
+
+
+def case_resets_markers():
+    """resets.elf, no bench_init(): a SYSRESETREQ after iteration 2's END sets `input` back to 0
+    (8 NOPs); only the board's reset count shows it. bench writes input 1 again, so all 6 samples are
+    input 1's 16 NOPs (29 cycles), none input 0's."""
+    p, rep, _ = faults_run("1", repeat=6, fw=RESETS_FW)
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    expect(rep and rep["status"] == "ok", f"report {rep and rep['status']}")
+    r = by_input(rep)[1]
+    expect(r["samples"] == [29] * 6, f"input 1 samples {r['samples']}, expected 6 x 29")
+    expect(any("restarted 1 time between stretches" in w for w in rep.get("warnings", [])),
+           f"warnings {rep.get('warnings')}")
+
+
+def case_resets_start():
+    """resets_start.elf with --start/--stop: it resets itself before reaching `work` in bench's second
+    pass. No input can be written again there: exit 5, one line naming the reset, the first pass's
+    sample kept (30 cycles)."""
+    tmp = tempfile.mkdtemp(prefix="bench-faults-")
+    report, wd = os.path.join(tmp, "r.json"), os.path.join(tmp, "wd")
+    p = subprocess.Popen([BENCH, "run", RESETS_START_FW, "--start", "work", "--stop", "work_done", "--repeat", "3",
+                          "--json", report, "--work-dir", wd, "--quiet"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    rep = finish(p, report, os.path.realpath(wd), 5,
+                 "bench: the target was reset by something other than bench before reaching --start work "
+                 "(AIRCR.SYSRESETREQ, a watchdog, NRST): find what resets the core", "target")
+    expect([r["samples"] for r in rep["results"]] == [[30]], f"results {rep['results']}")
 
 
 def case_arg_read_back():
