@@ -235,7 +235,8 @@ void run_print_usage(FILE *out)
 	        "run on every board of a farm file at once, one merged report (docs/ci.md)");
 	fprintf(out,
 	        "\nEnvironment: BENCH_OPENOCD, BENCH_SIM (programs), BENCH_BOARDS_DIR, BENCH_SIM_PRELOAD=0 (program\n"
-	        "an empty virtual board through OpenOCD), BENCH_STATS=1 (CPU time per process on stderr).\n"
+	        "an empty virtual board through OpenOCD), BENCH_STATS=1 (CPU time per process on stderr),\n"
+	        "BENCH_RESETS=openocd-log (see resets as on silicon, from OpenOCD's log; docs/reliability.md).\n"
 	        "Exit codes: docs/exit-codes.md. Details: docs/run.md.\n");
 }
 

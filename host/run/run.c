@@ -68,6 +68,11 @@ static int sim_resets(void *ctx, uint64_t *count, struct bench_error *err)
 	return session_sim_resets(&((struct run_ctx *)ctx)->sess, count, err);
 }
 
+static int log_resets(void *ctx, uint64_t *count, struct bench_error *err)
+{
+	return session_log_resets(&((struct run_ctx *)ctx)->sess, count, err);
+}
+
 #define SIM_NOTE_PREFIX "bench-sim: note: "
 #define SIM_UART_PREFIX "uart: "
 
@@ -497,10 +502,16 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	if (!rc)
 		rc = open_session(c);
 	if (!rc) {
+		/* BENCH_RESETS=openocd-log: the silicon way on the virtual board too (tests/faults resets_log). */
+		const char *resets_env = getenv("BENCH_RESETS");
+		bool resets_log = resets_env && !strcmp(resets_env, "openocd-log");
 		if (session_has_sim_clock(&c->sess)) {
 			hooks.wide_clock = sim_cycles;
-			hooks.resets = sim_resets;
+			hooks.resets = resets_log ? log_resets : sim_resets;
 			hooks.name_addr = name_addr;
+		} else if (session_has_ocd_log(&c->sess) && !c->cfg.tricore) {
+			/* Silicon: OpenOCD's "external reset detected" (docs/reliability.md for its limits). */
+			hooks.resets = log_resets;
 		}
 		if (c->sess.sim_log_on) {
 			hooks.board_output = board_output;

@@ -380,3 +380,28 @@ void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, s
 		used += (size_t)w < len - used ? (size_t)w : len - used - 1;
 	}
 }
+
+int openocd_log_resets(struct openocd_proc *p, uint64_t *count, struct bench_error *err)
+{
+	char line[1024];
+	FILE *f = fopen(p->log_path, "r");
+
+	if (!f || fseek(f, p->reset_scan_off, SEEK_SET)) {
+		int e = errno;
+		if (f)
+			(void)fclose(f); /* read-only */
+		return bench_fail(err, BENCH_E_TOOL_START, "cannot read OpenOCD's log %s: %s", p->log_path,
+		                  strerror(e));
+	}
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line);
+		if (!n || line[n - 1] != '\n')
+			break; /* a line OpenOCD is still writing (or longer than line[]: never this one): next time */
+		p->reset_scan_off += (long)n;
+		if (strstr(line, "external reset detected"))
+			p->reset_lines++;
+	}
+	(void)fclose(f); /* read-only */
+	*count = p->reset_lines;
+	return 0;
+}

@@ -45,6 +45,8 @@ struct openocd_proc {
 	 * RUSAGE_CHILDREN as each is reaped, so only exact when no other child exits meanwhile. */
 	double ocd_cpu_s, sim_cpu_s;
 	uint64_t sim_ready_ms, tcl_ready_ms; /* clock_now_ms() when each was listening (0: not started) */
+	long reset_scan_off;                 /* openocd_log_resets(): the log read up to here (whole lines) */
+	uint64_t reset_lines;                /* and the "external reset detected" lines seen in it */
 };
 
 /* Returns 0 with both running and the TCL port answering, or a negated bench_err
@@ -56,6 +58,14 @@ void openocd_stop(struct openocd_proc *p);
 /* The last `max` lines of OpenOCD's log that start with "Error:", joined with " | " ("" if none):
  * OpenOCD logs why a command failed, while the command's Tcl result often does not say. */
 void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, size_t len);
+/* How many resets OpenOCD did not make itself it has seen on the target: the "external reset
+ * detected" lines of its log, read on from where the last call stopped (whole lines only). OpenOCD
+ * 0.12's cortex_m_poll() logs that line (Info, flushed at once) when the DHCSR.S_RESET_ST it reads and
+ * cumulates (dcb_dhcsr_cumulated_sticky, src/target/cortex_m.c) shows a reset while the target is
+ * not already in its own reset (its `reset` sets TARGET_RESET first: no line). Its polling reads, and
+ * so clears, S_RESET_ST before bench could, so the line is the only trace. 0, or BENCH_E_TOOL_START
+ * when the log cannot be read. */
+int openocd_log_resets(struct openocd_proc *p, uint64_t *count, struct bench_error *err);
 /* What to do next when OpenOCD failed to start, from its log's errors (openocd_log_errors()): a
  * known cause's own advice, else "check the board, the probe and its USB permissions". */
 const char *openocd_start_advice(const char *errors);

@@ -235,6 +235,18 @@ int session_sim_stats(struct session *s, uint64_t *cycles, uint64_t *exceptions,
 	return sim_clock_stats(s->sim_clock_fd, cycles, exceptions, NULL, err);
 }
 
+bool session_has_ocd_log(const struct session *s)
+{
+	return s->ocd_started && s->ocd.log_path[0];
+}
+
+int session_log_resets(struct session *s, uint64_t *count, struct bench_error *err)
+{
+	if (!session_has_ocd_log(s))
+		return bench_fail(err, BENCH_E_UNSUPPORTED, "no OpenOCD log in this session");
+	return openocd_log_resets(&s->ocd, count, err);
+}
+
 int session_sim_resets(struct session *s, uint64_t *resets, struct bench_error *err)
 {
 	uint64_t cycles, exceptions;

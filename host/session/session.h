@@ -42,7 +42,7 @@ struct session {
 	struct openocd_proc ocd;
 	bool ocd_started;
 	struct proc *qemu;
-	int sim_clock_fd; /* bench-sim's control port (session/sim_clock.h), or -1 */
+	int sim_clock_fd;       /* bench-sim's control port (session/sim_clock.h), or -1 */
 	struct sim_log sim_log; /* bench-sim's log read as it grows (session/sim_log.h) */
 	bool sim_log_on;        /* there is a bench-sim log to read */
 	char work_dir[PATH_MAX];
@@ -72,6 +72,10 @@ int session_sim_stats(struct session *s, uint64_t *cycles, uint64_t *exceptions,
 /* The virtual board's count of core resets of any cause (bench-sim `stats` resets=). */
 int session_sim_resets(struct session *s, uint64_t *resets, struct bench_error *err);
 bool session_has_sim_clock(const struct session *s);
+/* Resets of the target neither bench nor OpenOCD made, from the log of the OpenOCD bench started
+ * (openocd_log_resets()); BENCH_E_UNSUPPORTED when bench started none (--openocd, --gdb, QEMU). */
+int session_log_resets(struct session *s, uint64_t *count, struct bench_error *err);
+bool session_has_ocd_log(const struct session *s);
 /* Hands bench-sim's new log lines to fn (the firmware's "uart: " lines, its "bench-sim: note: " lines); nothing
  * without a virtual board bench started. */
 void session_sim_output(struct session *s, sim_log_line_fn fn, void *ctx);

@@ -116,8 +116,8 @@ int sim_clock_stats(int fd, uint64_t *cycles, uint64_t *exceptions, uint64_t *re
 		return bench_fail(err, BENCH_E_PROTOCOL, "bench-sim's `stats` reply lacks exceptions=: %.80s", line);
 	at = strstr(line, " resets=");
 	if (resets && (!at || sscanf(at + 8, "%" SCNu64, resets) != 1))
-		return bench_fail(err, BENCH_E_PROTOCOL, "bench-sim's `stats` reply lacks resets=: %.80s: rebuild bench-sim",
-		                  line);
+		return bench_fail(err, BENCH_E_PROTOCOL,
+		                  "bench-sim's `stats` reply lacks resets=: %.80s: rebuild bench-sim", line);
 	return 0;
 }
 

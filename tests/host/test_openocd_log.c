@@ -29,6 +29,13 @@ static const char old_stlink_log[] = "Open On-Chip Debugger 0.12.0\n"
 static const char no_probe_log[] = "Open On-Chip Debugger 0.12.0\n"
                                    "Error: open failed\n";
 
+/* The line OpenOCD 0.12 logged on bench-sim when tests/firmware/faults/resets.c reset itself
+ * (faults.resets_markers' work-dir openocd.log, verbatim), among lines that only look alike. */
+static const char reset_log[] = "Info : [stm32f4x.cpu] halted due to breakpoint, current mode: Thread \n"
+                                "Info : [stm32f4x.cpu] external reset detected\n"
+                                "Info : reset detected in the firmware's own words\n"
+                                "Info : [stm32f4x.cpu] external reset detected";
+
 static void write_log(struct openocd_proc *p, const char *text)
 {
 	char tmpl[] = "/tmp/test_openocd_log.XXXXXX";
@@ -112,12 +119,38 @@ static void test_long_log_path(void **state)
 	assert_int_equal(unlink(real), 0);
 }
 
+/* openocd_log_resets() counts whole "external reset detected" lines and reads on from where it
+ * stopped: a line still being written counts once it ends. */
+static void test_log_resets(void **state)
+{
+	struct openocd_proc p;
+	struct bench_error e;
+	uint64_t n = 99;
+	FILE *f;
+
+	(void)state;
+	write_log(&p, reset_log);
+	assert_int_equal(openocd_log_resets(&p, &n, &e), 0);
+	assert_int_equal(n, 1); /* the last line has no newline yet */
+	assert_int_equal(openocd_log_resets(&p, &n, &e), 0);
+	assert_int_equal(n, 1);
+	assert_non_null(f = fopen(p.log_path, "a"));
+	assert_int_equal(fputs("\nInfo : [stm32f4x.cpu] external reset detected\n", f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(openocd_log_resets(&p, &n, &e), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(unlink(p.log_path), 0);
+	assert_int_equal(openocd_log_resets(&p, &n, &e), -(int)BENCH_E_TOOL_START);
+	assert_non_null(strstr(e.msg, "cannot read OpenOCD's log"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_old_stlink_firmware),
 	    cmocka_unit_test(test_other_failure),
 	    cmocka_unit_test(test_long_log_path),
+	    cmocka_unit_test(test_log_resets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
