@@ -211,6 +211,8 @@ def long_firmware(d):
 
 FIXTURES = {
     "none": lambda d: os.path.join(d, "nonexistent"),
+    # a path of 20 components of 250 bytes, over PATH_MAX (4096); nothing is created
+    "pathmax": lambda d: os.path.join(d, *["y" * 250] * 20),
     "dir": lambda d: (os.mkdir(os.path.join(d, "dir")), os.path.join(d, "dir"))[1],
     "empty.elf": lambda d: write(os.path.join(d, "empty.elf"), b""),
     "text.elf": lambda d: write(os.path.join(d, "text.elf"), "this is a text file, not firmware\n"),
