@@ -509,7 +509,7 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 			hooks.wide_clock = sim_cycles;
 			hooks.resets = resets_log ? log_resets : sim_resets;
 			hooks.name_addr = name_addr;
-		} else if (session_has_ocd_log(&c->sess) && !c->cfg.tricore) {
+		} else if (session_has_ocd_log(&c->sess) && c->cfg.cm_debug_regs) {
 			/* Silicon: OpenOCD's "external reset detected" (docs/reliability.md for its limits). */
 			hooks.resets = log_resets;
 		}
