@@ -169,61 +169,6 @@ static int poll_regions(struct loop *c)
 	return 0;
 }
 
-/* The target restarted between stretches with a SYNC loop: its start-up code set the inputs back,
- * so the next SYNC writes them again. Restarted after a SYNC but before that iteration's END: it
- * measured nothing, so the next SYNC runs the same iteration again and every input still gets
- * --repeat samples. */
-static void restarted(struct loop *c)
-{
-	c->restarts++;
-	c->rewrite_inputs = true;
-	if (c->sync_count > 0 && !c->ended_since_sync && !c->stopping)
-		c->sync_count--;
-}
-
-/* At every halt: a reset since the last one that bench did not ask for (loop_hooks.resets; bench's
- * own reset halts set the baseline in loop_run). The firmware does not need bench_init() for this:
- * a core reset is seen whatever its cause (AIRCR.SYSRESETREQ, NRST, a watchdog). */
-static int check_reset(struct loop *c)
-{
-	char last[96];
-	uint64_t n;
-	int rc;
-
-	if (!c->hooks->resets)
-		return 0;
-	if ((rc = c->hooks->resets(c->hooks->ctx, &n, c->err)))
-		return rc;
-	if (n == c->reset_count)
-		return 0;
-	c->reset_count = n;
-	if (c->mode == LOOP_MODE_SYMBOLS)
-		return bench_fail(
-		    c->err, BENCH_E_TARGET,
-		    "the target was reset by something other than bench %s --start %s%s%s (AIRCR.SYSRESETREQ, "
-		    "a watchdog, NRST): find what resets the core",
-		    c->sym_open ? "between" : "before reaching", c->cfg->o->start_sym,
-		    c->sym_open ? " and --stop " : "", c->sym_open ? c->cfg->o->stop_sym : "");
-	for (size_t i = 0; i < LOOP_MAX_PENDING; i++)
-		if (c->pend[i].valid)
-			return bench_fail(
-			    c->err, BENCH_E_TARGET,
-			    "the target was reset inside the measured stretch (after marker %s) by something "
-			    "other than bench (AIRCR.SYSRESETREQ, a watchdog, NRST): find what resets the core",
-			    marker_text(c->last_marker, last, sizeof(last)));
-	if (!c->cfg->has_sync)
-		return bench_fail(
-		    c->err, BENCH_E_TARGET,
-		    "the target was reset between markers (after marker %s) by something other than bench "
-		    "(AIRCR.SYSRESETREQ, a watchdog, NRST), and without a SYNC loop bench cannot tell what it "
-		    "ran: find what resets the core",
-		    marker_text(c->last_marker, last, sizeof(last)));
-	/* A new boot: its calibration (bench_init) is not a second restart. */
-	c->boots = 0;
-	restarted(c);
-	return 0;
-}
-
 /* Resume and wait for the next halt, in slices so Ctrl-C, --poll and a child that died act while
  * the target runs. The first slice is one round trip (resume, wait, read the counter) and covers
  * almost every marker; after each further slice the children are checked, so a lost board is
@@ -268,7 +213,7 @@ static int next_halt(struct loop *c, uint32_t *pc, uint32_t *cnt)
 	c->halts++;
 	*pc = h.pc & ~1u;
 	bench_error_clear(c->err);
-	return check_reset(c);
+	return loop_check_reset(c);
 }
 
 static struct loop_pending *pending_for(struct loop *c, uint16_t id, bool create)
@@ -468,7 +413,7 @@ static int on_cal_begin(struct loop *c, const struct marker *m, uint32_t cnt, bo
 	 * code has set the inputs back to their initial values: the next SYNC writes them again, so no
 	 * sample is filed under an input the firmware did not see. */
 	if (c->boots++ && c->cfg->has_sync)
-		restarted(c);
+		loop_check_restarted(c);
 	c->cal_begin = cnt;
 	c->cal_valid = true;
 	return 0;

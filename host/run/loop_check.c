@@ -143,6 +143,69 @@ int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pen
 	return 0;
 }
 
+/* "BEGIN fut", or "none yet" before the first marker. */
+static const char *last_text(const struct loop *c, char *buf, size_t len)
+{
+	if (!c->last_marker)
+		return "none yet";
+	return str_fmt_cut(buf, len, "%s %s", markers_kind_name(c->last_marker->kind), c->last_marker->name);
+}
+
+/* The target restarted between stretches with a SYNC loop: its start-up code set the inputs back,
+ * so the next SYNC writes them again. Restarted after a SYNC but before that iteration's END: it
+ * measured nothing, so the next SYNC runs the same iteration again and every input still gets
+ * --repeat samples. */
+void loop_check_restarted(struct loop *c)
+{
+	c->restarts++;
+	c->rewrite_inputs = true;
+	if (c->sync_count > 0 && !c->ended_since_sync && !c->stopping)
+		c->sync_count--;
+}
+
+/* At every halt: a reset since the last one that bench did not ask for (loop_hooks.resets; bench's
+ * own reset halts set the baseline in loop_run). The firmware does not need bench_init() for this:
+ * a core reset is seen whatever its cause (AIRCR.SYSRESETREQ, NRST, a watchdog). */
+int loop_check_reset(struct loop *c)
+{
+	char last[96];
+	uint64_t n;
+	int rc;
+
+	if (!c->hooks->resets)
+		return 0;
+	if ((rc = c->hooks->resets(c->hooks->ctx, &n, c->err)))
+		return rc;
+	if (n == c->reset_count)
+		return 0;
+	c->reset_count = n;
+	if (c->mode == LOOP_MODE_SYMBOLS)
+		return bench_fail(
+		    c->err, BENCH_E_TARGET,
+		    "the target was reset by something other than bench %s --start %s%s%s (AIRCR.SYSRESETREQ, "
+		    "a watchdog, NRST): find what resets the core",
+		    c->sym_open ? "between" : "before reaching", c->cfg->o->start_sym,
+		    c->sym_open ? " and --stop " : "", c->sym_open ? c->cfg->o->stop_sym : "");
+	for (size_t i = 0; i < LOOP_MAX_PENDING; i++)
+		if (c->pend[i].valid)
+			return bench_fail(
+			    c->err, BENCH_E_TARGET,
+			    "the target was reset inside the measured stretch (after marker %s) by something "
+			    "other than bench (AIRCR.SYSRESETREQ, a watchdog, NRST): find what resets the core",
+			    last_text(c, last, sizeof(last)));
+	if (!c->cfg->has_sync)
+		return bench_fail(
+		    c->err, BENCH_E_TARGET,
+		    "the target was reset between markers (after marker %s) by something other than bench "
+		    "(AIRCR.SYSRESETREQ, a watchdog, NRST), and without a SYNC loop bench cannot tell what it "
+		    "ran: find what resets the core",
+		    last_text(c, last, sizeof(last)));
+	/* A new boot: its calibration (bench_init) is not a second restart. */
+	c->boots = 0;
+	loop_check_restarted(c);
+	return 0;
+}
+
 int loop_check_clock(struct loop *c)
 {
 	uint32_t hz;

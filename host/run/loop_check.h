@@ -1,6 +1,7 @@
 /* What the marker loop checks at each BEGIN and END halt so that no wrong number is filed as a
  * good one (issue 13): an exception inside the stretch (the sample is flagged interrupted), the
  * counter switched off, written or rewound (the run fails), --mask-irqs around the stretch, and
+ * a reset bench did not make (the board's reset count, at every halt), and
  * on every exit path, the debugger's state put back as it was (breakpoints, interrupt masking,
  * DEMCR's vector catches) so an attached OpenOCD or gdbserver is left as bench found it.
  * Private to run/: loop.c calls it. */
@@ -19,6 +20,13 @@ int loop_check_begin(struct loop *c, struct loop_pending *p);
  * when an exception was taken. */
 int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pending *p, uint32_t cnt, uint64_t wide,
                    uint64_t wide_exc, uint8_t *flags);
+/* At every halt: a rise of the board's reset count (loop_hooks.resets) since the last halt is a
+ * reset bench did not make: the inputs are written again at the next SYNC (loop_check_restarted),
+ * or, inside a stretch, without a SYNC loop or with --start/--stop, the run fails (exit 5). */
+int loop_check_reset(struct loop *c);
+/* A restart between stretches with a SYNC loop: the next SYNC writes the inputs again and reruns an
+ * iteration that had no END yet. */
+void loop_check_restarted(struct loop *c);
 /* Once the firmware has set up its clock (the first SYNC, else DONE): its CMSIS SystemCoreClock,
  * when it has one and it is plausible (1 kHz to 10 GHz), becomes the report's core_clock_hz with
  * clock_source "firmware". */
