@@ -471,14 +471,17 @@ RESETS_START_FW = os.path.join(BUILD, "tests", "firmware", "faults", "resets_sta
 
 
 def case_resets_markers(env=None):
-    """resets.elf, no bench_init(): a SYSRESETREQ after iteration 2's END sets `input` back to 0
-    (8 NOPs); only the board's reset count shows it. bench writes input 1 again, so all 6 samples are
-    input 1's 16 NOPs (29 cycles), none input 0's."""
-    p, rep, _ = faults_run("1", repeat=6, fw=RESETS_FW, env=env)
+    """resets.elf, no bench_init(): input 1 first (16 NOPs), then input 0 (8 NOPs). A SYSRESETREQ
+    after iteration 2's END sets `input` back to 0; only the board's reset count shows it. bench
+    writes input 1 again, so every sample filed under 1 is longer than every one under 0 (without the
+    rewrite, iterations 3-5 would run input 0's code). Exact values are left to the cycle model: the
+    first stretch after the reset runs from cold flash caches."""
+    p, rep, _ = faults_run("1,0", repeat=6, fw=RESETS_FW, env=env)
     expect(p.returncode == 0, f"exit code {p.returncode}")
     expect(rep and rep["status"] == "ok", f"report {rep and rep['status']}")
-    r = by_input(rep)[1]
-    expect(r["samples"] == [29] * 6, f"input 1 samples {r['samples']}, expected 6 x 29")
+    one, zero = by_input(rep)[1]["samples"], by_input(rep)[0]["samples"]
+    expect(len(one) == 6 and len(zero) == 6, f"samples {one} {zero}")
+    expect(min(one) > max(zero), f"input 1 samples {one} not all above input 0's {zero}")
     expect(any("restarted 1 time between stretches" in w for w in rep.get("warnings", [])),
            f"warnings {rep.get('warnings')}")
 
@@ -486,7 +489,7 @@ def case_resets_markers(env=None):
 def case_resets_start(env=None):
     """resets_start.elf with --start/--stop: it resets itself before reaching `work` in bench's second
     pass. No input can be written again there: exit 5, one line naming the reset, the first pass's
-    sample kept (29 cycles)."""
+    sample kept."""
     tmp = tempfile.mkdtemp(prefix="bench-faults-")
     report, wd = os.path.join(tmp, "r.json"), os.path.join(tmp, "wd")
     p = subprocess.Popen([BENCH, "run", RESETS_START_FW, "--start", "work", "--stop", "work_done", "--repeat", "3",
@@ -495,7 +498,7 @@ def case_resets_start(env=None):
     rep = finish(p, report, os.path.realpath(wd), 5,
                  "bench: the target was reset by something other than bench before reaching --start work "
                  "(AIRCR.SYSRESETREQ, a watchdog, NRST): find what resets the core", "target")
-    expect([r["samples"] for r in rep["results"]] == [[29]], f"results {rep['results']}")
+    expect([len(r["samples"]) for r in rep["results"]] == [1], f"results {rep['results']}")
 
 
 LOG_ENV = dict(os.environ, BENCH_RESETS="openocd-log")
