@@ -475,7 +475,7 @@ def case_resets_markers(env=None):
     after iteration 2's END sets `input` back to 0; only the board's reset count shows it. bench
     writes input 1 again, so every sample filed under 1 is longer than every one under 0 (without the
     rewrite, iterations 3-5 would run input 0's code). Exact values are left to the cycle model: the
-    first stretch after the reset runs from cold flash caches."""
+    cycle model gives one of input 1's samples more cycles than the rest (41 vs 27, not yet explained)."""
     p, rep, _ = faults_run("1,0", repeat=6, fw=RESETS_FW, env=env)
     expect(p.returncode == 0, f"exit code {p.returncode}")
     expect(rep and rep["status"] == "ok", f"report {rep and rep['status']}")
