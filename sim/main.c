@@ -470,15 +470,15 @@ static void ctl_stats(struct sim *s, struct ctl_client *c)
 	if (s->core)
 		core_get_stats(s->core, &cs);
 	ctl_reply(c,
-	          "instructions=%" PRIu64 " cycles=%" PRIu64 " halts=%" PRIu64 " exceptions=%" PRIu64
-	          " resets=%" PRIu64 " dap_transactions=%" PRIu64 " bitbang_round_trips=%" PRIu64 " bitbang_buffers=%" PRIu64
+	          "instructions=%" PRIu64 " cycles=%" PRIu64 " halts=%" PRIu64 " exceptions=%" PRIu64 " resets=%" PRIu64
+	          " dap_transactions=%" PRIu64 " bitbang_round_trips=%" PRIu64 " bitbang_buffers=%" PRIu64
 	          " bitbang_bytes=%" PRIu64 " sticky_errors=%" PRIu64 " jtag_clients=%" PRIu64
 	          " stlink_round_trips=%" PRIu64 " stlink_commands=%" PRIu64 " stlink_clients=%" PRIu64
 	          " stlink_misc_batches=%" PRIu64 " nrst_resets=%" PRIu64,
-	          cs.instructions, cs.cycles, cs.halts, cs.exceptions, cs.resets, dp_transactions(&s->dp), s->bb.stats.round_trips,
-	          s->bb.stats.buffers, s->bb.stats.bytes_in, s->dp.stats.sticky_errors, s->clients_served,
-	          s->stl.stats.round_trips, s->probe.stats.commands, s->stl.stats.clients, s->probe.stats.misc_batches,
-	          s->nrst_resets);
+	          cs.instructions, cs.cycles, cs.halts, cs.exceptions, cs.resets, dp_transactions(&s->dp),
+	          s->bb.stats.round_trips, s->bb.stats.buffers, s->bb.stats.bytes_in, s->dp.stats.sticky_errors,
+	          s->clients_served, s->stl.stats.round_trips, s->probe.stats.commands, s->stl.stats.clients,
+	          s->probe.stats.misc_batches, s->nrst_resets);
 }
 
 static void ctl_command(struct sim *s, struct ctl_client *c, char *line)

@@ -89,8 +89,8 @@ int core_check_firmware(const struct elf_file *e, const struct board *b, char *w
 		    e->path, elf_arch_name(e->cpu_arch), b->core, b->name, c->core);
 	if (e->cpu_arch != c->native && !(c->native == ARCH_V7EM && e->cpu_arch == ARCH_V7))
 		str_fmt_cut(warning, len,
-		         "%s is built for %s but board %s has a %s (%s): the cycles are this core's, not those of a "
-		         "core the image was built for",
-		         e->path, elf_arch_name(e->cpu_arch), b->name, b->core, elf_arch_name(c->native));
+		            "%s is built for %s but board %s has a %s (%s): the cycles are this core's, not those of a "
+		            "core the image was built for",
+		            e->path, elf_arch_name(e->cpu_arch), b->name, b->core, elf_arch_name(c->native));
 	return 0;
 }

@@ -9,11 +9,11 @@
 #include <stdint.h>
 
 #define BENCH_SCHEMA_VERSION 1
-#define BENCH_MAX_ARGS 8
-#define BENCH_NAME_MAX 64
-#define BENCH_MAX_WARNINGS 16
+#define BENCH_MAX_ARGS       8
+#define BENCH_NAME_MAX       64
+#define BENCH_MAX_WARNINGS   16
 #define BENCH_MAX_UART_LINES 200 /* firmware UART lines a report keeps (--uart) */
-#define BENCH_UART_LINE_MAX 256
+#define BENCH_UART_LINE_MAX  256
 
 enum bench_status { BENCH_STATUS_OK = 0, BENCH_STATUS_INCOMPLETE, BENCH_STATUS_ERROR };
 
@@ -32,20 +32,20 @@ struct bench_arg {
 #define BENCH_SAMPLE_INTERRUPTED 0x2u /* an exception was taken inside the stretch (issue 13) */
 
 struct bench_result {
-	char name[BENCH_NAME_MAX];   /* the marker pair's name */
+	char name[BENCH_NAME_MAX]; /* the marker pair's name */
 	struct bench_arg args[BENCH_MAX_ARGS];
 	size_t n_args;
-	char unit[16];               /* "cycles" (or "instructions" where only an instruction count exists) */
-	int64_t *samples;            /* after overhead subtraction */
+	char unit[16];    /* "cycles" (or "instructions" where only an instruction count exists) */
+	int64_t *samples; /* after overhead subtraction */
 	uint8_t *sample_flags;
 	size_t n_samples, cap_samples;
 	struct bench_stats stats;
-	char error[256];             /* this result's own error, "" if none */
+	char error[256]; /* this result's own error, "" if none */
 };
 
 /* PAPI-style event value recorded beside a region's cycles (issue: regions). */
 struct bench_event {
-	char name[32];               /* "PAPI_TOT_INS" */
+	char name[32]; /* "PAPI_TOT_INS" */
 	uint64_t value;
 };
 
@@ -73,25 +73,25 @@ struct bench_context {
 	char firmware_sha256[65];
 	char board[64];
 	char probe[64];
-	char backend[32];            /* "openocd-tcl", "gdb-rsp" */
-	char transport[8];           /* how the OpenOCD bench started reached the board: "dap", "hla", "jtag"; "" else */
-	char server_version[128];    /* OpenOCD / gdbserver version string */
-	char counter[32];            /* "DWT_CYCCNT", "none" */
-	bool cycles_modelled;        /* true on the virtual board: cycles come from its model */
+	char backend[32];         /* "openocd-tcl", "gdb-rsp" */
+	char transport[8];        /* how the OpenOCD bench started reached the board: "dap", "hla", "jtag"; "" else */
+	char server_version[128]; /* OpenOCD / gdbserver version string */
+	char counter[32];         /* "DWT_CYCCNT", "none" */
+	bool cycles_modelled;     /* true on the virtual board: cycles come from its model */
 	uint64_t core_clock_hz;
 	int64_t overhead_cycles;
-	char date[32];               /* ISO 8601 UTC */
+	char date[32]; /* ISO 8601 UTC */
 	/* Additive to schema version 1 (issue 13): */
-	char clock_source[16];       /* where core_clock_hz comes from: "firmware", "--clock-hz", "board"; "" unknown */
-	bool mask_irqs;              /* --mask-irqs: DHCSR.C_MASKINTS set from BEGIN to END */
-	bool keep_interrupted;       /* --keep-interrupted: interrupted samples count in the statistics */
+	char clock_source[16]; /* where core_clock_hz comes from: "firmware", "--clock-hz", "board"; "" unknown */
+	bool mask_irqs;        /* --mask-irqs: DHCSR.C_MASKINTS set from BEGIN to END */
+	bool keep_interrupted; /* --keep-interrupted: interrupted samples count in the statistics */
 };
 
 struct bench_report {
 	int schema_version;
 	enum bench_status status;
-	char status_detail[32];      /* bench_err_name() of what ended the run, "ok" otherwise */
-	char error[1024];            /* "" when none */
+	char status_detail[32]; /* bench_err_name() of what ended the run, "ok" otherwise */
+	char error[1024];       /* "" when none */
 	struct bench_context context;
 	struct bench_result *results;
 	size_t n_results, cap_results;
@@ -114,8 +114,7 @@ struct bench_report {
 void results_init(struct bench_report *r);
 void results_free(struct bench_report *r);
 /* Finds or adds the result for (name, args); NULL when out of memory. */
-struct bench_result *results_get(struct bench_report *r, const char *name, const struct bench_arg *args,
-				 size_t n_args);
+struct bench_result *results_get(struct bench_report *r, const char *name, const struct bench_arg *args, size_t n_args);
 /* Finds the result for (name, args) without adding one; NULL when absent. O(1) (the index). */
 const struct bench_result *results_find(const struct bench_report *r, const char *name, const struct bench_arg *args,
                                         size_t n_args);

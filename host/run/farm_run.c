@@ -248,7 +248,7 @@ static int prepare(int argc, char **argv, struct run_opts *o, struct farm *f, st
 
 int farm_cmd_run(int argc, char **argv, const struct junit_limits *limits)
 {
-	static struct farm f; /* 8 KiB */
+	static struct farm f;                               /* 8 KiB */
 	const struct reporter_ctx ctx = {.limits = limits}; /* junit marks a case above --max-cycles failed */
 	struct run_opts o;
 	struct bench_report rep;

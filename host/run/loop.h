@@ -95,7 +95,7 @@ struct loop_config {
 	 * under QEMU): a resume steps over it like any code and the PC is never moved past one. A Cortex-M
 	 * BKPT halts by itself and is skipped by a PC write. */
 	bool markers_are_nops;
-	uint32_t sysclk_addr;  /* the firmware's CMSIS `SystemCoreClock` (4 bytes); 0: it has none */
+	uint32_t sysclk_addr; /* the firmware's CMSIS `SystemCoreClock` (4 bytes); 0: it has none */
 };
 
 struct loop_pending {
@@ -138,16 +138,16 @@ struct loop {
 	 * (the target restarted between stretches), and interrupted samples for the warning. */
 	size_t boots, restarts, interrupted;
 	bool rewrite_inputs;
-	uint64_t reset_count; /* the resets hook's count at the last halt */
-	bool sym_open;        /* --start reached, --stop not yet */
-	bool ended_since_sync; /* an END was handled since the last SYNC: the iteration has its sample */
-	bool masked; /* C_MASKINTS set for the open stretch (--mask-irqs) */
-	bool clock_read; /* SystemCoreClock was read (loop_check_clock) */
+	uint64_t reset_count;               /* the resets hook's count at the last halt */
+	bool sym_open;                      /* --start reached, --stop not yet */
+	bool ended_since_sync;              /* an END was handled since the last SYNC: the iteration has its sample */
+	bool masked;                        /* C_MASKINTS set for the open stretch (--mask-irqs) */
+	bool clock_read;                    /* SystemCoreClock was read (loop_check_clock) */
 	uint32_t planted[LOOP_MAX_PENDING]; /* hardware breakpoints bench set, cleared on the way out */
 	size_t n_planted;
 	uint32_t demcr_orig; /* DEMCR before bench set its vector catches */
 	bool demcr_saved;
-	char poll_error[256];             /* the first failure's message */
+	char poll_error[256]; /* the first failure's message */
 };
 
 /* Programs (unless preloaded or --no-load), resets and measures until done. Samples go to rep.

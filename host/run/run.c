@@ -427,21 +427,23 @@ static void finish(struct run_ctx *c, int rc)
 	rep->context.overhead_cycles = c->loop.overhead;
 	if (c->loop.poll_failures && rep->n_warnings < BENCH_MAX_WARNINGS)
 		str_fmt_cut(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
-		               "%zu of %zu --poll reads of the region table failed, measuring went on; the first: %.255s",
+		            "%zu of %zu --poll reads of the region table failed, measuring went on; the first: %.255s",
 		            c->loop.poll_failures, c->loop.poll_reads, c->loop.poll_error);
 	if (c->loop.interrupted && rep->n_warnings < BENCH_MAX_WARNINGS)
-		str_fmt_cut(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
-		               "%zu sample%s took an exception inside %s stretch (an interrupt's cycles are in %s): flagged "
-		            "in \"interrupted\", %s; --mask-irqs keeps PendSV, SysTick and IRQs out of the stretches",
-		            c->loop.interrupted, c->loop.interrupted == 1 ? "" : "s",
-		            c->loop.interrupted == 1 ? "its" : "their", c->loop.interrupted == 1 ? "it" : "them",
-		            rep->context.keep_interrupted ? "kept in the statistics (--keep-interrupted)"
-		                                          : "left out of the statistics (--keep-interrupted keeps them)");
+		str_fmt_cut(
+		    rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
+		    "%zu sample%s took an exception inside %s stretch (an interrupt's cycles are in %s): flagged "
+		    "in \"interrupted\", %s; --mask-irqs keeps PendSV, SysTick and IRQs out of the stretches",
+		    c->loop.interrupted, c->loop.interrupted == 1 ? "" : "s",
+		    c->loop.interrupted == 1 ? "its" : "their", c->loop.interrupted == 1 ? "it" : "them",
+		    rep->context.keep_interrupted ? "kept in the statistics (--keep-interrupted)"
+		                                  : "left out of the statistics (--keep-interrupted keeps them)");
 	if (c->loop.restarts && rep->n_warnings < BENCH_MAX_WARNINGS)
-		str_fmt_cut(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
-		               "the target restarted %zu time%s between stretches (a watchdog, AIRCR.SYSRESETREQ, a lockup): "
-		            "bench wrote the inputs again after each",
-		            c->loop.restarts, c->loop.restarts == 1 ? "" : "s");
+		str_fmt_cut(
+		    rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
+		    "the target restarted %zu time%s between stretches (a watchdog, AIRCR.SYSRESETREQ, a lockup): "
+		    "bench wrote the inputs again after each",
+		    c->loop.restarts, c->loop.restarts == 1 ? "" : "s");
 	if (!rc) {
 		rep->status = BENCH_STATUS_OK;
 		str_fmt_cut(rep->status_detail, sizeof(rep->status_detail), "ok");

@@ -49,23 +49,23 @@ struct run_opts {
 	const char *json;      /* --json FILE: written atomically, also on failure */
 	const char *start_sym; /* --start SYM --stop SYM: breakpoint mode on symbols, no markers needed */
 	const char *stop_sym;
-	bool bp_markers;            /* --bp-markers: plant hardware breakpoints at the marker sites */
-	unsigned poll_ms;           /* --poll MS: read the region table while running; 0: only at DONE */
-	bool no_regions;            /* --no-regions: skip the region table */
-	bool icount;                /* --icount: QEMU boards also count instructions between markers (unit
-	                             * "instructions", never cycles; docs/gdb.md) */
-	bool no_load;               /* --no-load: the target already holds this firmware; do not program it */
-	const char *work_dir;       /* logs and sockets; NULL: a fresh directory under $TMPDIR, removed after */
-	uint16_t tcl_port;          /* 0: a free port */
-	const char *openocd_bin;    /* NULL: $BENCH_OPENOCD or "openocd" */
-	const char *sim_bin;        /* NULL: found next to bench */
+	bool bp_markers;         /* --bp-markers: plant hardware breakpoints at the marker sites */
+	unsigned poll_ms;        /* --poll MS: read the region table while running; 0: only at DONE */
+	bool no_regions;         /* --no-regions: skip the region table */
+	bool icount;             /* --icount: QEMU boards also count instructions between markers (unit
+	                          * "instructions", never cycles; docs/gdb.md) */
+	bool no_load;            /* --no-load: the target already holds this firmware; do not program it */
+	const char *work_dir;    /* logs and sockets; NULL: a fresh directory under $TMPDIR, removed after */
+	uint16_t tcl_port;       /* 0: a free port */
+	const char *openocd_bin; /* NULL: $BENCH_OPENOCD or "openocd" */
+	const char *sim_bin;     /* NULL: found next to bench */
 	/* --sim-opt: options for the virtual board's bench-sim, each split at spaces (docs/run.md). */
 	const char *sim_opts[RUN_MAX_SIM_OPTS];
 	size_t n_sim_opts;
-	bool progress;              /* show a progress bar (cmd_run sets it on a TTY) */
-	bool quiet;                 /* no console table */
-	bool uart;                  /* --uart: echo the firmware's UART lines (virtual board) and keep them in the report */
-	const char *format;         /* console reporter name; NULL: "console" */
+	bool progress;      /* show a progress bar (cmd_run sets it on a TTY) */
+	bool quiet;         /* no console table */
+	bool uart;          /* --uart: echo the firmware's UART lines (virtual board) and keep them in the report */
+	const char *format; /* console reporter name; NULL: "console" */
 	const volatile int *cancel; /* optional: nonzero stops the run as if interrupted (farm threads) */
 	bool keep_interrupted;      /* --keep-interrupted: samples that took an exception count in the stats */
 	bool mask_irqs;             /* --mask-irqs: DHCSR.C_MASKINTS from each BEGIN halt to its END halt */

@@ -11,11 +11,11 @@
 #include "firmware/elf.h"
 #include "transport/backend.h"
 
-#define RUN_REG_CFSR  0xE000ED28u
-#define RUN_REG_HFSR  0xE000ED2Cu
-#define RUN_REG_MMFAR 0xE000ED34u
-#define RUN_REG_BFAR  0xE000ED38u
-#define RUN_REG_DEMCR 0xE000EDFCu
+#define RUN_REG_CFSR       0xE000ED28u
+#define RUN_REG_HFSR       0xE000ED2Cu
+#define RUN_REG_MMFAR      0xE000ED34u
+#define RUN_REG_BFAR       0xE000ED38u
+#define RUN_REG_DEMCR      0xE000EDFCu
 #define RUN_CFSR_MMARVALID (1u << 7)  /* MMFAR holds the MemManage address (B3.2.15) */
 #define RUN_CFSR_BFARVALID (1u << 15) /* BFAR holds the BusFault address */
 /* DEMCR vector catch (Armv7-M ARM C1.6.5): VC_MMERR(4), NOCPERR, CHKERR, STATERR, BUSERR, INTERR,

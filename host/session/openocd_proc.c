@@ -44,8 +44,8 @@ int openocd_find_sim(char *out, size_t len, struct bench_error *err)
 			return bench_fail(err, BENCH_E_TOOL_MISSING, "BENCH_SIM=%s is not an executable: %s", env,
 			                  SIM_HINT);
 		if (str_copy(out, len, env))
-			return bench_fail(err, BENCH_E_USAGE, "BENCH_SIM=%s: longer than %zu characters: use a shorter path",
-			                  env, len - 1);
+			return bench_fail(err, BENCH_E_USAGE,
+			                  "BENCH_SIM=%s: longer than %zu characters: use a shorter path", env, len - 1);
 		return 0;
 	}
 	if (datadir_exe_dir(self, sizeof(self)))
@@ -104,8 +104,9 @@ static int start_sim(const struct openocd_start_opts *o, const char *transport, 
 	if (!o->sim_bin && (rc = openocd_find_sim(bin, sizeof(bin), err)))
 		return rc;
 	if (str_fmt(out->sim_log_path, sizeof(out->sim_log_path), "%s/bench-sim.log", o->work_dir))
-		return bench_fail(err, BENCH_E_USAGE, "work folder %s: longer than %zu characters: use a shorter --work-dir",
-		                  o->work_dir, sizeof(out->sim_log_path) - 20);
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "work folder %s: longer than %zu characters: use a shorter --work-dir", o->work_dir,
+		                  sizeof(out->sim_log_path) - 20);
 	bool stlink = strcmp(transport, "jtag") != 0;
 	/* A socket path that does not fit falls back to TCP, as one too long for sockaddr_un does. */
 	use_sock = !stlink && !str_fmt(sock, sizeof(sock), "%s/jtag.sock", o->work_dir) && strlen(sock) < 100 &&
@@ -213,7 +214,8 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 		return bench_fail(err, BENCH_E_BOARD, "board %s: cannot read %s: %s: fix the board folder",
 		                  o->board->name, o->board->openocd_cfg, strerror(errno));
 	if (str_copy(bin, sizeof(bin), o->openocd_bin ? o->openocd_bin : env && *env ? env : "openocd"))
-		return bench_fail(err, BENCH_E_USAGE, "the OpenOCD path is longer than %zu characters", sizeof(bin) - 1);
+		return bench_fail(err, BENCH_E_USAGE, "the OpenOCD path is longer than %zu characters",
+		                  sizeof(bin) - 1);
 	/* A --tcl-port something already listens on would be answered by that program, and bench
 	 * would measure whatever board it drives, while its own OpenOCD fails to bind and exits. */
 	if (o->tcl_port && (rc = port_taken(out->host, o->tcl_port, err)))
@@ -226,8 +228,9 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 		goto fail;
 	if (str_fmt(out->log_path, sizeof(out->log_path), "%s/openocd.log", o->work_dir) ||
 	    str_fmt(tcl_cmd, sizeof(tcl_cmd), "tcl_port %u", out->tcl_port)) {
-		rc = bench_fail(err, BENCH_E_USAGE, "work folder %s: longer than %zu characters: use a shorter --work-dir",
-		                o->work_dir, sizeof(out->log_path) - 20);
+		rc = bench_fail(err, BENCH_E_USAGE,
+		                "work folder %s: longer than %zu characters: use a shorter --work-dir", o->work_dir,
+		                sizeof(out->log_path) - 20);
 		goto fail;
 	}
 	argv[a++] = bin;
@@ -236,7 +239,8 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 		argv[a++] = set_sim;
 	}
 	if (str_fmt(set_tr, sizeof(set_tr), "set BENCH_TRANSPORT %s", transport)) { /* a board.json name */
-		rc = bench_fail(err, BENCH_E_BOARD, "transport '%s' is too long: fix the board's board.json", transport);
+		rc =
+		    bench_fail(err, BENCH_E_BOARD, "transport '%s' is too long: fix the board's board.json", transport);
 		goto fail;
 	}
 	argv[a++] = "-c";

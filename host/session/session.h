@@ -25,12 +25,12 @@ struct session_opts {
 	const char *openocd;       /* "HOST:PORT" of a running OpenOCD's TCL port to attach to */
 	const char *probe;         /* OpenOCD `adapter serial` */
 	const char *openocd_bin, *sim_bin;
-	const char *work_dir;       /* --work-dir; NULL: a fresh folder under $TMPDIR, removed after a good run */
-	uint16_t tcl_port;          /* 0: a free port */
-	const char *elf_abs;        /* the firmware, absolute (QEMU loads it; bench-sim may start with it) */
-	bool icount;                /* QEMU boards: -icount with record/replay into WORK_DIR/qemu.rr (--icount) */
-	const char *arch;           /* its core family, elf_arch(): "cortex-m" or "tricore" (the RSP register layout) */
-	bool allow_preload;         /* the virtual board may start holding elf_abs (BENCH_SIM_PRELOAD=0: not) */
+	const char *work_dir; /* --work-dir; NULL: a fresh folder under $TMPDIR, removed after a good run */
+	uint16_t tcl_port;    /* 0: a free port */
+	const char *elf_abs;  /* the firmware, absolute (QEMU loads it; bench-sim may start with it) */
+	bool icount;          /* QEMU boards: -icount with record/replay into WORK_DIR/qemu.rr (--icount) */
+	const char *arch;     /* its core family, elf_arch(): "cortex-m" or "tricore" (the RSP register layout) */
+	bool allow_preload;   /* the virtual board may start holding elf_abs (BENCH_SIM_PRELOAD=0: not) */
 	const char *const *sim_opts; /* --sim-opt: more bench-sim options, each split at spaces */
 	size_t n_sim_opts;
 	struct bench_cancel cancel; /* handed to the backend */

@@ -18,14 +18,21 @@ enum backend_cap {
 	BK_CAP_FLASH = 1u << 2,        /* load() can program flash */
 	BK_CAP_HW_BREAK = 1u << 3,     /* set_break() plants hardware breakpoints */
 	BK_CAP_RESET = 1u << 4,
-	BK_CAP_MONITOR = 1u << 5,      /* monitor() passes commands to the server */
+	BK_CAP_MONITOR = 1u << 5, /* monitor() passes commands to the server */
 };
 
 enum backend_reset { BK_RESET_HALT, BK_RESET_RUN, BK_RESET_INIT };
 
 /* Why the target stopped. */
-enum backend_halt { BK_HALT_BREAKPOINT, BK_HALT_BKPT_INSN, BK_HALT_WATCHPOINT, BK_HALT_REQUEST, BK_HALT_FAULT,
-		    BK_HALT_EXITED, BK_HALT_OTHER };
+enum backend_halt {
+	BK_HALT_BREAKPOINT,
+	BK_HALT_BKPT_INSN,
+	BK_HALT_WATCHPOINT,
+	BK_HALT_REQUEST,
+	BK_HALT_FAULT,
+	BK_HALT_EXITED,
+	BK_HALT_OTHER
+};
 
 struct backend_halt_info {
 	enum backend_halt reason;
@@ -33,8 +40,15 @@ struct backend_halt_info {
 };
 
 /* Core register numbers as the Armv7-M DCRSR REGSEL field names them (C1.6.3). */
-enum backend_reg { BK_REG_R0 = 0, BK_REG_SP = 13, BK_REG_LR = 14, BK_REG_PC = 15, BK_REG_XPSR = 16,
-		   BK_REG_MSP = 17, BK_REG_PSP = 18 };
+enum backend_reg {
+	BK_REG_R0 = 0,
+	BK_REG_SP = 13,
+	BK_REG_LR = 14,
+	BK_REG_PC = 15,
+	BK_REG_XPSR = 16,
+	BK_REG_MSP = 17,
+	BK_REG_PSP = 18
+};
 
 struct backend;
 
@@ -45,7 +59,7 @@ struct backend_ops {
 	/* Continue from the current PC; a BKPT instruction at the PC is stepped over. */
 	int (*resume)(struct backend *bk, struct bench_error *err);
 	int (*wait_halt)(struct backend *bk, unsigned timeout_ms, struct backend_halt_info *out,
-			 struct bench_error *err);
+	                 struct bench_error *err);
 	int (*read_mem)(struct backend *bk, uint32_t addr, void *buf, size_t len, struct bench_error *err);
 	int (*write_mem)(struct backend *bk, uint32_t addr, const void *buf, size_t len, struct bench_error *err);
 	int (*read_reg)(struct backend *bk, enum backend_reg reg, uint32_t *value, struct bench_error *err);
@@ -63,7 +77,7 @@ struct backend_ops {
 	 * BENCH_E_TIMEOUT (negated) when the target is still running; the caller then waits with
 	 * wait_halt. NULL: backend_resume_sample() composes it from the ops above. */
 	int (*resume_sample)(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr,
-			     struct backend_halt_info *out, uint32_t *sample, struct bench_error *err);
+	                     struct backend_halt_info *out, uint32_t *sample, struct bench_error *err);
 };
 
 struct backend {
@@ -91,8 +105,8 @@ int backend_clear_break(struct backend *bk, uint32_t addr, struct bench_error *e
 int backend_monitor(struct backend *bk, const char *cmd, char *out, size_t outlen, struct bench_error *err);
 int backend_version(struct backend *bk, char *out, size_t outlen, struct bench_error *err);
 /* resume + wait_halt(timeout_ms) + read PC + read_u32(sample_addr); uses ops->resume_sample when set. */
-int backend_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr,
-			  struct backend_halt_info *out, uint32_t *sample, struct bench_error *err);
+int backend_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr, struct backend_halt_info *out,
+                          uint32_t *sample, struct bench_error *err);
 /* Who decides that a long command stops early (Ctrl-C, a farm's flag): a command in progress then
  * fails with BENCH_E_INTERRUPTED within BENCH_CANCEL_SLICE_MS. Call after the backend is open. */
 void backend_set_cancel(struct backend *bk, struct bench_cancel cancel);

@@ -20,7 +20,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-
 #define TCL_EOM     0x1a
 #define TCL_SLOW_MS 60000u /* program, verify and reset on a real board with a big image */
 

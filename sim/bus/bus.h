@@ -17,9 +17,9 @@ enum bus_result { BUS_OK = 0, BUS_ERROR = 1 };
 
 /* offset is relative to the region base; size is 1, 2 or 4; the value is right-aligned. */
 typedef enum bus_result (*bus_read_fn)(void *ctx, uint32_t offset, unsigned size, enum bus_initiator who,
-				       uint32_t *value);
+                                       uint32_t *value);
 typedef enum bus_result (*bus_write_fn)(void *ctx, uint32_t offset, unsigned size, enum bus_initiator who,
-					uint32_t value);
+                                        uint32_t value);
 
 struct bus_region {
 	const char *name;

@@ -381,7 +381,7 @@ static int add_ppb(struct sim_core *c, char *err, size_t errlen)
 	/* The Cortex-M4's ROM table (TRM 8.3), which lists the pages above for the debugger. */
 	if (romtable_add(c->bus) != 0) {
 		(void)snprintf(err, errlen, "core: cannot add the ROM table at 0x%08x to the bus (taken or map full)",
-		         ROMTABLE_BASE);
+		               ROMTABLE_BASE);
 		return -1;
 	}
 	return 0;
@@ -391,11 +391,13 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
                           size_t errlen)
 {
 	if (soc->num_irq < 1 || soc->num_irq > CORE_MAX_IRQ) {
-		(void)snprintf(err, errlen, "core: %u interrupt lines: a Cortex-M4 has 1 to %u", soc->num_irq, CORE_MAX_IRQ);
+		(void)snprintf(err, errlen, "core: %u interrupt lines: a Cortex-M4 has 1 to %u", soc->num_irq,
+		               CORE_MAX_IRQ);
 		return NULL;
 	}
 	if (soc->prio_bits < 3 || soc->prio_bits > 8) {
-		(void)snprintf(err, errlen, "core: %u priority bits: Armv7-M implements 3 to 8 (B1.5.4)", soc->prio_bits);
+		(void)snprintf(err, errlen, "core: %u priority bits: Armv7-M implements 3 to 8 (B1.5.4)",
+		               soc->prio_bits);
 		return NULL;
 	}
 	struct sim_core *c = calloc(1, sizeof(*c) + BUS_MAX_REGIONS * sizeof(struct core_mmio));

@@ -47,10 +47,10 @@
 	.balign 4
 	.popsection
 	.endm
-/* clang-format on */
-/* bench_sync() from assembly (it is inline in C): the answer in r0; clobbers what a call does
- * (r0-r3, r12, lr). Thumb-1 instructions only, so ARMv6-M assembles it too. */
-/* clang-format off */
+                              /* clang-format on */
+                              /* bench_sync() from assembly (it is inline in C): the answer in r0; clobbers what a call
+                               * does (r0-r3, r12, lr). Thumb-1 instructions only, so ARMv6-M assembles it too. */
+                              /* clang-format off */
 	.macro BENCH_ASM_SYNC
 	ldr r0, =bench_ctl
 	movs r1, #0
@@ -205,11 +205,11 @@ int bench_skip_bkpt(uint32_t *frame);
  * prologue pushed: the exception frame is found from EXC_RETURN (the handler's return address,
  * bit 2: PSP or MSP, Armv7-M ARM B1.5.8) and, for MSP, from the stack pointer at the handler's
  * entry (the DWARF CFA), not from SP. */
-#define BENCH_HANDLER_ENTRY()                                                                          \
-	do {                                                                                           \
-		if (bench_handler_entry((uint32_t)(uintptr_t)__builtin_return_address(0),              \
-		                        (uint32_t *)__builtin_dwarf_cfa()))                              \
-			return;                                                                        \
+#define BENCH_HANDLER_ENTRY()                                                                                          \
+	do {                                                                                                           \
+		if (bench_handler_entry((uint32_t)(uintptr_t)__builtin_return_address(0),                              \
+		                        (uint32_t *)__builtin_dwarf_cfa()))                                            \
+			return;                                                                                        \
 	} while (0)
 /* What BENCH_HANDLER_ENTRY calls: `exc_return` is the handler's LR at entry, `sp_at_entry` the MSP
  * there (where an exception frame on the main stack starts). Returns bench_skip_bkpt's answer. */
