@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/le.h"
 #include "base/str.h"
 #include "base/sha256.h"
 
@@ -152,7 +153,7 @@ static void read_attributes(const uint8_t *d, size_t len, struct elf_file *e)
 	if (len < 1 || d[0] != 'A')
 		return;
 	while (end - p >= 4) {
-		uint32_t sub = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+		uint32_t sub = le_get32(p);
 		const uint8_t *sub_end = sub <= (size_t)(end - p) && sub >= 4 ? p + sub : end;
 		const uint8_t *q = p + 4;
 		const uint8_t *nul = memchr(q, 0, (size_t)(sub_end - q));
@@ -237,8 +238,7 @@ static int read_sections(Elf *elf, struct elf_file *e, struct bench_error *err)
 			if (d && d->d_buf && d->d_size >= 8) {
 				const uint8_t *b = d->d_buf;
 				for (int w = 0; w < 2; w++)
-					e->vectors[w] = (uint32_t)b[4 * w] | (uint32_t)b[4 * w + 1] << 8 |
-					                (uint32_t)b[4 * w + 2] << 16 | (uint32_t)b[4 * w + 3] << 24;
+					e->vectors[w] = le_get32(b + 4 * w);
 				e->vectors_addr = (uint32_t)sh.sh_addr;
 				e->has_vectors = true;
 			}
@@ -284,7 +284,7 @@ static int check_marker_code(Elf *elf, struct elf_file *e, struct bench_error *e
 			if (m->addr < sh.sh_addr || off + 2 > d->d_size || seen[i])
 				continue;
 			const uint8_t *p = (const uint8_t *)d->d_buf + off;
-			unsigned insn = (unsigned)p[0] | (unsigned)p[1] << 8;
+			unsigned insn = le_get16(p);
 			seen[i] = true;
 			checked++;
 			if (insn != (0xBE00u | (unsigned)m->kind)) {

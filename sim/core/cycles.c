@@ -118,7 +118,11 @@ static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, uint32_t *st
 	uint32_t nwords = ((b->addr + b->size + 3u) >> 2) - w0;
 	/* fetched[k]: the cycle word k arrived, relative to the first issue slot of the block;
 	 * release[k]: issue cycle of the instruction holding word k's last halfword. */
-	int64_t fetched[CYC_MAX_BLOCK_INSN * 2 + 4], release[CYC_MAX_BLOCK_INSN * 2 + 4];
+	/* Zeroed (once per translated block, not per run of it): every word read below is set first,
+	 * which the analyzer cannot follow through the index arithmetic. */
+	int64_t fetched[CYC_MAX_BLOCK_INSN * 2 + 4] = {0}, release[CYC_MAX_BLOCK_INSN * 2 + 4] = {0};
+	if (stalls)
+		memset(stalls, 0, (size_t)n * sizeof(*stalls));
 	if (nwords > sizeof(fetched) / sizeof(fetched[0]))
 		return 0;
 	int64_t end_prev = 0, steal = INT64_MIN;
