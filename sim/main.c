@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bus/msg.h"
 #include "board.h"
 #include "wire/bitbang.h"
 #include "bus/bus.h"
@@ -133,22 +134,7 @@ static void info(const struct sim *s, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	/* stderr is the last resort: nothing useful to do when writing to it fails */
-	(void)fputs("bench-sim: ", stderr);
-	(void)vfprintf(stderr, fmt, ap);
-	(void)fputc('\n', stderr);
-	va_end(ap);
-}
-
-static void error_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void error_line(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	/* stderr is the last resort: nothing useful to do when writing to it fails */
-	(void)fputs("bench-sim: ", stderr);
-	(void)vfprintf(stderr, fmt, ap);
-	(void)fputc('\n', stderr);
+	sim_vmsg(fmt, ap);
 	va_end(ap);
 }
 
@@ -208,7 +194,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case O_JTAG_PORT:
 		case O_CTL_PORT:
 			if (parse_u64(optarg, 65535, &v) < 0) {
-				error_line("bad port `%s`: give 0-65535 (0 picks a free port)", optarg);
+				sim_msg("bad port `%s`: give 0-65535 (0 picks a free port)", optarg);
 				return -1;
 			}
 			if (c == O_JTAG_PORT)
@@ -227,8 +213,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				break;
 			}
 			if (parse_u64(optarg, 15, &v) < 0) {
-				error_line("bad --wait-states `%s`: give 0-15, or auto to follow FLASH_ACR.LATENCY",
-				           optarg);
+				sim_msg("bad --wait-states `%s`: give 0-15, or auto to follow FLASH_ACR.LATENCY",
+				        optarg);
 				return -1;
 			}
 			o->wait_states = (int)v;
@@ -247,7 +233,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case O_MAX:
 			if (parse_u64(optarg, UINT64_MAX, &o->max_cycles) < 0) {
-				error_line("bad --max-cycles `%s`: give a number of cycles", optarg);
+				sim_msg("bad --max-cycles `%s`: give a number of cycles", optarg);
 				return -1;
 			}
 			break;
@@ -263,20 +249,20 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'h':
 			return 1;
 		default:
-			error_line("unknown option `%s`: see bench-sim --help", argv[optind - 1]);
+			sim_msg("unknown option `%s`: see bench-sim --help", argv[optind - 1]);
 			return -1;
 		}
 	}
 	if (optind < argc) {
-		error_line("unexpected argument `%s`: see bench-sim --help", argv[optind]);
+		sim_msg("unexpected argument `%s`: see bench-sim --help", argv[optind]);
 		return -1;
 	}
 	if (o->no_debugger && !o->standalone) {
-		error_line("--no-debugger goes with --standalone");
+		sim_msg("--no-debugger goes with --standalone");
 		return -1;
 	}
 	if (o->standalone && !o->elf) {
-		error_line("--standalone needs --elf FILE");
+		sim_msg("--standalone needs --elf FILE");
 		return -1;
 	}
 	if (o->jtag_port < 0 && !o->jtag_socket && o->stlink_port < 0)
@@ -299,7 +285,7 @@ static void nrst(struct sim *s, bool asserted)
 		s->srst_asserted = false;
 		s->nrst_resets++;
 		if (bus_write(&s->board.bus, SCB_AIRCR, 4, BUS_DEBUG, AIRCR_VECTKEY | AIRCR_SYSRESETREQ) != BUS_OK)
-			error_line("NRST: AIRCR.SYSRESETREQ write failed; core not reset");
+			sim_msg("NRST: AIRCR.SYSRESETREQ write failed; core not reset");
 	}
 }
 
@@ -342,15 +328,15 @@ static bool serve_client(struct sim *s, int flags)
 		/* A clean close outside a scan is what OpenOCD does on exit; inside one it vanished. */
 		bool mid_scan = s->tap.state != JTAG_TEST_LOGIC_RESET && s->tap.state != JTAG_RUN_TEST_IDLE;
 		if (mid_scan)
-			error_line("JTAG client disconnected in the middle of a scan (TAP in %s); dropped",
-			           jtag_state_name(s->tap.state));
+			sim_msg("JTAG client disconnected in the middle of a scan (TAP in %s); dropped",
+			        jtag_state_name(s->tap.state));
 		drop_client(s, mid_scan ? NULL : "disconnected");
 		return false;
 	}
 	if (n < 0) {
 		if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
 			return false;
-		error_line("JTAG client: recv: %s; dropped", strerror(errno));
+		sim_msg("JTAG client: recv: %s; dropped", strerror(errno));
 		drop_client(s, NULL);
 		return false;
 	}
@@ -358,17 +344,17 @@ static bool serve_client(struct sim *s, int flags)
 	enum bitbang_status st = bitbang_feed(&s->bb, s->in, (size_t)n, s->out, &out_len, &used);
 	if (out_len > 0 && bitbang_send_all(s->client, s->out, out_len) < 0) {
 		if (errno == ETIMEDOUT)
-			error_line("JTAG client did not read its replies for %ld ms; dropped",
-			           (long)BITBANG_SEND_DEADLINE_MS);
+			sim_msg("JTAG client did not read its replies for %ld ms; dropped",
+			        (long)BITBANG_SEND_DEADLINE_MS);
 		else
-			error_line("JTAG client: send: %s; dropped", strerror(errno));
+			sim_msg("JTAG client: send: %s; dropped", strerror(errno));
 		drop_client(s, NULL);
 		return false;
 	}
 	if (st == BITBANG_MALFORMED) {
-		error_line("JTAG client sent byte 0x%02x, not remote_bitbang protocol (offset %zu of a %zd-byte "
-		           "buffer); dropped",
-		           s->in[used], used, n);
+		sim_msg("JTAG client sent byte 0x%02x, not remote_bitbang protocol (offset %zu of a %zd-byte "
+		        "buffer); dropped",
+		        s->in[used], used, n);
 		drop_client(s, NULL);
 		return false;
 	}
@@ -435,7 +421,7 @@ static void accept_jtag(struct sim *s, int lfd)
 	if (fd < 0)
 		return;
 	if (s->client >= 0) {
-		error_line("a second JTAG client connected while one is active; refused (one debugger at a time)");
+		sim_msg("a second JTAG client connected while one is active; refused (one debugger at a time)");
 		close(fd);
 		return;
 	}
@@ -582,7 +568,7 @@ static int event_loop(struct sim *s, const sigset_t *run_mask)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			error_line("poll: %s", strerror(errno));
+			sim_msg("poll: %s", strerror(errno));
 			return 1;
 		}
 		if (n > 0) {
@@ -628,7 +614,7 @@ static int open_listeners(struct sim *s)
 	if (s->opt.stlink_port >= 0) {
 		uint16_t port = 0;
 		if (stlink_server_listen(&s->stl, (uint16_t)s->opt.stlink_port, &port, err, sizeof(err)) != 0) {
-			error_line("ST-LINK port: %s: pick another --stlink-port, or 0 for a free one", err);
+			sim_msg("ST-LINK port: %s: pick another --stlink-port, or 0 for a free one", err);
 			return -1;
 		}
 		printf("stlink-port %u\n", port);
@@ -637,7 +623,7 @@ static int open_listeners(struct sim *s)
 		uint16_t port = 0;
 		s->tcp_listen = bitbang_listen_tcp((uint16_t)s->opt.jtag_port, &port, err, sizeof(err));
 		if (s->tcp_listen < 0) {
-			error_line("JTAG port: %s: pick another --jtag-port, or 0 for a free one", err);
+			sim_msg("JTAG port: %s: pick another --jtag-port, or 0 for a free one", err);
 			return -1;
 		}
 		printf("jtag-port %u\n", port);
@@ -645,7 +631,7 @@ static int open_listeners(struct sim *s)
 	if (s->opt.jtag_socket) {
 		s->unix_listen = bitbang_listen_unix(s->opt.jtag_socket, err, sizeof(err));
 		if (s->unix_listen < 0) {
-			error_line("JTAG socket: %s", err);
+			sim_msg("JTAG socket: %s", err);
 			return -1;
 		}
 		if (s->opt.jtag_port < 0)
@@ -655,14 +641,14 @@ static int open_listeners(struct sim *s)
 		uint16_t port = 0;
 		s->ctl_listen = bitbang_listen_tcp((uint16_t)s->opt.ctl_port, &port, err, sizeof(err));
 		if (s->ctl_listen < 0) {
-			error_line("control port: %s: pick another --ctl-port, or 0 for a free one", err);
+			sim_msg("control port: %s: pick another --ctl-port, or 0 for a free one", err);
 			return -1;
 		}
 		printf("ctl-port %u\n", port);
 	}
 	/* The parent reads these lines to learn the ports: they must not sit in a buffer. */
 	if (fflush(stdout) != 0) {
-		error_line("writing the port lines to stdout failed: %s", strerror(errno));
+		sim_msg("writing the port lines to stdout failed: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -683,7 +669,7 @@ static void close_all(struct sim *s)
 	if (s->unix_listen >= 0) {
 		close(s->unix_listen);
 		if (unlink(s->opt.jtag_socket) < 0 && errno != ENOENT)
-			error_line("removing %s: %s", s->opt.jtag_socket, strerror(errno));
+			sim_msg("removing %s: %s", s->opt.jtag_socket, strerror(errno));
 	}
 	board_free(&s->board);
 	s->core = NULL;
@@ -706,13 +692,13 @@ static int build_board(struct sim *s)
 	    .uart_echo = !s->opt.quiet,
 	};
 	if (board_init(&s->board, &cfg, err, sizeof(err)) != 0) {
-		error_line("creating the core: %s", err);
+		sim_msg("creating the core: %s", err);
 		return -1;
 	}
 	s->core = s->board.core;
 	stm32f4_on_note(s->board.chip, on_chip_note, s);
 	if (s->opt.elf && core_load_elf(s->core, s->opt.elf, err, sizeof(err)) != 0) {
-		error_line("loading %s: %s", s->opt.elf, err);
+		sim_msg("loading %s: %s", s->opt.elf, err);
 		return -1;
 	}
 	dp_init(&s->dp, &s->board.bus);
@@ -749,7 +735,7 @@ int main(int argc, char **argv)
 	struct sigaction ign = {.sa_handler = SIG_IGN};
 	sigemptyset(&ign.sa_mask);
 	if (sigaction(SIGPIPE, &ign, NULL) < 0) {
-		error_line("sigaction: %s", strerror(errno));
+		sim_msg("sigaction: %s", strerror(errno));
 		return 1;
 	}
 
@@ -768,7 +754,7 @@ int main(int argc, char **argv)
 	}
 	if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
 	    sigprocmask(SIG_BLOCK, &block, &run_mask) < 0) {
-		error_line("setting up signals: %s", strerror(errno));
+		sim_msg("setting up signals: %s", strerror(errno));
 		close_all(s);
 		return 1;
 	}

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "bus/msg.h"
 #include "wire/bitbang.h"
 
 #define TCP_REFRESH_DEVICE_LIST 0x00u
@@ -36,18 +37,6 @@
 #define DEV_SERIAL    "BENCHSIM0000000000000001"
 #define DEV_INFO_SIZE 45u
 
-static void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void msg(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	/* stderr is the last resort: nothing useful to do when writing to it fails */
-	(void)fputs("bench-sim: ", stderr);
-	(void)vfprintf(stderr, fmt, ap);
-	(void)fputc('\n', stderr);
-	va_end(ap);
-}
-
 void stlink_server_init(struct stlink_server *s, struct stlink_probe *probe, bool quiet)
 {
 	s->listen_fd = -1;
@@ -73,7 +62,7 @@ static void drop(struct stlink_server *s, const char *why)
 	if (s->client < 0)
 		return;
 	if (why && !s->quiet)
-		msg("ST-LINK client %s; waiting for the next one", why);
+		sim_msg("ST-LINK client %s; waiting for the next one", why);
 	close(s->client);
 	s->client = -1;
 	s->in_len = 0;
@@ -86,7 +75,7 @@ void stlink_server_accept(struct stlink_server *s)
 	if (fd < 0)
 		return;
 	if (s->client >= 0) {
-		msg("a second ST-LINK client connected while one is active; refused (one debugger at a time)");
+		sim_msg("a second ST-LINK client connected while one is active; refused (one debugger at a time)");
 		close(fd);
 		return;
 	}
@@ -97,7 +86,7 @@ void stlink_server_accept(struct stlink_server *s)
 	/* stlink-server opens the USB device afresh for each client: the probe starts as after power-up. */
 	stlink_probe_reset(s->probe);
 	if (!s->quiet)
-		msg("ST-LINK client connected");
+		sim_msg("ST-LINK client connected");
 }
 
 void stlink_server_close(struct stlink_server *s)
@@ -171,8 +160,8 @@ static size_t usb_command(struct stlink_server *s, const uint8_t *req, uint8_t *
 	uint32_t rlen = dir == DIR_WRITE ? 0 : size;
 	memset(out, 0, 4u + rlen);
 	if (!s->opened || get32(req + 4) != s->connect_id) {
-		msg("ST-LINK client sent a USB command without OPEN_DEV (connect id 0x%x); answered BAD_PARAMETER",
-		    (unsigned)get32(req + 4));
+		sim_msg("ST-LINK client sent a USB command without OPEN_DEV (connect id 0x%x); answered BAD_PARAMETER",
+		        (unsigned)get32(req + 4));
 		put32(out, SS_BAD_PARAMETER);
 		return 4u + rlen;
 	}
@@ -182,9 +171,9 @@ static size_t usb_command(struct stlink_server *s, const uint8_t *req, uint8_t *
 	const uint8_t *cmd = req + 8;
 	if (stlink_execute(s->probe, cmd, req + STLINK_TCP_HEADER, dir == DIR_WRITE ? size : 0, out + 4, rlen) !=
 	    STLINK_EXEC_OK)
-		msg("ST-LINK client sent command %02x %02x %02x %02x, not one this STLINK-V3 knows; answered 0x81 "
-		    "(STLINK_DEBUG_ERR_FAULT)",
-		    cmd[0], cmd[1], cmd[2], cmd[3]);
+		sim_msg("ST-LINK client sent command %02x %02x %02x %02x, not one this STLINK-V3 knows; answered 0x81 "
+		        "(STLINK_DEBUG_ERR_FAULT)",
+		        cmd[0], cmd[1], cmd[2], cmd[3]);
 	return 4u + rlen;
 }
 
@@ -235,12 +224,12 @@ static size_t answer(struct stlink_server *s, const uint8_t *req, uint8_t *out)
 static bool send_failed(struct stlink_server *s)
 {
 	if (errno == ETIMEDOUT)
-		msg("ST-LINK client did not read its replies for %ld ms (it sends requests without reading the "
-		    "answers); "
-		    "dropped",
-		    (long)BITBANG_SEND_DEADLINE_MS);
+		sim_msg("ST-LINK client did not read its replies for %ld ms (it sends requests without reading the "
+		        "answers); "
+		        "dropped",
+		        (long)BITBANG_SEND_DEADLINE_MS);
 	else
-		msg("ST-LINK client: send: %s; dropped", strerror(errno));
+		sim_msg("ST-LINK client: send: %s; dropped", strerror(errno));
 	s->stats.dropped++;
 	drop(s, NULL);
 	return false;
@@ -251,7 +240,8 @@ bool stlink_server_serve(struct stlink_server *s, int flags)
 	ssize_t n = recv(s->client, s->in + s->in_len, sizeof(s->in) - s->in_len, flags);
 	if (n == 0 || (n < 0 && errno == ECONNRESET)) {
 		if (s->in_len > 0)
-			msg("ST-LINK client disconnected in the middle of a command (%zu bytes of it received, command "
+			sim_msg(
+			    "ST-LINK client disconnected in the middle of a command (%zu bytes of it received, command "
 			    "0x%02x); dropped",
 			    s->in_len, s->in[0]);
 		drop(s, s->in_len > 0 ? NULL : "disconnected");
@@ -260,7 +250,7 @@ bool stlink_server_serve(struct stlink_server *s, int flags)
 	if (n < 0) {
 		if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
 			return false;
-		msg("ST-LINK client: recv: %s; dropped", strerror(errno));
+		sim_msg("ST-LINK client: recv: %s; dropped", strerror(errno));
 		drop(s, NULL);
 		return false;
 	}
@@ -279,7 +269,8 @@ bool stlink_server_serve(struct stlink_server *s, int flags)
 		}
 		long need = request_length(s, &why);
 		if (need < 0) {
-			msg("ST-LINK client: %s (first byte 0x%02x of %zu received); dropped", why, req[0], s->in_len);
+			sim_msg("ST-LINK client: %s (first byte 0x%02x of %zu received); dropped", why, req[0],
+			        s->in_len);
 			put32(s->out + out_len, SS_CMD_NOT_AVAILABLE);
 			(void)bitbang_send_all(s->client, s->out, out_len + 4);
 			s->stats.dropped++;
