@@ -79,15 +79,16 @@ static const uint8_t insn_class[ARM_INS_ENDING] = {
  * cycle of a 32-bit target that is not word aligned (cycles.c, the fetch model). */
 #define CYC_P_DECODE  1u
 #define CYC_P_EXECUTE 2u
-/* BL and the return through LR (BX LR, BLX LR, MOV PC,LR): P = 3 each, from silicon: the barebench
- * article (docs/cycle-model.md "barebench") measured fut() on an STM32F4 at 15 cycles, BL and BX LR
- * at 4 each around a 7-cycle body. Target alignment and width cannot be what makes them 4: fut's
- * BL target (0x08000188, a 32-bit VMOV) and its return target (a 16-bit BKPT) are word aligned,
- * the case the compendium measured at P = 1. Embench crc32 on silicon (23.0 cycles a byte) would
- * want BL 2 + BX LR 1 for the same call shape; the two measurements disagree, and the article's is
- * kept (issue 14): crc32 models at 26.0. docs/cycle-model.md has the comparison. */
-#define CYC_P_CALL   3u
-#define CYC_P_RETURN 3u
+/* BL: P = 2, like plain B below: an unconditional immediate branch the core issues at decode but
+ * does not speculate early (M3 TRM 1.4 speculates only conditional branches). The return through
+ * LR (BX LR, BLX LR, MOV PC,LR): P = 1, the M3 TRM's short-return optimisation ("Short subroutine
+ * returns are optimized ... in the case of BX LR": LR is forwarded at decode, table 15-3). Two
+ * silicon figures fix both: Embench crc32 on an STM32F407 (23.0 cycles a byte, one BL and one
+ * BX LR per byte) and the barebench article's fut() (15 cycles = BL 3 + a 10-cycle body + BX LR 2;
+ * the body's 3 cycles beyond table 7-1 are the FPU's result-use stalls, fp_result_stall() below).
+ * docs/cycle-model.md has the comparison. */
+#define CYC_P_CALL   2u
+#define CYC_P_RETURN 1u
 /* Plain B: issued at decode but, unlike B<cc>, not speculated early (M3 TRM 1.4 speculates only
  * conditional branches); P = 2 fits the Embench-IoT silicon run's 19 benchmarks best. */
 #define CYC_P_JUMP 2u
@@ -205,6 +206,42 @@ static bool moves_doubles(const cs_arm *a)
 	return false;
 }
 
+/* FP register bits: S0-S31 as bits 0-31, Dn as S2n and S2n+1 (FPv4-SP has D0-D15 only). */
+static uint64_t fp_mask(int reg)
+{
+	if (reg >= ARM_REG_S0 && reg <= ARM_REG_S31)
+		return 1ull << (reg - ARM_REG_S0);
+	if (reg >= ARM_REG_D0 && reg <= ARM_REG_D15)
+		return 3ull << (2 * (reg - ARM_REG_D0));
+	return 0;
+}
+
+/* FP registers the instruction reads or writes (access flag CS_AC_READ or CS_AC_WRITE). A
+ * multiply-accumulate's destination is also its addend: with skip_addend it is left out. */
+static uint64_t fp_regs(const cs_arm *a, uint8_t access, bool skip_addend)
+{
+	uint64_t mask = 0;
+	for (unsigned i = skip_addend ? 1u : 0u; i < a->op_count; i++)
+		if (a->operands[i].type == ARM_OP_REG && (a->operands[i].access & access))
+			mask |= fp_mask(a->operands[i].reg);
+	return mask;
+}
+
+/* Does the instruction produce its FP result a cycle late? Cortex-M4 TRM r0p1 7.2.3: "Floating-point
+ * arithmetic data processing instructions, such as add, subtract, multiply, divide, square-root,
+ * all forms of multiply with accumulate, as well as conversions of all types take one cycle longer
+ * if their result is consumed by the following instruction"; a multiply-accumulate takes its
+ * addend late, so one that only accumulates onto the result waits nothing. GCC's Cortex-M4 FPU
+ * pipeline description (gcc/config/arm/cortex-m4-fpu.md) gives the same latencies: 2 for add,
+ * multiply and convert, 1 for absolute value, negate, compare and moves. */
+static bool fp_late_result(unsigned id, unsigned klass)
+{
+	if (klass == K_FP3 || klass == K_FP14)
+		return true;
+	return klass == K_FP1 && id != ARM_INS_VABS && id != ARM_INS_VNEG && id != ARM_INS_VCMP &&
+	       id != ARM_INS_VCMPE && id != ARM_INS_VMRS && id != ARM_INS_VMSR;
+}
+
 void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr)
 {
 	memset(st, 0, sizeof(*st));
@@ -218,7 +255,7 @@ void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr)
  * write-back of the previous load is not a dependency: it is formed in the address phase. */
 static uint32_t single_load_cycles(const struct cyc_rules_state *st, const cs_arm *a, uint32_t base_cycles)
 {
-	if (st->prev_single_load && (address_regs(a) & st->prev_load_dest) == 0)
+	if (st->prev_single_load && !a->writeback && (address_regs(a) & st->prev_load_dest) == 0)
 		return base_cycles - 1u;
 	return base_cycles;
 }
@@ -248,7 +285,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		} else {
 			/* Table 3-1 "Load word/halfword/byte": 2, note b: neighbouring loads pipeline. */
 			c->cycles = single_load_cycles(st, a, 2);
-			*single_load = true;
+			*single_load = !a->writeback;
 		}
 		c->lsu_extra = c->cycles - 1u;
 		break;
@@ -472,6 +509,13 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 		break;
 	}
 
+	/* The FPU result-use stall (fp_late_result): the consumer waits a cycle (CPICNT). */
+	if (st->prev_fp_result & fp_regs(a, CS_AC_READ, klass == K_FP3)) {
+		c->cycles += 1u;
+		c->cpi_extra += 1u;
+	}
+
+	st->prev_fp_result = fp_late_result(insn->id, klass) ? fp_regs(a, CS_AC_WRITE, false) : 0u;
 	st->prev_size = insn->size;
 	st->prev_single_load = single_load;
 	st->prev_load_dest = single_load ? written_regs(a) : 0u;
@@ -487,6 +531,7 @@ void cyc_rules_unknown(struct cyc_rules_state *st, struct cyc_cost *c)
 	c->cond = 14;
 	c->dyn = CYC_DYN_EXCEPTION;
 	st->prev_size = 0;
+	st->prev_fp_result = 0;
 	st->prev_single_load = false;
 	st->prev_load_dest = 0;
 	st->prev_alu_dest = 0;
