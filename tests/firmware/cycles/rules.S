@@ -1,7 +1,7 @@
 /* One snippet per rule of the cycle model (docs/cycle-model.md), run from flash with 0 wait
  * states. BEGIN(n): n is the CYCCNT difference the Cortex-M4 TRM r0p1 table 3-1 / FPU table 7-1
- * give for the code up to END, with P by branch kind (docs/cycle-model.md: 1 for B<cc>, 2 for B
- * and register branches, 3 for BL, BX LR, loads to PC and TBB). tests/sim/cycles_e2e.sh checks each. */
+ * give for the code up to END, with P by branch kind (docs/cycle-model.md: 1 for B<cc> and the
+ * return BX LR, 2 for B, BL and register branches, 3 for loads to PC and TBB). tests/sim/cycles_e2e.sh checks each. */
 #include "snippet.h"
 	.syntax unified
 	.thumb
@@ -32,9 +32,10 @@ snippets:
 	.endr
 	END
 
-	/* Data processing and multiplies: 1 each. */
+	/* Data processing and multiplies: 1 each (the 32-bit ones word aligned: no fetch stall). */
 	movs r0, #3
 	movs r1, #5
+	.p2align 2
 	BEGIN(6)
 	adds r2, r0, r1
 	mul r3, r0, r1
@@ -75,13 +76,13 @@ snippets:
 1:	subs r0, #1
 	bne 1b
 	END
-	BEGIN(8)                  /* bl 1 + P (3), bx lr 1 + P (3) */
+	BEGIN(5)                  /* bl 1 + P (2), bx lr 1 + P (1) */
 	bl leaf_bx
 	END
-	BEGIN(11)                 /* bl 4, push {lr} 2, pop {pc} 2 + P (3) */
+	BEGIN(10)                 /* bl 3, push {lr} 2, pop {pc} 2 + P (3) */
 	bl leaf_pop
 	END
-	BEGIN(14)                 /* bl 4, push {r4, lr} 3, add sp 1, ldr pc 2 + 1 (SP from the add) + P (3) */
+	BEGIN(13)                 /* bl 3, push {r4, lr} 3, add sp 1, ldr pc 2 + 1 (SP from the add) + P (3) */
 	bl leaf_ldr_pc
 	END
 	movs r0, #1
@@ -132,6 +133,16 @@ snippets:
 	str r0, [r3, #4]
 	ldr r2, [r1]
 	END
+	BEGIN(4)                  /* a write-back load does not pipeline with the load before it */
+	ldr r0, [r1]
+	ldr r2, [r3, #4]!
+	END
+	sub r3, r3, #4
+	BEGIN(4)                  /* nor with the load after it (compendium "Load placement") */
+	ldr r0, [r3], #4
+	ldr r2, [r1]
+	END
+	sub r3, r3, #4
 	BEGIN(2)                  /* stores: 1 each */
 	str r0, [r3, #4]
 	strb r0, [r3, #5]
@@ -197,11 +208,11 @@ snippets:
 
 	/* A conditional instruction that fails costs 1; a conditional POP PC ends its block. */
 	movs r0, #1
-	BEGIN(14)                 /* bl 4, push 3, cmp 1, it 0 (folded), popne taken 1 + N + P = 6 */
+	BEGIN(13)                 /* bl 3, push 3, cmp 1, it 0 (folded), popne taken 1 + N + P = 6 */
 	bl leaf_popne
 	END
 	movs r0, #0
-	BEGIN(15)                 /* bl 4, push 3, cmp 1, it 0, popne fails 1, pop 6 */
+	BEGIN(14)                 /* bl 3, push 3, cmp 1, it 0, popne fails 1, pop 6 */
 	bl leaf_popne
 	END
 
@@ -265,6 +276,32 @@ snippets:
 	BEGIN(2)                  /* VMOV of two core registers */
 	vmov r0, r1, d0
 	END
+	/* The FPU result-use stall (TRM 7.2.3): arithmetic and conversions take a cycle longer when
+	 * the next instruction reads the result, except as the addend of a multiply-accumulate. */
+	BEGIN(3)                  /* vadd 1, vmul 1 + 1 (reads s0) */
+	vadd.f32 s0, s1, s2
+	vmul.f32 s3, s0, s4
+	END
+	BEGIN(4)                  /* vmul 1, vmla onto s0: 3, the addend is taken late */
+	vmul.f32 s0, s1, s2
+	vmla.f32 s0, s3, s4
+	END
+	BEGIN(5)                  /* vmul 1, vmla with s0 as a multiplicand: 3 + 1 */
+	vmul.f32 s0, s1, s2
+	vmla.f32 s3, s0, s4
+	END
+	BEGIN(3)                  /* vcvt 1, vmov r<-s 1 + 1 */
+	vcvt.s32.f32 s0, s0
+	vmov r0, s0
+	END
+	BEGIN(4)                  /* vadd s1 1, vmov r0, r1, d0 (s0, s1) 2 + 1 */
+	vadd.f32 s1, s2, s3
+	vmov r0, r1, d0
+	END
+	BEGIN(2)                  /* vabs and vneg are not late: vadd 1 */
+	vabs.f32 s0, s1
+	vadd.f32 s2, s0, s3
+	END
 	mov r1, r9
 	add r3, r9, #8
 	BEGIN(2)
@@ -283,8 +320,9 @@ snippets:
 	vpop {s16-s19}
 	END
 	movs r0, #7
-	/* seed 001 fut(): BL 4 + 7 for the body + BX LR 4, the 15 the article measured on silicon
-	 * (docs/cycle-model.md: why Embench-IoT's crc32 silicon figure is not met). */
+	/* seed 001 fut(): BL 3 + the body 10 (7 by table 7-1, and 3 FPU result-use stalls: each
+	 * vcvt/vmul result is read by the next instruction, TRM 7.2.3) + BX LR 2: the 15 the article
+	 * measured on silicon (docs/cycle-model.md "P, the pipeline refill"). */
 	BEGIN(15)
 	bl fut
 	END
