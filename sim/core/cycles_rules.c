@@ -375,7 +375,7 @@ static void cost_branch(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		c->dyn |= CYC_DYN_BRANCH;
 		break;
 	case K_BX:
-		/* "BX/BLX": 1 + P. A return through LR: P = 3 (above); any other register resolves at
+		/* "BX/BLX": 1 + P. A return through LR: P = 1 (above); any other register resolves at
 		 * execute (M3 TRM table 15-3): P = 2. */
 		c->cycles = 1;
 		c->taken_extra = refill(st, lr_target(a) ? CYC_P_RETURN : CYC_P_EXECUTE);
