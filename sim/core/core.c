@@ -91,8 +91,10 @@ static void charge_flash(struct sim_core *c, const struct core_blk *b, bool bran
 	for (unsigned i = 0; i < b->n_lit; i++)
 		lit += f->literal_wait(f->ctx, b->lit_off[i]);
 	c->now += w + lit;
-	dwt_count_cpi(c, w);
-	dwt_count_lsu(c, lit);
+	if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS) {
+		dwt_count_cpi(c, w);
+		dwt_count_lsu(c, lit);
+	}
 }
 
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
@@ -114,7 +116,8 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		}
 		c->now += t;
 		c->instructions += cb->n_insn;
-		dwt_count_block(c, cb, extra);
+		if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+			dwt_count_block(c, cb, extra);
 	}
 	c->cur = NULL;
 	c->mmio_last = -1;
@@ -134,7 +137,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		block_stop(c, addr);
 		return;
 	}
-	if (blk_hooks_missing(c, b)) {
+	if ((b->n_div || b->n_fp) && blk_hooks_missing(c, b)) {
 		/* This translation predates the block's code hooks: drop it and translate again. */
 		blk_install_hooks(c, b);
 		(void)uc_ctl_remove_cache(uc, addr, (uint64_t)addr + size);
@@ -153,7 +156,8 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	if (branch && b->cb->entry_extra) {
 		/* Entered by a taken branch or an exception: the prefetch buffer starts empty. */
 		c->now += b->cb->entry_extra;
-		dwt_count_cpi(c, b->cb->entry_extra);
+		if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+			dwt_count_cpi(c, b->cb->entry_extra);
 	}
 	if (b->flash_line >= 0 && *c->soc.flash.ws)
 		charge_flash(c, b, branch);

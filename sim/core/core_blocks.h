@@ -14,6 +14,9 @@
 struct sim_core;
 
 #define CORE_BLK_HASH 4096
+/* The blocks the block hook looked up last, direct-mapped by address: a loop's few blocks stay
+ * in a table that fits the host's L1 cache (the hash table does not). */
+#define CORE_BLK_RECENT 256
 
 /* One memory-accessing instruction of a block, for finding which instruction caused an access:
  * unicorn 2.0.1 does not update PC before a load or store, so inside an MMIO callback or an
@@ -56,7 +59,7 @@ struct core_blk {
 /* The cache of analysed blocks, by start address. */
 struct blk_cache {
 	struct core_blk *hash[CORE_BLK_HASH];
-	struct core_blk *last;
+	struct core_blk *recent[CORE_BLK_RECENT];
 	uint64_t translated;
 	bool fp_trap_on; /* CPACR denies CP10/CP11, or FPCCR.LSPACT: FP instructions trap */
 	/* Addresses with a divide hook: one hook per address, kept when a block is dropped and

@@ -73,7 +73,7 @@ void dwt_count_lsu(struct sim_core *c, uint32_t cycles)
 
 void dwt_count_block(struct sim_core *c, const struct cyc_block *cb, uint32_t cpi_extra)
 {
-	if (!debug_trcena(c) || !(c->dwt.ctrl & (CTRL_CPIEVTENA | CTRL_LSUEVTENA | CTRL_FOLDEVTENA)))
+	if (!(c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS) || !debug_trcena(c))
 		return;
 	if (c->dwt.ctrl & CTRL_CPIEVTENA)
 		c->dwt.cpicnt = (uint8_t)(c->dwt.cpicnt + cb->cpi_extra + cpi_extra);

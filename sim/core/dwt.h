@@ -38,6 +38,9 @@ void dwt_count_sleep(struct sim_core *c, uint64_t cycles);
 /* The 8-bit counters' share of a block (C1.8.6): CPICNT, LSUCNT, FOLDCNT; `cpi_extra` for a taken
  * branch's refill or a divide. */
 void dwt_count_block(struct sim_core *c, const struct cyc_block *cb, uint32_t cpi_extra);
+/* DWT_CTRL's CPIEVTENA | LSUEVTENA | FOLDEVTENA (C1.8.7): the counters dwt_count_block feeds. The
+ * block hook tests them before the call: with none enabled it has nothing to do. */
+#define DWT_CTRL_BLOCK_EVENTS ((1u << 17) | (1u << 20) | (1u << 21))
 void dwt_count_cpi(struct sim_core *c, uint32_t cycles);
 void dwt_count_lsu(struct sim_core *c, uint32_t cycles);
 /* Rebuilds the memory hooks of the data-address watchpoints; outside emulation only. */
