@@ -4,6 +4,13 @@
 #   sim_mips   bench-sim --standalone on tests/firmware/cycles/crc32_sim.elf (bitwise CRC-32
 #              over 1 KiB, 10000 rounds: 461 M instructions), target >= 100 M instr/s
 #              (issue 2). Baseline: QEMU's rate on crc32_an386.elf, the same C at QEMU's addresses.
+#   sim_mips_coremark_like  the same on coremark_like_sim.elf (lists, matrices, a state machine,
+#              CRC-16: CoreMark's mix, our code), target >= 205 M instr/s (issue 14: "CoreMark-like
+#              code ran at 205-231 M instructions/s"). Baseline: QEMU on coremark_like_an386.elf.
+#   coremark_like_ws5_art  cycles of coremark_like's rounds (BKPT #1 to BKPT #2) when the firmware
+#              programs 5 wait states with the ART accelerator on (coremark_like_sim_ws5.elf), over
+#              the cycles at 0 wait states (coremark_like_sim_ws0.elf, baseline), target <= 1.05 (issue 14: "within a few
+#              percent of 0 wait states, as on silicon").
 # Each rate is (instructions) / (best of 3 wall times - best of 3 wall times of the _empty
 # variant, which does everything but the rounds): start-up and ELF loading cancel out. The
 # instruction count is bench-sim's own (control interface `stats`); QEMU runs the same
@@ -13,7 +20,9 @@ set -euo pipefail
 build=${1:?usage: bench_sim_mips.sh BUILD_DIR}
 fw=$build/tests/firmware/cycles
 sim=$build/bench-sim
-for f in "$sim" "$fw/crc32_sim.elf" "$fw/crc32_sim_empty.elf" "$fw/crc32_an386.elf" "$fw/crc32_an386_empty.elf"; do
+for f in "$sim" "$fw/crc32_sim.elf" "$fw/crc32_sim_empty.elf" "$fw/crc32_an386.elf" "$fw/crc32_an386_empty.elf" \
+  "$fw/coremark_like_sim.elf" "$fw/coremark_like_sim_ws0.elf" "$fw/coremark_like_sim_ws5.elf" "$fw/coremark_like_sim_empty.elf" \
+  "$fw/coremark_like_an386.elf" "$fw/coremark_like_an386_empty.elf"; do
   if [[ ! -e "$f" ]]; then
     echo "bench_sim_mips: $f missing: build with firmware (bash scripts/build.sh)" >&2
     exit 1
@@ -78,17 +87,36 @@ count_instructions() {
   return 1
 }
 
-insns=
-count_instructions "$fw/crc32_sim.elf"
-sim_full=$(best_ns "$sim" --standalone --elf "$fw/crc32_sim.elf")
-sim_empty=$(best_ns "$sim" --standalone --elf "$fw/crc32_sim_empty.elf")
-qemu=(qemu-system-arm -M mps2-an386 -nographic -semihosting -monitor none -serial none -kernel)
-qemu_full=$(best_ns "${qemu[@]}" "$fw/crc32_an386.elf")
-qemu_empty=$(best_ns "${qemu[@]}" "$fw/crc32_an386_empty.elf")
-
 # M instructions per second = insns / (ns / 1e9) / 1e6 = insns * 1000 / ns.
 rate() { awk -v n="$1" -v ns="$2" 'BEGIN { if (ns < 1000000) ns = 1000000; printf "%.1f", n * 1000 / ns }'; }
-sim_rate=$(rate "$insns" $((sim_full - sim_empty)))
-qemu_rate=$(rate "$insns" $((qemu_full - qemu_empty)))
-ratio=$(awk -v a="$sim_rate" -v b="$qemu_rate" 'BEGIN { printf "%.3f", a / b }')
-echo "figure: sim_mips value=$sim_rate unit=Minstr/s baseline=$qemu_rate ratio=$ratio target=>=100 Minstr/s (qemu mps2-an386 baseline, $insns instructions)"
+qemu=(qemu-system-arm -M mps2-an386 -nographic -semihosting -monitor none -serial none -kernel)
+
+# One kernel: its figure line, rates from the full run less the _empty run's start-up.
+kernel_figure() {
+  local kernel=$1 figure=$2 target=$3 sim_full sim_empty qemu_full qemu_empty sim_rate qemu_rate ratio
+  insns=
+  count_instructions "$fw/${kernel}_sim.elf"
+  sim_full=$(best_ns "$sim" --standalone --elf "$fw/${kernel}_sim.elf")
+  sim_empty=$(best_ns "$sim" --standalone --elf "$fw/${kernel}_sim_empty.elf")
+  qemu_full=$(best_ns "${qemu[@]}" "$fw/${kernel}_an386.elf")
+  qemu_empty=$(best_ns "${qemu[@]}" "$fw/${kernel}_an386_empty.elf")
+  sim_rate=$(rate "$insns" $((sim_full - sim_empty)))
+  qemu_rate=$(rate "$insns" $((qemu_full - qemu_empty)))
+  ratio=$(awk -v a="$sim_rate" -v b="$qemu_rate" 'BEGIN { printf "%.3f", a / b }')
+  echo "figure: $figure value=$sim_rate unit=Minstr/s baseline=$qemu_rate ratio=$ratio target=$target (qemu mps2-an386 baseline, $insns instructions)"
+}
+
+# Cycles between the kernel's BKPT #1 and BKPT #2, from bench-sim --standalone's halt lines.
+rounds_cycles() {
+  timeout 120 "$sim" --standalone --quiet --elf "$1" | awk '
+    / imm=1 / { for (i = 1; i <= NF; i++) if ($i ~ /^cyccnt=/) a = substr($i, 8) }
+    / imm=2 / { for (i = 1; i <= NF; i++) if ($i ~ /^cyccnt=/) b = substr($i, 8) }
+    END { if (a == "" || b == "") exit 1; print b - a }'
+}
+
+kernel_figure crc32 sim_mips ">=100 Minstr/s"
+kernel_figure coremark_like sim_mips_coremark_like ">=205 Minstr/s"
+ws0=$(rounds_cycles "$fw/coremark_like_sim_ws0.elf")
+ws5=$(rounds_cycles "$fw/coremark_like_sim_ws5.elf")
+ratio=$(awk -v a="$ws5" -v b="$ws0" 'BEGIN { printf "%.3f", a / b }')
+echo "figure: coremark_like_ws5_art value=$ratio unit=cycles/cycles baseline=$ws0 ratio=$ratio target=<=1.05 ($ws5 cycles at 5 wait states with the ART on, $ws0 at 0)"

@@ -17,4 +17,9 @@ if(TARGET bench-sim AND BENCH_FIRMWARE)
               ${CMAKE_BINARY_DIR}/tests/firmware/cycles/${name}.elf ${ws})
     set_tests_properties(sim.cycles_e2e_${name} PROPERTIES LABELS "e2e" TIMEOUT 60)
   endforeach()
+  # The CoreMark-like kernel at 0 and at 5 wait states with the ART: checksum and exact cycles.
+  add_test(NAME sim.coremark_like
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/coremark_like.sh $<TARGET_FILE:bench-sim>
+            ${CMAKE_BINARY_DIR}/tests/firmware/cycles)
+  set_tests_properties(sim.coremark_like PROPERTIES LABELS "e2e" TIMEOUT 120)
 endif()

@@ -28,8 +28,8 @@ static uint32_t crc32(const uint8_t *p, uint32_t n, uint32_t crc)
 static void finish(void)
 {
 #ifdef CRC_SEMIHOSTING
-	register uint32_t op __asm__("r0") = 0x18u;      /* SYS_EXIT */
-	register uint32_t arg __asm__("r1") = 0x20026u;  /* ADP_Stopped_ApplicationExit */
+	register uint32_t op __asm__("r0") = 0x18u;     /* SYS_EXIT */
+	register uint32_t arg __asm__("r1") = 0x20026u; /* ADP_Stopped_ApplicationExit */
 	__asm__ volatile("bkpt #0xab" : : "r"(op), "r"(arg) : "memory");
 #else
 	__asm__ volatile("bkpt #4" : : : "memory"); /* DONE */
@@ -38,7 +38,7 @@ static void finish(void)
 	}
 }
 
-void crc_reset(void)
+void kernel_reset(void)
 {
 	uint32_t x = 12345u;
 	for (uint32_t i = 0; i < CRC_BUF; i++) {
@@ -59,6 +59,6 @@ static void crc_fault(void)
 
 /* Armv7-M ARM B1.5.3 "The vector table": initial SP, Reset, then the exceptions. */
 __attribute__((section(".vectors"), used)) static const uintptr_t crc_vectors[16] = {
-	0x20020000u, (uintptr_t)crc_reset, (uintptr_t)crc_fault, (uintptr_t)crc_fault, (uintptr_t)crc_fault,
-	(uintptr_t)crc_fault, (uintptr_t)crc_fault,
+    0x20020000u,          (uintptr_t)kernel_reset, (uintptr_t)crc_fault, (uintptr_t)crc_fault,
+    (uintptr_t)crc_fault, (uintptr_t)crc_fault,    (uintptr_t)crc_fault,
 };
