@@ -138,6 +138,15 @@ static uint32_t address_regs(const cs_arm *a)
 	return mask;
 }
 
+/* Does the access add an index register to its base ([Rn, Rm] or [Rn, Rm, LSL #n])? */
+static bool has_index(const cs_arm *a)
+{
+	for (unsigned i = 0; i < a->op_count; i++)
+		if (a->operands[i].type == ARM_OP_MEM && a->operands[i].mem.index != ARM_REG_INVALID)
+			return true;
+	return false;
+}
+
 /* Registers any load/store uses to form its address: base and index of a single or dual access,
  * the base of LDM/STM (capstone's first operand), SP for PUSH/POP. */
 static uint32_t memory_base_regs(const cs_insn *insn)
@@ -290,8 +299,16 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		c->lsu_extra = c->cycles - 1u;
 		break;
 	case K_STORE:
-		/* 3.3.2: "STR Rx,[Ry,#imm] is always one cycle": the store buffer takes the data phase. */
+		/* Table 3-1 "Store": 2, note b. 3.3.2: "STR Rx,[Ry,#imm] is always one cycle" (its data
+		 * phase overlaps the next instruction), but "Other instructions cannot be pipelined after
+		 * STR with register offset" and "STR can only be pipelined when it follows an LDR": a
+		 * register-offset store costs 2, or 1 after a single load (3.3.2's example
+		 * `LDR R0,[R1,R2]; STR R1,[R3,R2]`: 3). */
 		c->cycles = 1;
+		if (has_index(a) && !st->prev_single_load) {
+			c->cycles = 2;
+			c->lsu_extra = 1;
+		}
 		break;
 	case K_LOADD:
 	case K_STORED:

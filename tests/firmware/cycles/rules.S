@@ -143,6 +143,15 @@ snippets:
 	ldr r2, [r1]
 	END
 	sub r3, r3, #4
+	movs r2, #0
+	BEGIN(3)                  /* 3.3.2: LDR R0,[R1,R2]; STR R1,[R3,R2]: 3 */
+	ldr r0, [r1, r2]
+	str r0, [r3, r2]
+	END
+	BEGIN(4)                  /* a register-offset STR not after a load: 2, then LDR 2 */
+	str r0, [r3, r2]
+	ldr r4, [r1]
+	END
 	BEGIN(2)                  /* stores: 1 each */
 	str r0, [r3, #4]
 	strb r0, [r3, #5]
@@ -251,7 +260,10 @@ snippets:
 1:	subs r2, #1
 	bne 1b
 	END
-	/* FPU (table 7-1). */
+	/* FPU (table 7-1). Each BKPT #1 at an address 2 mod 4, so the 32-bit FP instructions after
+	 * it are word aligned (no fetch stall; the fetch model has its own snippets). */
+	.p2align 2
+	nop
 	BEGIN(3)
 	vadd.f32 s0, s1, s2
 	vsub.f32 s0, s1, s2
@@ -267,6 +279,8 @@ snippets:
 	BEGIN(14)
 	vsqrt.f32 s0, s1
 	END
+	.p2align 2
+	nop
 	BEGIN(4)                  /* vcvt 1, vmov s<-r 1, vmov r<-s 1, vmrs 1 */
 	vcvt.f32.s32 s0, s0
 	vmov s1, r0
@@ -322,7 +336,10 @@ snippets:
 	movs r0, #7
 	/* seed 001 fut(): BL 3 + the body 10 (7 by table 7-1, and 3 FPU result-use stalls: each
 	 * vcvt/vmul result is read by the next instruction, TRM 7.2.3) + BX LR 2: the 15 the article
-	 * measured on silicon (docs/cycle-model.md "P, the pipeline refill"). */
+	 * measured on silicon (docs/cycle-model.md "P, the pipeline refill"). The layout is
+	 * fut-hardfp.elf's: BL word aligned, fut word aligned. */
+	.p2align 2
+	nop
 	BEGIN(15)
 	bl fut
 	END
@@ -366,6 +383,7 @@ leaf_popne:
 	pop {r4, pc}
 
 	/* fut(int) of the barebench article, as gcc -O2 compiles it with the FPU. */
+	.p2align 2
 	.thumb_func
 fut:
 	vmov s15, r0
