@@ -131,7 +131,10 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		block_stop(c, addr);
 		return;
 	}
-	struct core_blk *b = blk_get(c, addr, size);
+	/* blk_get's first look, inline: the block hook runs once per block executed. */
+	struct core_blk *b = c->blocks.recent[blk_recent_slot(addr)];
+	if (!b || b->addr != addr || b->size != size)
+		b = blk_get(c, addr, size);
 	if (!b) {
 		c->stop = STOP_OTHER;
 		block_stop(c, addr);

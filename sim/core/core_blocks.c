@@ -25,15 +25,10 @@ static uint32_t blk_hash(uint32_t addr)
 	return h & (CORE_BLK_HASH - 1);
 }
 
-static unsigned recent_slot(uint32_t addr)
-{
-	return (addr >> 1) & (CORE_BLK_RECENT - 1u);
-}
-
 static void blk_free(struct sim_core *c, struct core_blk *b)
 {
-	if (c->blocks.recent[recent_slot(b->addr)] == b)
-		c->blocks.recent[recent_slot(b->addr)] = NULL;
+	if (c->blocks.recent[blk_recent_slot(b->addr)] == b)
+		c->blocks.recent[blk_recent_slot(b->addr)] = NULL;
 	if (b->fp_hooks) {
 		for (unsigned i = 0; i < b->n_fp; i++)
 			if (b->fp_hooks[i])
@@ -250,7 +245,7 @@ static uint8_t *host_ptr(struct sim_core *c, uint32_t addr, uint32_t size)
 
 struct core_blk *blk_get(struct sim_core *c, uint32_t addr, uint32_t size)
 {
-	struct core_blk **slot = &c->blocks.recent[recent_slot(addr)];
+	struct core_blk **slot = &c->blocks.recent[blk_recent_slot(addr)];
 	if (*slot && (*slot)->addr == addr && (*slot)->size == size)
 		return *slot;
 	uint32_t h = blk_hash(addr);

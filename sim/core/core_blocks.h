@@ -18,6 +18,11 @@ struct sim_core;
  * in a table that fits the host's L1 cache (the hash table does not). */
 #define CORE_BLK_RECENT 256
 
+static inline unsigned blk_recent_slot(uint32_t addr)
+{
+	return (addr >> 1) & (CORE_BLK_RECENT - 1u);
+}
+
 /* One memory-accessing instruction of a block, for finding which instruction caused an access:
  * unicorn 2.0.1 does not update PC before a load or store, so inside an MMIO callback or an
  * unmapped-access hook the PC is stale; the registers are current (TCG saves globals before a
