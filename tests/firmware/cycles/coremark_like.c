@@ -18,7 +18,8 @@
 #ifndef KERNEL_ROUNDS
 #define KERNEL_ROUNDS 2000
 #endif
-/* The checksum KERNEL_ROUNDS rounds give; 0 rounds give the CRC's start value. */
+/* The checksum 2000 rounds give (6000: 0x5212, passed by the build); 0 rounds give the CRC's start
+ * value. */
 #ifndef KERNEL_EXPECT
 #define KERNEL_EXPECT 0x3F90u
 #endif
