@@ -260,13 +260,25 @@ void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr)
 /* A single load (K_LOAD, VLDR.32) pipelines with a preceding single load: "if the next instruction
  * is an LDR or STR, and the destination of the first LDR is not used to compute the address for
  * the next instruction, then one cycle is removed from the cost of the next instruction" (3.3.2).
- * Nothing pipelines after a store (3.3.2: "nothing can be pipelined after the store"). The base
- * write-back of the previous load is not a dependency: it is formed in the address phase. */
+ * Nothing pipelines after a store (3.3.2: "nothing can be pipelined after the store"). Pre- and
+ * post-indexed loads pipeline too: measured on an STM32F407, they "cannot be chained back to back
+ * on same register base address (alternating 2 different registers works)" (jnk0le's pipeline
+ * cycle tests, doc/cortex_m3m4.md), which the destination rule gives, the written-back base being
+ * among the previous load's destinations. */
 static uint32_t single_load_cycles(const struct cyc_rules_state *st, const cs_arm *a, uint32_t base_cycles)
 {
-	if (st->prev_single_load && !a->writeback && (address_regs(a) & st->prev_load_dest) == 0)
+	if (st->prev_single_load && (address_regs(a) & st->prev_load_dest) == 0)
 		return base_cycles - 1u;
 	return base_cycles;
+}
+
+/* A load right after a 1-cycle store waits for the store's data phase, which 3.3.2 overlaps with
+ * "the next instruction": measured on an STM32F407, "stores cannot be pipelined with following
+ * load instructions (adds extra cycle to store)", nor "with following load multiple (but can with
+ * `stm`)" (jnk0le, doc/cortex_m3m4.md). The model charges the cycle to the load. */
+static uint32_t after_store(const struct cyc_rules_state *st)
+{
+	return st->prev_store_overlap ? 1u : 0u;
 }
 
 /* A load from a PC-relative address (a literal pool in the code): 3.3.2 "LDR Rx,[PC,#imm] might add
@@ -293,8 +305,8 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 			c->dyn |= CYC_DYN_BRANCH;
 		} else {
 			/* Table 3-1 "Load word/halfword/byte": 2, note b: neighbouring loads pipeline. */
-			c->cycles = single_load_cycles(st, a, 2);
-			*single_load = !a->writeback;
+			c->cycles = single_load_cycles(st, a, 2) + after_store(st);
+			*single_load = true;
 		}
 		c->lsu_extra = c->cycles - 1u;
 		break;
@@ -309,19 +321,25 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 			c->cycles = 2;
 			c->lsu_extra = 1;
 		}
+		/* "post and pre indexed stores cannot be chained back to back on same register base
+		 * address" (jnk0le, doc/cortex_m3m4.md, STM32F407). */
+		if (a->writeback && (address_regs(a) & st->prev_store_wb)) {
+			c->cycles += 1u;
+			c->lsu_extra += 1u;
+		}
 		break;
 	case K_LOADD:
 	case K_STORED:
 		/* Table 3-1 "Load/Store double LDRD/STRD": 1 + N with N = 2; not pipelined (3.3.2). */
-		c->cycles = 3;
-		c->lsu_extra = 2;
+		c->cycles = 3u + (klass == K_LOADD ? after_store(st) : 0u);
+		c->lsu_extra = c->cycles - 1u;
 		break;
 	case K_LDM:
 	case K_STM:
 		/* Table 3-1 "Load/Store multiple, Push, Pop": 1 + N; "including PC": 1 + N + P. */
 		n = list_regs(insn);
-		c->cycles = 1u + n;
-		c->lsu_extra = n;
+		c->cycles = 1u + n + (klass == K_LDM ? after_store(st) : 0u);
+		c->lsu_extra = c->cycles - 1u;
 		if (klass == K_LDM && writes_pc(a)) {
 			c->taken_extra = refill(st, CYC_P_LOAD);
 			c->dyn |= CYC_DYN_BRANCH;
@@ -335,6 +353,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 			c->cycles = single_load_cycles(st, a, 2);
 			*single_load = true;
 		}
+		c->cycles += after_store(st);
 		c->lsu_extra = c->cycles - 1u;
 		break;
 	case K_VSTR:
@@ -535,8 +554,10 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 	st->prev_fp_result = fp_late_result(insn->id, klass) ? fp_regs(a, CS_AC_WRITE, false) : 0u;
 	st->prev_size = insn->size;
 	st->prev_single_load = single_load;
-	st->prev_load_dest = single_load ? written_regs(a) : 0u;
+	st->prev_load_dest = single_load ? written_regs(a) | (a->writeback ? address_regs(a) : 0u) : 0u;
 	st->prev_alu_dest = (klass == K_DP || klass == K_DIV || klass == K_VMOV) ? written_regs(a) : 0u;
+	st->prev_store_overlap = klass == K_STORE && c->cycles == 1u;
+	st->prev_store_wb = klass == K_STORE && a->writeback ? address_regs(a) : 0u;
 }
 
 void cyc_rules_unknown(struct cyc_rules_state *st, struct cyc_cost *c)
@@ -552,6 +573,8 @@ void cyc_rules_unknown(struct cyc_rules_state *st, struct cyc_cost *c)
 	st->prev_single_load = false;
 	st->prev_load_dest = 0;
 	st->prev_alu_dest = 0;
+	st->prev_store_overlap = false;
+	st->prev_store_wb = 0;
 }
 
 /* Early-termination divider (table 3-1 note a: "Division operations use early termination to

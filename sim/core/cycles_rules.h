@@ -15,6 +15,8 @@ struct cyc_rules_state {
 	bool prev_single_load;   /* previous instruction was a single load (LDR-class, VLDR.32) */
 	uint32_t prev_load_dest; /* core registers (bit n = Rn) the previous single load wrote */
 	uint32_t prev_alu_dest;  /* core registers the previous data-processing instruction wrote */
+	bool prev_store_overlap; /* previous instruction was a 1-cycle store: its data phase is this cycle */
+	uint32_t prev_store_wb;  /* base register (bit n = Rn) the previous store wrote back, 0: none */
 	uint64_t prev_fp_result; /* FP registers (bit n = Sn) the previous FP arithmetic wrote a cycle late */
 	unsigned unaligned_run;  /* consecutive 32-bit instructions at addresses = 2 mod 4, up to this one */
 };

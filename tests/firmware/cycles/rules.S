@@ -129,20 +129,38 @@ snippets:
 	ldr r0, [r1]
 	str r0, [r3, #4]
 	END
-	BEGIN(3)                  /* STR then LDR: nothing pipelines after a store */
+	BEGIN(4)                  /* STR then LDR: the load waits for the store's data phase (jnk0le) */
 	str r0, [r3, #4]
 	ldr r2, [r1]
 	END
-	BEGIN(4)                  /* a write-back load does not pipeline with the load before it */
+	BEGIN(5)                  /* STR then LDM: the same, 1 + 1 + (1 + 2) */
+	str r0, [r3, #4]
+	ldm r1, {r4, r5}
+	END
+	BEGIN(2)                  /* STR then STR: 1 each */
+	str r0, [r3, #4]
+	str r2, [r3, #8]
+	END
+	BEGIN(3)                  /* a write-back load pipelines with the load before it (jnk0le) */
 	ldr r0, [r1]
 	ldr r2, [r3, #4]!
 	END
 	sub r3, r3, #4
-	BEGIN(4)                  /* nor with the load after it (compendium "Load placement") */
+	BEGIN(3)                  /* and with the load after it, on another base */
 	ldr r0, [r3], #4
 	ldr r2, [r1]
 	END
 	sub r3, r3, #4
+	BEGIN(4)                  /* but not with a write-back load on the same base */
+	ldr r0, [r3], #4
+	ldr r2, [r3], #4
+	END
+	sub r3, r3, #8
+	BEGIN(3)                  /* write-back stores on the same base do not chain */
+	str r0, [r3], #4
+	str r2, [r3], #4
+	END
+	sub r3, r3, #8
 	movs r2, #0
 	BEGIN(3)                  /* 3.3.2: LDR R0,[R1,R2]; STR R1,[R3,R2]: 3 */
 	ldr r0, [r1, r2]
