@@ -81,15 +81,18 @@ static void block_stop(struct sim_core *c, uint32_t addr)
 	(void)uc_emu_stop(c->uc);
 }
 
-/* Code in flash with wait states: the accelerator's wait cycles for the block's lines and its
- * literal loads (chip/stm32f4_art.h), charged as the block starts. */
+/* Code in flash with wait states: the accelerator's wait cycles for the block's lines, charged as
+ * the block starts (chip/stm32f4_art.h). Its data reads from flash, literal pools included, are
+ * timed as they happen by hook_flash_read; the block's literal offsets are charged here only in
+ * the slice before that hook is in place. */
 static void charge_flash(struct sim_core *c, const struct core_blk *b, bool branch)
 {
 	const struct core_flash *f = &c->soc.flash;
 	uint32_t w = f->block_wait(f->ctx, (uint32_t)b->flash_line, b->line_start, b->n_lines, b->cb->total, branch);
 	uint32_t lit = 0;
-	for (unsigned i = 0; i < b->n_lit; i++)
-		lit += f->literal_wait(f->ctx, b->lit_off[i]);
+	if (!c->flash_hooked)
+		for (unsigned i = 0; i < b->n_lit; i++)
+			lit += f->literal_wait(f->ctx, b->lit_off[i]);
 	c->now += w + lit;
 	if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS) {
 		dwt_count_cpi(c, w);
@@ -125,6 +128,8 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		c->stop = STOP_STEP; /* a step's first instruction ended its block */
 	if (c->check_pending && c->stop == STOP_NONE && exc_pending_preempting(c))
 		c->stop = STOP_BUDGET; /* CPSIE or MSR unmasked it: take it before this block */
+	if (c->soc.flash.size && c->stop == STOP_NONE && core_flash_sync_due(c))
+		c->stop = STOP_BUDGET; /* FLASH_ACR changed the wait states: core_flash_sync between slices */
 	if (c->stop != STOP_NONE || c->now >= c->stop_at) {
 		if (c->stop == STOP_NONE)
 			c->stop = STOP_BUDGET;
@@ -164,6 +169,58 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	}
 	if (b->flash_line >= 0 && *c->soc.flash.ws)
 		charge_flash(c, b, branch);
+}
+
+/* A data read from flash (or its boot alias at 0) while it has wait states: it goes over the
+ * D-code bus through the accelerator's data cache (RM0090 3.4.2: "Literal pools are fetched from
+ * Flash memory through the D-Code bus ... The CPU pipeline is consequently stalled until the
+ * requested literal pool is provided"; constant tables take the same path): a hit in the 8-line
+ * data cache costs nothing, a miss the wait states. */
+static void hook_flash_read(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *ud)
+{
+	(void)uc;
+	(void)type;
+	(void)size;
+	(void)value;
+	struct sim_core *c = ud;
+	const struct core_flash *f = &c->soc.flash;
+	uint32_t a = (uint32_t)address;
+	uint32_t off = a >= f->base ? a - f->base : a;
+	uint32_t w = f->literal_wait(f->ctx, off);
+	c->now += w;
+	if (w && (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
+		dwt_count_lsu(c, w);
+}
+
+bool core_flash_sync_due(const struct sim_core *c)
+{
+	return c->soc.flash.size && (*c->soc.flash.ws != 0) != c->flash_hooked;
+}
+
+/* Called between slices (never inside uc_emu_start): puts the flash data-read hooks in place
+ * while the flash has wait states and removes them when it has none, so code at 0 wait states
+ * keeps unicorn's fast loads. */
+void core_flash_sync(struct sim_core *c)
+{
+	if (!core_flash_sync_due(c))
+		return;
+	const struct core_flash *f = &c->soc.flash;
+	if (!c->flash_hooked) {
+		uint64_t lo[2] = {f->base, 0}, hi[2] = {(uint64_t)f->base + f->size - 1u, (uint64_t)f->size - 1u};
+		if (uc_hook_add(c->uc, &c->flash_read_hook[0], UC_HOOK_MEM_READ, (void *)hook_flash_read, c, lo[0],
+		                hi[0]) != UC_ERR_OK)
+			return; /* not hooked: the blocks' literal offsets stay charged statically */
+		if (uc_hook_add(c->uc, &c->flash_read_hook[1], UC_HOOK_MEM_READ, (void *)hook_flash_read, c, lo[1],
+		                hi[1]) != UC_ERR_OK) {
+			(void)uc_hook_del(c->uc, c->flash_read_hook[0]);
+			return;
+		}
+		c->flash_hooked = true;
+	} else {
+		for (int i = 0; i < 2; i++)
+			(void)uc_hook_del(c->uc, c->flash_read_hook[i]);
+		c->flash_hooked = false;
+	}
 }
 
 static void hook_intr(uc_engine *uc, uint32_t intno, void *ud)

@@ -51,8 +51,9 @@ struct sim_core;
 /* Code memory whose fetches wait: on the STM32F4 the flash behind its ART accelerator
  * (chip/stm32f4_art.h, RM0090 3.4.2). For each block that starts in [base, base + size) or in the
  * boot alias at 0, the core calls block_wait while *ws is nonzero, with the block's lines (offset >>
- * line_shift) and the static cycle it enters each, and literal_wait for each of its literal loads
- * there; set_wait_states forces the wait states (-1: the chip's own again). ws NULL: no waits. */
+ * line_shift) and the static cycle it enters each, and literal_wait (the D-code path) for each
+ * data read from the flash, literal or not (offset from base); set_wait_states forces the wait
+ * states (-1: the chip's own again). ws NULL: no waits. */
 struct core_flash {
 	uint32_t base, size;
 	unsigned line_shift;

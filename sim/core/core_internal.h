@@ -123,9 +123,16 @@ struct sim_core {
 	uint32_t split_pc;
 	uint32_t split_lo, split_hi; /* the hooked block's range */
 	unsigned step_insns, step_blocks;
+	/* Data reads from flash while it has wait states (core_flash_sync): the accelerator's D-code
+	 * path times each one. Only then: unicorn 2.0.1 takes every load's slow path while a memory
+	 * read hook exists, whatever its range. */
+	uc_hook flash_read_hook[2];
+	bool flash_hooked;
 };
 
 /* core.c */
+void core_flash_sync(struct sim_core *c);
+bool core_flash_sync_due(const struct sim_core *c);
 uint32_t core_reg(struct sim_core *c, int ucreg);
 void core_set_reg(struct sim_core *c, int ucreg, uint32_t v);
 uint32_t core_pc(struct sim_core *c);

@@ -406,6 +406,7 @@ static void run_slice(struct sim_core *c, uint64_t end)
 	c->block_stop = false;
 	uint64_t before = c->instructions;
 	uint32_t pc = core_pc(c);
+	core_flash_sync(c);
 	c->in_emu = true;
 	uc_err err = uc_emu_start(c->uc, pc | 1u, 0xFFFFFFFFu, 0, 0);
 	c->in_emu = false;

@@ -16,8 +16,8 @@ set -eu
 sim=$1
 fw=$2
 WS0=55630343
-WS5=55630442
-WS5_PF=88055433
+WS5=55713367
+WS5_PF=89287388
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM

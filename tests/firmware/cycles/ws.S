@@ -86,6 +86,27 @@ snippets:
 	ldr r1, lit
 	ldr r2, lit
 	END
+	/* A constant table in flash read through a register takes the same D-code path. */
+	adr r5, table
+	.p2align 4
+	BEGIN(7)                  /* ldr 2 + 5 (miss) */
+	ldr r1, [r5]
+	END
+	BEGIN(2)                  /* the same line again: a hit */
+	ldr r1, [r5, #4]
+	END
+	BEGIN(7)                  /* the table's next 128-bit line: a miss */
+	ldr r1, [r5, #16]
+	END
+	ldr r0, =(LATENCY5 | PRFTEN | ICEN)
+	str r0, [r4]
+	.p2align 4
+	BEGIN(7)                  /* without the data cache every read waits */
+	ldr r1, [r5]
+	END
+	BEGIN(7)
+	ldr r1, [r5]
+	END
 
 	/* Back to reset values: no wait states, a miss costs nothing. */
 	movs r0, #0
@@ -101,6 +122,8 @@ snippets:
 	.p2align 2
 lit:	.word 0x12345678
 	.ltorg
+	.p2align 4
+table:	.word 1, 2, 3, 4, 5, 6, 7, 8
 
 	.section .ramcode, "ax", %progbits
 	.thumb_func
