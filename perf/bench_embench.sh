@@ -7,6 +7,7 @@
 #   embench_<name>  modelled/silicon, target 0.95..1.05
 #   embench_geomean target 0.98..1.02       embench_crc32_cpb  target 23.0 +- 0.5 (silicon: 23.0)
 #   embench_within_5pct  how many of the 19 are within 0.95..1.05 (target: all)
+#   ..._memory_blocks    the same figures with bench-sim --memory-blocks
 # This repository holds neither Embench's sources nor a way to build them (docs/cycle-model.md):
 # build the ELFs with Embench's own instructions (its README and examples/arm/stm32f4-discovery:
 # -O2 -mcpu=cortex-m4 -mthumb, soft float, gsf=16; they run on the virtual board at its reset
@@ -32,46 +33,54 @@ silicon="aha-mont64 4003 crc32 4006 depthconv 4000 edn 3984 huffbench 4118 matmu
 nettle-aes 4025 nettle-sha256 3997 nsichneu 4001 picojpeg 3999 qrduino 3844 sglib-combined 4028 slre 3992
 statemate 3999 tarfind 4017 ud 4000 wikisort 4567 xgboost 3555"
 
-# Cycles from start_trigger to stop_trigger: one boot, one sample (bench's breakpoint mode).
+# Cycles from start_trigger to stop_trigger: one boot, one sample (bench's breakpoint mode), with
+# the extra bench-sim options in $sim_opts.
 cycles_of() {
   local elf=$1 out=$tmp/r.json
   "$build/bench" run "$elf" --start start_trigger --stop stop_trigger --repeat 1 --warmup 0 --quiet \
-    --json "$out" >/dev/null 2>"$tmp/err" || { sed 's/^/bench_embench: /' "$tmp/err" >&2; return 1; }
+    --json "$out" "${sim_opts[@]}" >/dev/null 2>"$tmp/err" || { sed 's/^/bench_embench: /' "$tmp/err" >&2; return 1; }
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["min"])' "$out"
 }
 
-logsum=0
-n=0
-within=0
+# One pass over the 19: a figure each (suffix $1 on every figure name), the mean, the count within 5 %.
+embench_pass() {
+  local sfx=$1 logsum=0 n=0 within=0 name ms elf cyc ratio cpb g
+  while read -r name ms; do
+    elf=$dir/$name.elf
+    [[ -f "$elf" ]] || elf=$dir/src/$name/$name
+    [[ -f "$elf" ]] || elf=$dir/$name/$name
+    if [[ ! -f "$elf" ]]; then
+      echo "bench_embench: no ELF for $name in $dir" >&2
+      status=1
+      continue
+    fi
+    if ! cyc=$(cycles_of "$elf"); then
+      status=1
+      continue
+    fi
+    ratio=$(python3 -c "print(f'{$cyc / 16000.0 / $ms:.3f}')")
+    echo "figure: embench_$name$sfx value=$ratio unit=modelled/silicon baseline=$ms ratio=$ratio target=0.95..1.05 (silicon ms, embench-iot 3ef636f speed.json; $cyc cycles)"
+    logsum=$(python3 -c "import math; print($logsum + math.log($ratio))")
+    n=$((n + 1))
+    if python3 -c "import sys; sys.exit(0 if abs($ratio - 1) <= 0.05 else 1)"; then within=$((within + 1)); fi
+    if [[ "$name" == crc32 ]]; then
+      cpb=$(python3 -c "print(f'{$cyc / (170 * 16 * 1024):.2f}')")
+      echo "figure: embench_crc32_cpb$sfx value=$cpb unit=cycles/byte baseline=23.0 ratio=$(python3 -c "print(f'{$cpb / 23.0:.3f}')") target=23.0+-0.5 (silicon: 4006 ms at 16 MHz for 170 x 16 x 1024 bytes)"
+    fi
+  done < <(xargs -n2 <<<"$silicon")
+  if ((n > 0)); then
+    g=$(python3 -c "import math; print(f'{math.exp($logsum / $n):.3f}')")
+    echo "figure: embench_geomean$sfx value=$g unit=modelled/silicon baseline=1.0 ratio=$g target=0.98..1.02 ($n benchmarks)"
+    echo "figure: embench_within_5pct$sfx value=$within unit=benchmarks baseline=$n ratio=$(python3 -c "print(f'{$within / $n:.3f}')") target=$n (each modelled/silicon within 0.95..1.05)"
+  fi
+}
+
 status=0
-while read -r name ms; do
-  elf=$dir/$name.elf
-  [[ -f "$elf" ]] || elf=$dir/src/$name/$name
-  [[ -f "$elf" ]] || elf=$dir/$name/$name
-  if [[ ! -f "$elf" ]]; then
-    echo "bench_embench: no ELF for $name in $dir" >&2
-    status=1
-    continue
-  fi
-  if ! cyc=$(cycles_of "$elf"); then
-    status=1
-    continue
-  fi
-  ratio=$(python3 -c "print(f'{$cyc / 16000.0 / $ms:.3f}')")
-  echo "figure: embench_$name value=$ratio unit=modelled/silicon baseline=$ms ratio=$ratio target=0.95..1.05 (silicon ms, embench-iot 3ef636f speed.json; $cyc cycles)"
-  logsum=$(python3 -c "import math; print($logsum + math.log($ratio))")
-  n=$((n + 1))
-  if python3 -c "import sys; sys.exit(0 if abs($ratio - 1) <= 0.05 else 1)"; then within=$((within + 1)); fi
-  if [[ "$name" == crc32 ]]; then
-    cpb=$(python3 -c "print(f'{$cyc / (170 * 16 * 1024):.2f}')")
-    echo "figure: embench_crc32_cpb value=$cpb unit=cycles/byte baseline=23.0 ratio=$(python3 -c "print(f'{$cpb / 23.0:.3f}')") target=23.0+-0.5 (silicon: 4006 ms at 16 MHz for 170 x 16 x 1024 bytes)"
-  fi
-done < <(xargs -n2 <<<"$silicon")
-if ((n > 0)); then
-  g=$(python3 -c "import math; print(f'{math.exp($logsum / $n):.3f}')")
-  echo "figure: embench_geomean value=$g unit=modelled/silicon baseline=1.0 ratio=$g target=0.98..1.02 ($n benchmarks)"
-  echo "figure: embench_within_5pct value=$within unit=benchmarks baseline=$n ratio=$(python3 -c "print(f'{$within / $n:.3f}')") target=$n (each modelled/silicon within 0.95..1.05)"
-fi
+sim_opts=()
+embench_pass ""
+# The same with bench-sim --memory-blocks (loads pipeline within one memory block only).
+sim_opts=(--sim-opt --memory-blocks)
+embench_pass "_memory_blocks"
 fut=$build/examples/sim-stm32f4/fut-hardfp.elf
 if [[ -f "$fut" ]]; then
   f=$("$build/bench" run "$fut" --arg input=7 --repeat 3 --quiet --json "$tmp/f.json" >/dev/null 2>&1 &&

@@ -56,6 +56,13 @@ static void on_system_reset(void *ctx)
 	stm32f4_reset(ctx);
 }
 
+/* The data memories loads pipeline within (core_soc.mem_blocks): SRAM1, SRAM2 and the CCM. */
+static const struct core_mem_block stm32f4_mem_blocks[] = {
+    {STM32F4_SRAM_BASE, STM32F4_SRAM1_SIZE},
+    {STM32F4_SRAM2_BASE, STM32F4_SRAM2_SIZE},
+    {STM32F4_CCM_BASE, STM32F4_CCM_SIZE},
+};
+
 int board_init(struct board *b, const struct sim_config *cfg, char *err, size_t errlen)
 {
 	memset(b, 0, sizeof(*b));
@@ -82,6 +89,8 @@ int board_init(struct board *b, const struct sim_config *cfg, char *err, size_t 
 	            .set_wait_states = flash_set_wait_states,
 	            .ctx = art,
 	        },
+	    .mem_blocks = stm32f4_mem_blocks,
+	    .n_mem_blocks = sizeof(stm32f4_mem_blocks) / sizeof(stm32f4_mem_blocks[0]),
 	};
 	b->core = core_new(&b->bus, cfg, &soc, err, errlen);
 	if (!b->core)

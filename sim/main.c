@@ -59,6 +59,8 @@ static const char usage_text[] =
     "  --ctl-port N      control interface on 127.0.0.1:N (0: a free port; prints `ctl-port N`)\n"
     "  --wait-states N   force N flash wait states (0-15) instead of the FLASH_ACR.LATENCY the firmware\n"
     "                    writes (default `auto`: follow the firmware, RM0090 3.4; docs/cycle-model.md)\n"
+    "  --memory-blocks   loads pipeline only within one of SRAM1, SRAM2, CCM, as measured on silicon\n"
+    "                    (closer cycles, slower: every load is hooked; docs/cycle-model.md)\n"
     "  --trace           print every executed instruction to stderr\n"
     "  --elf FILE        load FILE's segments into flash/RAM before starting (factory programmed)\n"
     "  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4\n"
@@ -90,6 +92,7 @@ struct options {
 	bool quiet;
 	bool spin;
 	bool no_spin;
+	bool memory_blocks;
 };
 
 struct ctl_client {
@@ -165,7 +168,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		O_QUIET,
 		O_SPIN,
 		O_NO_SPIN,
-		O_STLINK_PORT
+		O_STLINK_PORT,
+		O_MEMORY_BLOCKS
 	};
 	static const struct option longopts[] = {
 	    {"stlink-port", required_argument, NULL, O_STLINK_PORT},
@@ -173,6 +177,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	    {"jtag-socket", required_argument, NULL, O_JTAG_SOCKET},
 	    {"ctl-port", required_argument, NULL, O_CTL_PORT},
 	    {"wait-states", required_argument, NULL, O_WAIT},
+	    {"memory-blocks", no_argument, NULL, O_MEMORY_BLOCKS},
 	    {"trace", no_argument, NULL, O_TRACE},
 	    {"elf", required_argument, NULL, O_ELF},
 	    {"standalone", no_argument, NULL, O_STANDALONE},
@@ -245,6 +250,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case O_NO_SPIN:
 			o->no_spin = true;
+			break;
+		case O_MEMORY_BLOCKS:
+			o->memory_blocks = true;
 			break;
 		case 'h':
 			return 1;
@@ -687,6 +695,7 @@ static int build_board(struct sim *s)
 	char err[256] = "";
 	struct sim_config cfg = {
 	    .force_wait_states = s->opt.wait_states >= 0,
+	    .memory_blocks = s->opt.memory_blocks,
 	    .flash_wait_states = s->opt.wait_states >= 0 ? (unsigned)s->opt.wait_states : 0u,
 	    .trace = s->opt.trace,
 	    .uart_echo = !s->opt.quiet,

@@ -37,6 +37,12 @@
 #define STM32F4_CCM_SIZE      (64u * 1024u)
 #define STM32F4_DBGMCU_IDCODE 0x10076413u /* REV_ID 0x1007 (rev 1), DEV_ID 0x413 (F405/407/415/417) */
 
+/* RM0090 2.3.1 and 2.1 (bus matrix): SRAM1 (112 KiB) and SRAM2 (16 KiB) are separate slaves of the
+ * bus matrix; the CCM data RAM sits on the D-bus alone. */
+#define STM32F4_SRAM1_SIZE (112u * 1024u)
+#define STM32F4_SRAM2_BASE (STM32F4_SRAM_BASE + STM32F4_SRAM1_SIZE)
+#define STM32F4_SRAM2_SIZE (16u * 1024u)
+
 /* RM0090 table 61: the STM32F405/407's maskable interrupt lines into the NVIC (positions 0-81). */
 #define STM32F4_NUM_IRQ 82
 /* PM0214 4.3.7: the STM32F4's NVIC implements 4 bits of each priority byte (16 levels). */

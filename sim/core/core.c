@@ -223,6 +223,53 @@ void core_flash_sync(struct sim_core *c)
 	}
 }
 
+/* Memory block of a data address (core_soc.mem_blocks): 1.., or 0 outside every block. */
+static unsigned mem_block_of(const struct sim_core *c, uint32_t a)
+{
+	for (unsigned k = 0; k < c->soc.n_mem_blocks; k++)
+		if (a - c->soc.mem_blocks[k].base < c->soc.mem_blocks[k].size)
+			return k + 1u;
+	return 0;
+}
+
+/* sim_config.memory_blocks: "load pipelining happens only when targeting the same memory block by
+ * all loads (e.g. SRAM1 vs SRAM2 (and CCM) on f407)" (jnk0le's pipeline cycle tests, measured on
+ * an STM32F407; docs/cycle-model.md). A load the rules pipelined with the load just before it
+ * (CYC_DYN_PIPELINED) gets its cycle back when the two read different blocks. Which instruction
+ * read `address` comes from the block's memory operations and the registers, as for MMIO. */
+static void hook_block_read(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *ud)
+{
+	(void)uc;
+	(void)type;
+	(void)size;
+	(void)value;
+	struct sim_core *c = ud;
+	struct core_blk *b = c->cur;
+	if (!b)
+		return;
+	bool same_run = c->mb_blk == b && c->mb_run == c->instructions;
+	/* Accesses come in program order: a later instruction first (its base may equal the one the
+	 * load before wrote back), else the next word of the same LDRD or LDM. */
+	int i = blk_find_access(c, b, (uint32_t)address, same_run ? c->mb_idx + 1 : 0);
+	if (i < 0 && same_run && blk_find_access(c, b, (uint32_t)address, c->mb_idx) == c->mb_idx)
+		return;
+	if (i < 0) {
+		c->mb_blk = NULL;
+		return;
+	}
+	unsigned blk = mem_block_of(c, (uint32_t)address);
+	if (same_run && i == c->mb_idx + 1 && (b->cb->dyn[i] & CYC_DYN_PIPELINED) && blk && c->mb_block &&
+	    blk != c->mb_block) {
+		c->now += 1;
+		if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+			dwt_count_lsu(c, 1);
+	}
+	c->mb_blk = b;
+	c->mb_run = c->instructions;
+	c->mb_idx = i;
+	c->mb_block = blk;
+}
+
 static void hook_intr(uc_engine *uc, uint32_t intno, void *ud)
 {
 	struct sim_core *c = ud;
@@ -515,6 +562,11 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 	    uc_hook_add(c->uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hook_unmapped, c, 1, 0) != UC_ERR_OK ||
 	    uc_hook_add(c->uc, &h, UC_HOOK_MEM_WRITE_PROT, (void *)hook_write_prot, c, 1, 0) != UC_ERR_OK) {
 		(void)snprintf(err, errlen, "core: cannot add unicorn hooks");
+		goto fail;
+	}
+	if (cfg->memory_blocks && c->soc.n_mem_blocks &&
+	    uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ, (void *)hook_block_read, c, 1, 0) != UC_ERR_OK) {
+		(void)snprintf(err, errlen, "core: cannot add the memory-block read hook");
 		goto fail;
 	}
 	core_power_on_reset(c);

@@ -17,6 +17,9 @@ struct sim_config {
 	/* Flash wait states: unless force_wait_states (`--wait-states N`, for experiments), the model
 	 * follows FLASH_ACR.LATENCY as the firmware writes it (RM0090 3.9.1); a zeroed config does. */
 	bool force_wait_states;
+	/* Loads pipeline only within one memory block (core_soc.mem_blocks), as measured on an
+	 * STM32F407 (docs/cycle-model.md): every load then takes unicorn's slow path, a read hook. */
+	bool memory_blocks;
 	unsigned flash_wait_states; /* 0..15, with force_wait_states */
 	bool trace;                 /* print every executed instruction to stderr */
 	bool uart_echo;             /* copy USART/ITM output of the firmware to stdout */
@@ -46,6 +49,11 @@ struct sim_core;
 
 /* Cortex-M4 TRM 2.3.2 / 7.1: an implementation has 1 to 240 external interrupts. */
 #define CORE_MAX_IRQ 240
+
+/* A data memory block on its own bus-matrix port (core_soc.mem_blocks). */
+struct core_mem_block {
+	uint32_t base, size;
+};
 
 /* What the chip around the core decides (the implementer's choices, Armv7-M ARM B3.4). */
 /* Code memory whose fetches wait: on the STM32F4 the flash behind its ART accelerator
@@ -78,6 +86,10 @@ struct core_soc {
 	void (*advance)(void *ctx, uint64_t now);
 	void *ctx;
 	struct core_flash flash; /* the chip's code memory timing (above); zeroed: none */
+	/* The chip's data memory blocks, for sim_config.memory_blocks: two loads pipeline only when
+	 * they read the same block, or either reads outside every block. n_mem_blocks 0: none. */
+	const struct core_mem_block *mem_blocks;
+	unsigned n_mem_blocks;
 };
 
 /* Creates the core on `bus`: maps every region already there (the chip's memory map) into

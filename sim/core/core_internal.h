@@ -128,6 +128,12 @@ struct sim_core {
 	 * read hook exists, whatever its range. */
 	uc_hook flash_read_hook[2];
 	bool flash_hooked;
+	/* sim_config.memory_blocks: the last load of the current block run (the block, the run as
+	 * the instruction count before it, the load's index, its memory block). */
+	const struct core_blk *mb_blk;
+	uint64_t mb_run;
+	int mb_idx;
+	unsigned mb_block;
 };
 
 /* core.c */

@@ -305,7 +305,10 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 			c->dyn |= CYC_DYN_BRANCH;
 		} else {
 			/* Table 3-1 "Load word/halfword/byte": 2, note b: neighbouring loads pipeline. */
-			c->cycles = single_load_cycles(st, a, 2) + after_store(st);
+			c->cycles = single_load_cycles(st, a, 2);
+			if (c->cycles < 2u)
+				c->dyn |= CYC_DYN_PIPELINED;
+			c->cycles += after_store(st);
 			*single_load = true;
 		}
 		c->lsu_extra = c->cycles - 1u;
@@ -351,6 +354,8 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 			c->cycles = 3;
 		} else {
 			c->cycles = single_load_cycles(st, a, 2);
+			if (c->cycles < 2u)
+				c->dyn |= CYC_DYN_PIPELINED;
 			*single_load = true;
 		}
 		c->cycles += after_store(st);

@@ -2,12 +2,15 @@
 # End-to-end check of the cycle model: runs a snippet ELF (tests/firmware/cycles/) on
 # `bench-sim --standalone` and compares every BEGIN/END (BKPT #1 / #2) pair's CYCCNT difference
 # with the cycles the snippet's BEGIN(n) recorded in the ELF section .cycles_expect
-# (tests/firmware/cycles/snippet.h). Usage: cycles_e2e.sh BENCH_SIM ELF WAIT_STATES [OBJCOPY]
+# (tests/firmware/cycles/snippet.h). Usage: cycles_e2e.sh BENCH_SIM ELF WAIT_STATES [OBJCOPY
+# [BENCH_SIM_OPTION...]]
 set -eu
 sim=$1
 elf=$2
 ws=$3
 objcopy=${4:-arm-none-eabi-objcopy}
+shift 3
+[ $# -gt 0 ] && shift
 src=$(basename "$elf" .elf).S
 
 tmp=$(mktemp -d)
@@ -19,7 +22,7 @@ od -An -v -tu4 "$tmp/expect.bin" | tr -s ' ' '\n' | sed '/^$/d' | paste - - >"$t
 
 # timeout: bench-sim is ours to stop on every path (the snippets run in well under a second).
 status=0
-timeout 30 "$sim" --elf "$elf" --standalone --wait-states "$ws" --max-cycles 50000000 >"$tmp/out" 2>"$tmp/err" || status=$?
+timeout 30 "$sim" --elf "$elf" --standalone --wait-states "$ws" --max-cycles 50000000 "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
 if [ "$status" -ne 0 ]; then
 	echo "FAIL: bench-sim exited with $status"
 	cat "$tmp/err" "$tmp/out"

@@ -1,0 +1,58 @@
+/* Snippets for bench-sim --memory-blocks (docs/cycle-model.md "Load/store pipelining"): two loads
+ * pipeline only when they read the same memory block, SRAM1 (0x20000000, 112 KiB), SRAM2
+ * (0x2001C000, 16 KiB) or the CCM (0x10000000); a read from flash pairs with any ("load
+ * pipelining happens only when targeting the same memory block by all loads (e.g. SRAM1 vs SRAM2
+ * (and CCM) on f407)", jnk0le's pipeline cycle tests). Without the option every pair below
+ * pipelines (rules.S). */
+#include "snippet.h"
+	.syntax unified
+	.thumb
+	.text
+	.thumb_func
+	.global snippets
+snippets:
+	push {r4-r8, lr}
+	ldr r1, =0x20000000       /* SRAM1 */
+	ldr r2, =0x20000100       /* SRAM1 */
+	ldr r3, =0x2001C000       /* SRAM2 */
+	ldr r5, =0x10000000       /* CCM */
+	adr r6, table             /* flash */
+	BEGIN(3)                  /* SRAM1, SRAM1: pipelined, 2 + 1 */
+	ldr r0, [r1]
+	ldr r4, [r2]
+	END
+	BEGIN(4)                  /* SRAM1, SRAM2: 2 + 2 */
+	ldr r0, [r1]
+	ldr r4, [r3]
+	END
+	BEGIN(4)                  /* SRAM2, CCM: 2 + 2 */
+	ldr r0, [r3]
+	ldr r4, [r5]
+	END
+	BEGIN(3)                  /* SRAM2, SRAM2 */
+	ldr r0, [r3]
+	ldr r4, [r3, #4]
+	END
+	BEGIN(3)                  /* flash, SRAM1: flash pairs with either */
+	ldr r0, [r6]
+	ldr r4, [r1]
+	END
+	BEGIN(5)                  /* SRAM1, SRAM1, SRAM2: 2 + 1 + 2 */
+	ldr r0, [r1]
+	ldr r4, [r2]
+	ldr r7, [r3]
+	END
+	BEGIN(6)                  /* SRAM2 twice on the base written back (2 + 2, rules.S), then */
+	ldr r0, [r3], #4          /* SRAM1 after SRAM2: 2 */
+	ldr r4, [r3]
+	ldr r7, [r1]
+	END
+	sub r3, r3, #4
+	BEGIN(5)                  /* LDRD from SRAM2 (3), then SRAM1: not pipelined after LDRD, 2 */
+	ldrd r0, r4, [r3]
+	ldr r7, [r1]
+	END
+	pop {r4-r8, pc}
+	.p2align 2
+table:	.word 1, 2
+	.ltorg
