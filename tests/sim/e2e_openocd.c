@@ -239,48 +239,7 @@ static int test_gdb(const char *sim_bin, const char *fw_dir)
 {
 	struct board b;
 	board_up(&b, sim_bin, fw_dir, true, false);
-	char target[64], elf[400], log[400];
-	snprintf(target, sizeof(target), "target extended-remote 127.0.0.1:%u", b.gdb_port);
-	snprintf(elf, sizeof(elf), "%s/marker_loop.elf", fw_dir);
-	snprintf(log, sizeof(log), "%s/gdb.log", e2e_dir);
-	char *argv[] = {"gdb-multiarch",
-	                "-nx",
-	                "-batch",
-	                "-ex",
-	                "set confirm off",
-	                "-ex",
-	                "set pagination off",
-	                "-ex",
-	                target,
-	                "-ex",
-	                "monitor reset halt",
-	                "-ex",
-	                "load",
-	                "-ex",
-	                "monitor reset halt",
-	                "-ex",
-	                "break bp_here",
-	                "-ex",
-	                "continue",
-	                "-ex",
-	                "continue",
-	                "-ex",
-	                "continue",
-	                "-ex",
-	                "info registers",
-	                "-ex",
-	                "detach",
-	                elf,
-	                NULL};
-	pid_t gdb = e2e_spawn(argv, NULL, log);
-	int st = e2e_wait(gdb, 30000);
-	const char *out = e2e_slurp(log);
-	E2E_CHECK(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "gdb failed (status %d):\n%s", st, out);
-	E2E_CHECK(strstr(out, "Transfer rate") != NULL, "gdb load did not finish:\n%s", out);
-	E2E_CHECK(strstr(out, "Breakpoint 1, ") != NULL && strstr(out, "bp_here") != NULL,
-	          "gdb never stopped at bp_here:\n%s", out);
-	E2E_CHECK(strstr(out, "0x8000124 <bp_here>") != NULL, "info registers lacks pc 0x8000124 <bp_here>:\n%s", out);
-	E2E_CHECK(strstr(out, "r4             0x1") != NULL, "info registers: r4 is not 1:\n%s", out);
+	e2e_gdb_marker_loop(b.gdb_port, fw_dir, 30000);
 	board_down(&b);
 	printf("ok: gdb load, break, continue x3, info registers\n");
 	return 0;
