@@ -473,26 +473,6 @@ static int test_cli(const char *sim_bin, const char *fw_dir)
 	return 0;
 }
 
-/* CPU seconds (user + system) a child has used so far: fields 14 and 15 of /proc/PID/stat
- * (proc(5)), in clock ticks. The command name (field 2) may hold spaces: parse after its ')'. */
-static double cpu_seconds(pid_t pid)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	E2E_CHECK(f != NULL, "%s: %s", path, strerror(errno));
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	const char *p = strrchr(buf, ')');
-	unsigned long ut = 0, st = 0;
-	E2E_CHECK(p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2,
-	          "%s: cannot parse `%s`", path, buf);
-	long hz = sysconf(_SC_CLK_TCK);
-	E2E_CHECK(hz > 0, "sysconf(_SC_CLK_TCK)");
-	return (double)(ut + st) / (double)hz;
-}
-
 /* Marker halts per second over one transport: `resume; wait_halt; read CYCCNT` alternating
  * between the two markers, each END minus its BEGIN checked to be the 100 NOPs. cpu_ms (when not
  * NULL) gets the CPU milliseconds per halt of OpenOCD [0] and bench-sim [1]: what bounds the rate
@@ -518,7 +498,7 @@ static double marker_rate(const char *sim_bin, const char *fw_dir, bool use_unix
 	expect_halted_at(&b, FW_MARKER_BEGIN, "first marker");
 	uint32_t begin = read_word(&b, DWT_CYCCNT);
 	uint64_t rt0 = ctl_stat(&b, "bitbang_round_trips");
-	double ocd0 = cpu_seconds(b.ocd), sim0 = cpu_seconds(b.sim);
+	double ocd0 = e2e_cpu_seconds(b.ocd), sim0 = e2e_cpu_seconds(b.sim);
 	t0 = e2e_now();
 	for (int i = 0; i < halts; i++) {
 		const char *r = e2e_tcl(b.tcl, "resume; wait_halt 1000; read_memory 0x%08x 32 1", DWT_CYCCNT);
@@ -530,8 +510,8 @@ static double marker_rate(const char *sim_bin, const char *fw_dir, bool use_unix
 	}
 	double hz = halts / (e2e_now() - t0);
 	if (cpu_ms) {
-		cpu_ms[0] = (cpu_seconds(b.ocd) - ocd0) * 1000.0 / halts;
-		cpu_ms[1] = (cpu_seconds(b.sim) - sim0) * 1000.0 / halts;
+		cpu_ms[0] = (e2e_cpu_seconds(b.ocd) - ocd0) * 1000.0 / halts;
+		cpu_ms[1] = (e2e_cpu_seconds(b.sim) - sim0) * 1000.0 / halts;
 	}
 	*rt_per_halt = (double)(ctl_stat(&b, "bitbang_round_trips") - rt0) / halts;
 	board_down(&b);

@@ -216,24 +216,6 @@ static int test_round_trips(const char *sim_bin, const char *fw_dir)
 
 /* ---- perf: marker halts per second, CPU and round trips per halt, per path ------------------- */
 
-static double cpu_seconds(pid_t pid)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	E2E_CHECK(f != NULL, "%s: %s", path, strerror(errno));
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	const char *p = strrchr(buf, ')');
-	unsigned long ut = 0, st = 0;
-	E2E_CHECK(p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2,
-	          "%s: cannot parse `%s`", path, buf);
-	long hz = sysconf(_SC_CLK_TCK);
-	E2E_CHECK(hz > 0, "sysconf(_SC_CLK_TCK)");
-	return (double)(ut + st) / (double)hz;
-}
-
 struct rate {
 	double hz, cpu_ocd_ms, cpu_sim_ms, round_trips;
 };
@@ -251,7 +233,7 @@ static struct rate marker_rate(enum path path, const char *sim_bin, const char *
 	uint32_t begin = read_word(&b, DWT_CYCCNT);
 	const char *rt_key = path == PATH_JTAG ? "bitbang_round_trips" : "stlink_round_trips";
 	uint64_t rt0 = ctl_stat(&b, rt_key);
-	double ocd0 = cpu_seconds(b.ocd), sim0 = cpu_seconds(b.sim), t0 = e2e_now();
+	double ocd0 = e2e_cpu_seconds(b.ocd), sim0 = e2e_cpu_seconds(b.sim), t0 = e2e_now();
 	for (int i = 0; i < halts; i++) {
 		const char *r = e2e_tcl(b.tcl, "resume; wait_halt 1000; read_memory 0x%08x 32 1", DWT_CYCCNT);
 		uint32_t c = (uint32_t)strtoul(r, NULL, 0);
@@ -261,8 +243,8 @@ static struct rate marker_rate(enum path path, const char *sim_bin, const char *
 		begin = c;
 	}
 	out.hz = halts / (e2e_now() - t0);
-	out.cpu_ocd_ms = (cpu_seconds(b.ocd) - ocd0) * 1000.0 / halts;
-	out.cpu_sim_ms = (cpu_seconds(b.sim) - sim0) * 1000.0 / halts;
+	out.cpu_ocd_ms = (e2e_cpu_seconds(b.ocd) - ocd0) * 1000.0 / halts;
+	out.cpu_sim_ms = (e2e_cpu_seconds(b.sim) - sim0) * 1000.0 / halts;
 	out.round_trips = (double)(ctl_stat(&b, rt_key) - rt0) / halts;
 	board_down(&b);
 	return out;

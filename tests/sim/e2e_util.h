@@ -271,6 +271,26 @@ static const char *e2e_slurp(const char *path)
 	return buf;
 }
 
+/* CPU seconds (user + system) a child has used so far: fields 14 and 15 of /proc/PID/stat
+ * (proc(5)), in clock ticks. The command name (field 2) may hold spaces: parse after its ')'. */
+static inline double e2e_cpu_seconds(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	E2E_CHECK(f != NULL, "%s: %s", path, strerror(errno));
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	unsigned long ut = 0, st = 0;
+	E2E_CHECK(p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2,
+	          "%s: cannot parse `%s`", path, buf);
+	long hz = sysconf(_SC_CLK_TCK);
+	E2E_CHECK(hz > 0, "sysconf(_SC_CLK_TCK)");
+	return (double)(ut + st) / (double)hz;
+}
+
 /* A stock gdb-multiarch session on marker_loop.elf through the gdbserver at 127.0.0.1:gdb_port
  * (OpenOCD's): load, break at bp_here, continue three times, read the registers. Fails the test
  * unless gdb stops at bp_here (0x8000124) with r4 = 1. */
