@@ -20,52 +20,20 @@
 #include "session/qemu_proc.h"
 #include "transport/gdb_rsp.h"
 
+#include "qemu_rsp_session.h"
+
 static const char *nop_elf, *nomarkers_elf, *examples_dir;
 
-struct session {
-	struct proc *qemu;
-	struct backend bk;
-	struct elf_file elf;
-};
-
-static void open_session(struct session *s, const char *elf)
+static void open_session(struct qemu_rsp_session *s, const char *elf)
 {
 	struct qemu_opts o = {.machine = "mps2-an386", .elf = elf};
-	struct bench_error err;
-	char hp[64];
 
-	memset(s, 0, sizeof(*s));
-	if (qemu_start_opts(&o, hp, sizeof(hp), &s->qemu, &err) < 0)
-		fail_msg("qemu: %s", err.msg);
-	if (rsp_backend_open(&s->bk, hp, &err) < 0) {
-		qemu_stop(s->qemu);
-		fail_msg("rsp: %s", err.msg);
-	}
-	if (elf_open(elf, &s->elf, &err) < 0) {
-		backend_close(&s->bk);
-		qemu_stop(s->qemu);
-		fail_msg("elf: %s", err.msg);
-	}
-}
-
-static void close_session(struct session *s)
-{
-	elf_close(&s->elf);
-	backend_close(&s->bk);
-	qemu_stop(s->qemu);
-}
-
-static uint32_t sym(struct session *s, const char *name)
-{
-	const struct elf_symbol *y = elf_symbol(&s->elf, name);
-
-	assert_non_null(y);
-	return y->addr;
+	qemu_rsp_open(s, &o, NULL);
 }
 
 static void test_caps_and_identity(void **state)
 {
-	struct session s;
+	struct qemu_rsp_session s;
 	struct bench_error err;
 	char ver[128], out[256];
 	uint32_t pc;
@@ -80,13 +48,13 @@ static void test_caps_and_identity(void **state)
 	assert_int_equal(strncmp(out, "7.", 2), 0);
 	/* -S: halted at the reset vector, whose PC the vector table gives */
 	assert_int_equal(backend_read_reg(&s.bk, BK_REG_PC, &pc, &err), 0);
-	assert_int_equal(pc, sym(&s, "reset_handler"));
-	close_session(&s);
+	assert_int_equal(pc, qemu_rsp_sym(&s, "reset_handler"));
+	qemu_rsp_close(&s);
 }
 
 static void test_breakpoint_markers(void **state)
 {
-	struct session s;
+	struct qemu_rsp_session s;
 	struct bench_error err;
 	struct backend_halt_info h;
 	const struct marker_set *m;
@@ -117,15 +85,15 @@ static void test_breakpoint_markers(void **state)
 	assert_non_null(strstr(err.msg, "target did not halt within 200 ms"));
 	assert_int_equal(backend_halt(&s.bk, &err), 0);
 	assert_int_equal(backend_wait_halt(&s.bk, 200, &h, &err), 0);
-	assert_int_equal(h.pc, sym(&s, "halt_loop"));
-	close_session(&s);
+	assert_int_equal(h.pc, qemu_rsp_sym(&s, "halt_loop"));
+	qemu_rsp_close(&s);
 }
 
 /* Without host breakpoints QEMU does not stop at a guest BKPT: the guest's fault handler steps
  * over every marker and the firmware reaches its final loop. Why BK_CAP_HALT_ON_BKPT is clear. */
 static void test_bkpt_is_a_guest_fault(void **state)
 {
-	struct session s;
+	struct qemu_rsp_session s;
 	struct bench_error err;
 	struct backend_halt_info h;
 	uint32_t pc;
@@ -136,13 +104,13 @@ static void test_bkpt_is_a_guest_fault(void **state)
 	assert_int_equal(backend_wait_halt(&s.bk, 300, &h, &err), -BENCH_E_TIMEOUT);
 	assert_int_equal(backend_halt(&s.bk, &err), 0);
 	assert_int_equal(backend_read_reg(&s.bk, BK_REG_PC, &pc, &err), 0);
-	assert_int_equal(pc, sym(&s, "halt_loop"));
-	close_session(&s);
+	assert_int_equal(pc, qemu_rsp_sym(&s, "halt_loop"));
+	qemu_rsp_close(&s);
 }
 
 static void test_start_stop_symbols(void **state)
 {
-	struct session s;
+	struct qemu_rsp_session s;
 	struct bench_error err;
 	struct backend_halt_info h;
 	uint32_t v;
@@ -150,29 +118,29 @@ static void test_start_stop_symbols(void **state)
 	(void)state;
 	open_session(&s, nomarkers_elf);
 	assert_int_equal(s.elf.markers.n, 0);
-	assert_int_equal(backend_set_break(&s.bk, sym(&s, "start_trigger"), &err), 0);
-	assert_int_equal(backend_set_break(&s.bk, sym(&s, "stop_trigger"), &err), 0);
+	assert_int_equal(backend_set_break(&s.bk, qemu_rsp_sym(&s, "start_trigger"), &err), 0);
+	assert_int_equal(backend_set_break(&s.bk, qemu_rsp_sym(&s, "stop_trigger"), &err), 0);
 	assert_int_equal(backend_resume(&s.bk, &err), 0);
 	assert_int_equal(backend_wait_halt(&s.bk, 2000, &h, &err), 0);
 	assert_int_equal(h.reason, BK_HALT_BREAKPOINT);
-	assert_int_equal(h.pc, sym(&s, "start_trigger"));
-	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "result"), &v, &err), 0);
+	assert_int_equal(h.pc, qemu_rsp_sym(&s, "start_trigger"));
+	assert_int_equal(backend_read_u32(&s.bk, qemu_rsp_sym(&s, "result"), &v, &err), 0);
 	assert_int_equal(v, 0);
 	assert_int_equal(backend_resume(&s.bk, &err), 0);
 	assert_int_equal(backend_wait_halt(&s.bk, 2000, &h, &err), 0);
-	assert_int_equal(h.pc, sym(&s, "stop_trigger"));
+	assert_int_equal(h.pc, qemu_rsp_sym(&s, "stop_trigger"));
 	/* the work between the triggers ran: the CRC-32 check value of "123456789" */
-	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "result"), &v, &err), 0);
+	assert_int_equal(backend_read_u32(&s.bk, qemu_rsp_sym(&s, "result"), &v, &err), 0);
 	assert_int_equal(v, 0xcbf43926u);
-	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "trigger_count"), &v, &err), 0);
+	assert_int_equal(backend_read_u32(&s.bk, qemu_rsp_sym(&s, "trigger_count"), &v, &err), 0);
 	assert_int_equal(v, 1);
-	assert_int_equal(backend_clear_break(&s.bk, sym(&s, "stop_trigger"), &err), 0);
-	close_session(&s);
+	assert_int_equal(backend_clear_break(&s.bk, qemu_rsp_sym(&s, "stop_trigger"), &err), 0);
+	qemu_rsp_close(&s);
 }
 
 static void test_memory_registers_load(void **state)
 {
-	struct session s;
+	struct qemu_rsp_session s;
 	struct bench_error err;
 	uint8_t out[3000], back[3000];
 	uint32_t v;
@@ -199,7 +167,7 @@ static void test_memory_registers_load(void **state)
 	/* QEMU has no DWT: CYCCNT reads 0, which is why the capability is clear */
 	assert_int_equal(backend_read_u32(&s.bk, 0xe0001004u, &v, &err), 0);
 	assert_int_equal(v, 0);
-	close_session(&s);
+	qemu_rsp_close(&s);
 }
 
 /* The project's examples built for qemu-mps2-an386 (target/ runtime, bench_firmware()) under QEMU
@@ -208,7 +176,7 @@ static void test_memory_registers_load(void **state)
 static void run_example(const char *name)
 {
 	char path[1024];
-	struct session s;
+	struct qemu_rsp_session s;
 	struct bench_error err;
 	struct backend_halt_info h;
 	const struct marker *open_pair = NULL;
@@ -218,7 +186,7 @@ static void run_example(const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", examples_dir, name);
 	open_session(&s, path);
-	ctl = sym(&s, "bench_ctl");
+	ctl = qemu_rsp_sym(&s, "bench_ctl");
 	for (size_t i = 0; i < s.elf.markers.n; i++)
 		assert_int_equal(backend_set_break(&s.bk, s.elf.markers.v[i].addr, &err), 0);
 	for (int halts = 0; !done && halts < 200; halts++) {
@@ -264,7 +232,7 @@ static void run_example(const char *name)
 	assert_int_equal(syncs, 3);
 	assert_true(pairs >= 2);
 	assert_int_equal(pairs % 2, 0); /* the same pairs in both rounds */
-	close_session(&s);
+	qemu_rsp_close(&s);
 }
 
 static void test_examples_with_breakpoint_markers(void **state)

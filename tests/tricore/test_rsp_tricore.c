@@ -20,54 +20,22 @@
 #include "session/qemu_proc.h"
 #include "transport/gdb_rsp.h"
 
+#include "qemu_rsp_session.h"
+
 #define REG_D(n) ((enum backend_reg)(BK_REG_R0 + (n)))
 #define COUNT2   (2u * PFP_RECORD_SIZE + PFP_REC_OFF_COUNT) /* region 2's `count` (docs/regions.md) */
 
 static const char *tc_elf;
 static uint32_t loops;
 
-struct session {
-	struct proc *qemu;
-	struct backend bk;
-	struct elf_file elf;
-};
-
-static void open_session(struct session *s)
+static void open_session(struct qemu_rsp_session *s)
 {
 	struct qemu_opts o = {.binary = "qemu-system-tricore", .machine = "KIT_AURIX_TC277_TRB", .elf = tc_elf};
-	struct bench_error err;
-	char hp[64];
 
-	memset(s, 0, sizeof(*s));
-	if (qemu_start_opts(&o, hp, sizeof(hp), &s->qemu, &err) < 0)
-		fail_msg("qemu: %s", err.msg);
-	if (rsp_backend_open_arch(&s->bk, hp, "tricore", 0, &err) < 0) {
-		qemu_stop(s->qemu);
-		fail_msg("rsp: %s", err.msg);
-	}
-	if (elf_open(tc_elf, &s->elf, &err) < 0) {
-		backend_close(&s->bk);
-		qemu_stop(s->qemu);
-		fail_msg("elf: %s", err.msg);
-	}
+	qemu_rsp_open(s, &o, "tricore");
 }
 
-static void close_session(struct session *s)
-{
-	elf_close(&s->elf);
-	backend_close(&s->bk);
-	qemu_stop(s->qemu);
-}
-
-static uint32_t sym(struct session *s, const char *name)
-{
-	const struct elf_symbol *y = elf_symbol(&s->elf, name);
-
-	assert_non_null(y);
-	return y->addr;
-}
-
-static uint32_t reg(struct session *s, enum backend_reg r)
+static uint32_t reg(struct qemu_rsp_session *s, enum backend_reg r)
 {
 	struct bench_error err;
 	uint32_t v = 0;
@@ -77,7 +45,7 @@ static uint32_t reg(struct session *s, enum backend_reg r)
 	return v;
 }
 
-static void halt_at(struct session *s, uint32_t want)
+static void halt_at(struct qemu_rsp_session *s, uint32_t want)
 {
 	struct backend_halt_info h;
 	struct bench_error err;
@@ -90,7 +58,7 @@ static void halt_at(struct session *s, uint32_t want)
 
 static void test_identity_and_layout(void **state)
 {
-	struct session s;
+	struct qemu_rsp_session s;
 	struct bench_error err;
 	char ver[128];
 	uint32_t w;
@@ -109,13 +77,13 @@ static void test_identity_and_layout(void **state)
 	assert_int_equal(reg(&s, BK_REG_XPSR), 0xB80u);
 	/* CCNT is a stored CSFR in QEMU, not memory-mapped: the AURIX address 0xF881FC04 is unmapped. */
 	assert_int_not_equal(backend_read_u32(&s.bk, 0xF8810000u + 0xFC04u, &w, &err), 0);
-	close_session(&s);
+	qemu_rsp_close(&s);
 }
 
 /* Breakpoints at the marker sites halt in order; D3 holds the loop count at END. */
 static void test_markers_in_order(void **state)
 {
-	struct session s;
+	struct qemu_rsp_session s;
 	struct bench_error err;
 	uint32_t w;
 
@@ -124,22 +92,22 @@ static void test_markers_in_order(void **state)
 	assert_int_equal(s.elf.markers.n, 3);
 	for (size_t i = 0; i < s.elf.markers.n; i++)
 		assert_int_equal(backend_set_break(&s.bk, s.elf.markers.v[i].addr, &err), 0);
-	halt_at(&s, sym(&s, "loop_begin"));
+	halt_at(&s, qemu_rsp_sym(&s, "loop_begin"));
 	assert_int_equal(s.elf.markers.v[0].kind, MARKER_BEGIN);
 	assert_int_equal(reg(&s, REG_D(3)), 0);
 	assert_int_equal(reg(&s, REG_D(4)), loops);
-	halt_at(&s, sym(&s, "loop_end"));
+	halt_at(&s, qemu_rsp_sym(&s, "loop_end"));
 	assert_int_equal(s.elf.markers.v[1].kind, MARKER_END);
 	assert_int_equal(reg(&s, REG_D(3)), loops); /* the loop ran LOOPS times */
-	halt_at(&s, sym(&s, "done"));
+	halt_at(&s, qemu_rsp_sym(&s, "done"));
 	assert_int_equal(s.elf.markers.v[2].kind, MARKER_DONE);
 	/* ST.W [A2]192, D3 put it into region 2's `count` (0 in the ELF file). */
-	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "pfp_records") + COUNT2, &w, &err), 0);
+	assert_int_equal(backend_read_u32(&s.bk, qemu_rsp_sym(&s, "pfp_records") + COUNT2, &w, &err), 0);
 	assert_int_equal(w, loops);
 	/* MFCR D5/D6, #CCNT before and after the loop: QEMU's CCNT never counts. */
 	assert_int_equal(reg(&s, REG_D(5)), 0);
 	assert_int_equal(reg(&s, REG_D(6)), 0);
-	close_session(&s);
+	qemu_rsp_close(&s);
 }
 
 /* Writing a register goes through G (QEMU has no P) with the A slots repeating the D values: D and
@@ -148,35 +116,35 @@ static void test_markers_in_order(void **state)
  * would miss region 2). A reset puts the PC back to the entry and the program runs again. */
 static void test_write_and_reset(void **state)
 {
-	struct session s;
+	struct qemu_rsp_session s;
 	struct bench_error err;
 	uint32_t w;
 
 	(void)state;
 	open_session(&s);
-	assert_int_equal(backend_set_break(&s.bk, sym(&s, "loop_end"), &err), 0);
-	assert_int_equal(backend_set_break(&s.bk, sym(&s, "done"), &err), 0);
-	halt_at(&s, sym(&s, "loop_end"));
+	assert_int_equal(backend_set_break(&s.bk, qemu_rsp_sym(&s, "loop_end"), &err), 0);
+	assert_int_equal(backend_set_break(&s.bk, qemu_rsp_sym(&s, "done"), &err), 0);
+	halt_at(&s, qemu_rsp_sym(&s, "loop_end"));
 	assert_int_equal(backend_write_reg(&s.bk, REG_D(7), 0x12345678u, &err), 0);
 	assert_int_equal(reg(&s, REG_D(7)), 0x12345678u);
 	assert_int_equal(reg(&s, REG_D(3)), loops);
 	assert_int_equal(backend_write_reg(&s.bk, REG_D(3), 4321u, &err), 0);
-	halt_at(&s, sym(&s, "done"));
-	assert_int_equal(backend_read_u32(&s.bk, sym(&s, "pfp_records") + COUNT2, &w, &err), 0);
+	halt_at(&s, qemu_rsp_sym(&s, "done"));
+	assert_int_equal(backend_read_u32(&s.bk, qemu_rsp_sym(&s, "pfp_records") + COUNT2, &w, &err), 0);
 	assert_int_equal(w, 4321u);
 	assert_int_equal(reg(&s, REG_D(7)), 0x12345678u);
 	/* The PC by G too: back to loop_begin with D3 = 0, and the loop counts to LOOPS again. */
 	assert_int_equal(backend_write_reg(&s.bk, REG_D(3), 0, &err), 0);
-	assert_int_equal(backend_write_reg(&s.bk, BK_REG_PC, sym(&s, "loop_begin"), &err), 0);
-	assert_int_equal(reg(&s, BK_REG_PC), sym(&s, "loop_begin"));
-	halt_at(&s, sym(&s, "loop_end"));
+	assert_int_equal(backend_write_reg(&s.bk, BK_REG_PC, qemu_rsp_sym(&s, "loop_begin"), &err), 0);
+	assert_int_equal(reg(&s, BK_REG_PC), qemu_rsp_sym(&s, "loop_begin"));
+	halt_at(&s, qemu_rsp_sym(&s, "loop_end"));
 	assert_int_equal(reg(&s, REG_D(3)), loops);
 	/* system_reset leaves the PC at loop_end; the backend writes back the entry. */
 	assert_int_equal(backend_reset(&s.bk, BK_RESET_HALT, &err), 0);
 	assert_int_equal(reg(&s, BK_REG_PC), s.elf.entry);
-	halt_at(&s, sym(&s, "loop_end"));
+	halt_at(&s, qemu_rsp_sym(&s, "loop_end"));
 	assert_int_equal(reg(&s, REG_D(3)), loops);
-	close_session(&s);
+	qemu_rsp_close(&s);
 }
 
 int main(int argc, char **argv)
