@@ -5,12 +5,7 @@
  * (and CCM) on f407)", jnk0le's pipeline cycle tests). Without the option every pair below
  * pipelines (rules.S). */
 #include "snippet.h"
-	.syntax unified
-	.thumb
-	.text
-	.thumb_func
-	.global snippets
-snippets:
+SNIPPETS_ENTRY
 	push {r4-r8, lr}
 	ldr r1, =0x20000000       /* SRAM1 */
 	ldr r2, =0x20000100       /* SRAM1 */

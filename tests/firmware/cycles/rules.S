@@ -3,12 +3,7 @@
  * give for the code up to END, with P by branch kind (docs/cycle-model.md: 1 for B<cc> and the
  * return BX LR, 2 for B, BL and register branches, 3 for loads to PC and TBB). tests/sim/cycles_e2e.sh checks each. */
 #include "snippet.h"
-	.syntax unified
-	.thumb
-	.text
-	.thumb_func
-	.global snippets
-snippets:
+SNIPPETS_ENTRY
 	push {r4-r8, lr}
 	ldr r0, =0xE000ED88       /* CPACR: CP10, CP11 full access (Armv7-M ARM B3.2.20) */
 	ldr r1, [r0]

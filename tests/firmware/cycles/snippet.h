@@ -8,4 +8,6 @@
 #define BEGIN(n) .pushsection .cycles_expect, "", %progbits; .word (n), __LINE__; .popsection; bkpt #1
 #define END bkpt #2
 #define DONE bkpt #4
+/* The start of every snippet file: Thumb code and the `snippets` function vectors.S calls. */
+#define SNIPPETS_ENTRY .syntax unified; .thumb; .text; .thumb_func; .global snippets; snippets:
 #endif

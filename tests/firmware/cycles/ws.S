@@ -10,12 +10,7 @@
 #define DCEN      (1 << 10)
 #define ICRST     (1 << 11)
 #define DCRST     (1 << 12)
-	.syntax unified
-	.thumb
-	.text
-	.thumb_func
-	.global snippets
-snippets:
+SNIPPETS_ENTRY
 	push {r4, lr}
 	ldr r4, =FLASH_ACR
 
