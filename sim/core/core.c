@@ -194,7 +194,7 @@ static void hook_flash_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 
 bool core_flash_sync_due(const struct sim_core *c)
 {
-	return c->soc.flash.size && (*c->soc.flash.ws != 0) != c->flash_hooked;
+	return c->soc.flash.size && !c->flash_hook_failed && (*c->soc.flash.ws != 0) != c->flash_hooked;
 }
 
 /* Called between slices (never inside uc_emu_start): puts the flash data-read hooks in place
@@ -207,12 +207,17 @@ void core_flash_sync(struct sim_core *c)
 	const struct core_flash *f = &c->soc.flash;
 	if (!c->flash_hooked) {
 		uint64_t lo[2] = {f->base, 0}, hi[2] = {(uint64_t)f->base + f->size - 1u, (uint64_t)f->size - 1u};
+		/* Not hooked: the blocks' literal offsets stay charged statically, and no slice stops to
+		 * try again. */
 		if (uc_hook_add(c->uc, &c->flash_read_hook[0], UC_HOOK_MEM_READ, (void *)hook_flash_read, c, lo[0],
-		                hi[0]) != UC_ERR_OK)
-			return; /* not hooked: the blocks' literal offsets stay charged statically */
+		                hi[0]) != UC_ERR_OK) {
+			c->flash_hook_failed = true;
+			return;
+		}
 		if (uc_hook_add(c->uc, &c->flash_read_hook[1], UC_HOOK_MEM_READ, (void *)hook_flash_read, c, lo[1],
 		                hi[1]) != UC_ERR_OK) {
 			(void)uc_hook_del(c->uc, c->flash_read_hook[0]);
+			c->flash_hook_failed = true;
 			return;
 		}
 		c->flash_hooked = true;
