@@ -255,8 +255,8 @@ static void hook_block_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 	bool same_run = c->mb_blk == b && c->mb_run == c->instructions;
 	/* Accesses come in program order: a later instruction first (its base may equal the one the
 	 * load before wrote back), else the next word of the same LDRD or LDM. */
-	int i = blk_find_access(c, b, (uint32_t)address, same_run ? c->mb_idx + 1 : 0);
-	if (i < 0 && same_run && blk_find_access(c, b, (uint32_t)address, c->mb_idx) == c->mb_idx)
+	int i = blk_find_load(c, b, (uint32_t)address, same_run ? c->mb_idx + 1 : 0);
+	if (i < 0 && same_run && blk_find_load(c, b, (uint32_t)address, c->mb_idx) == c->mb_idx)
 		return;
 	if (i < 0) {
 		c->mb_blk = NULL;

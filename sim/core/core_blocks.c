@@ -114,6 +114,8 @@ static void add_memop(struct core_blk *b, unsigned idx, const cs_insn *in)
 		return;
 	if (m.span == 0)
 		m.span = 8; /* LDRD/STRD and VLDR.64 touch 8 bytes; a wider window is harmless */
+	m.store = strncmp(in->mnemonic, "st", 2) == 0 || strncmp(in->mnemonic, "vst", 3) == 0 ||
+	          strncmp(in->mnemonic, "push", 4) == 0 || strncmp(in->mnemonic, "vpush", 5) == 0;
 	b->memops[b->n_memops++] = m;
 }
 
@@ -407,12 +409,13 @@ static uint32_t capreg_value(struct sim_core *c, const struct core_blk *b, unsig
 }
 
 /* Which instruction of b, at index >= from, accessed `addr`: the first whose effective address,
- * computed from the current registers, covers it. -1 when none does. */
-int blk_find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, int from)
+ * computed from the current registers, covers it (among loads only with loads_only). -1 when none
+ * does. */
+static int find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, int from, bool loads_only)
 {
 	for (unsigned k = 0; k < b->n_memops; k++) {
 		const struct core_memop *m = &b->memops[k];
-		if ((int)m->idx < from || !m->base)
+		if ((int)m->idx < from || !m->base || (loads_only && m->store))
 			continue;
 		uint32_t ea = capreg_value(c, b, m->idx, m->base) + (uint32_t)m->disp;
 		if (m->index) {
@@ -425,6 +428,16 @@ int blk_find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, int f
 			return m->idx;
 	}
 	return -1;
+}
+
+int blk_find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, int from)
+{
+	return find_access(c, b, addr, from, false);
+}
+
+int blk_find_load(struct sim_core *c, struct core_blk *b, uint32_t addr, int from)
+{
+	return find_access(c, b, addr, from, true);
 }
 
 static void hook_fp(uc_engine *uc, uint64_t address, uint32_t size, void *ud)

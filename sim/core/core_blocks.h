@@ -35,7 +35,8 @@ struct core_memop {
 	uint8_t lshift; /* index shift */
 	uint16_t span;  /* bytes accessed from the lowest address */
 	int32_t disp;
-	bool down; /* LDMDB/STMDB/PUSH: the lowest address is base - span */
+	bool down;  /* LDMDB/STMDB/PUSH: the lowest address is base - span */
+	bool store; /* writes memory (STR.., STM.., PUSH, VSTR, VSTM, VPUSH) */
 };
 
 /* The core's view of one translated block: the cycle model's costs plus what the core needs. */
@@ -82,6 +83,8 @@ void blk_retranslate_all(struct sim_core *c);
 unsigned blk_check_rewritten(struct sim_core *c);
 int blk_index_of(const struct core_blk *b, uint32_t pc);
 int blk_find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, int from);
+/* The same among the block's loads only (a read hook's access is never a store's). */
+int blk_find_load(struct sim_core *c, struct core_blk *b, uint32_t addr, int from);
 void blk_set_fp_trap(struct sim_core *c, bool on);
 void blk_install_hooks(struct sim_core *c, struct core_blk *b);
 void blk_free_all(struct sim_core *c);

@@ -2,8 +2,8 @@
  * pipeline only when they read the same memory block, SRAM1 (0x20000000, 112 KiB), SRAM2
  * (0x2001C000, 16 KiB) or the CCM (0x10000000); a read from flash pairs with any ("load
  * pipelining happens only when targeting the same memory block by all loads (e.g. SRAM1 vs SRAM2
- * (and CCM) on f407)", jnk0le's pipeline cycle tests). Without the option every pair below
- * pipelines (rules.S). */
+ * (and CCM) on f407)", jnk0le's pipeline cycle tests). Without the option the pairs that cross
+ * blocks below pipeline (rules.S). */
 #include "snippet.h"
 SNIPPETS_ENTRY
 	push {r4-r8, lr}
@@ -35,6 +35,11 @@ SNIPPETS_ENTRY
 	BEGIN(5)                  /* SRAM1, SRAM1, SRAM2: 2 + 1 + 2 */
 	ldr r0, [r1]
 	ldr r4, [r2]
+	ldr r7, [r3]
+	END
+	BEGIN(6)                  /* a store, a load of its address (+1 after the store), then SRAM2: */
+	str r0, [r1]              /* 1 + 3 + 2; the read is the load's, not the store's */
+	ldr r4, [r1]
 	ldr r7, [r3]
 	END
 	BEGIN(6)                  /* SRAM2 twice on the base written back (2 + 2, rules.S), then */
