@@ -292,7 +292,7 @@ static bool pc_relative(const cs_arm *a)
 }
 
 static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigned klass, struct cyc_cost *c,
-                        bool *single_load)
+                        bool *single_load, bool *store_overlap)
 {
 	const cs_arm *a = &insn->detail->arm;
 	unsigned n;
@@ -300,7 +300,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 	case K_LOAD:
 		if (writes_pc(a)) {
 			/* Table 3-1 "Load PC LDR PC,[Rn,<op2>]": 2 + P; "always a blocking operation" (3.3.2). */
-			c->cycles = 2;
+			c->cycles = 2u + after_store(st);
 			c->taken_extra = refill(st, CYC_P_LOAD);
 			c->dyn |= CYC_DYN_BRANCH;
 		} else {
@@ -324,6 +324,9 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 			c->cycles = 2;
 			c->lsu_extra = 1;
 		}
+		/* Its data phase overlaps the next instruction when the store itself takes one cycle,
+		 * whatever it waited for before (an address dependency, a write-back chain). */
+		*store_overlap = c->cycles == 1u;
 		/* "post and pre indexed stores cannot be chained back to back on same register base
 		 * address" (jnk0le, doc/cortex_m3m4.md, STM32F407). */
 		if (a->writeback && (address_regs(a) & st->prev_store_wb)) {
@@ -368,10 +371,11 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		break;
 	case K_VLDM:
 	case K_VSTM:
-		/* Table 7-1 "VLDM/VSTM/VPUSH/VPOP .32": 1 + N, ".64": 1 + 2N (N registers). */
+		/* Table 7-1 "VLDM/VSTM/VPUSH/VPOP .32": 1 + N, ".64": 1 + 2N (N registers); a load
+		 * multiple waits for a store just before it, as LDM does. */
 		n = list_regs(insn) * (moves_doubles(a) ? 2u : 1u);
-		c->cycles = 1u + n;
-		c->lsu_extra = n;
+		c->cycles = 1u + n + (klass == K_VLDM ? after_store(st) : 0u);
+		c->lsu_extra = c->cycles - 1u;
 		break;
 	default:
 		break;
@@ -486,7 +490,7 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 {
 	const cs_arm *a = &insn->detail->arm;
 	unsigned klass = insn->id < ARM_INS_ENDING ? insn_class[insn->id] : K_DP;
-	bool single_load = false;
+	bool single_load = false, store_overlap = false;
 
 	memset(c, 0, sizeof(*c));
 	/* capstone's arm_cc is the Armv7-M condition (A7.3) plus one; AL and INVALID: always. */
@@ -505,7 +509,7 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 	case K_VSTR:
 	case K_VLDM:
 	case K_VSTM:
-		cost_memory(st, insn, klass, c, &single_load);
+		cost_memory(st, insn, klass, c, &single_load, &store_overlap);
 		break;
 	case K_B:
 	case K_BX:
@@ -561,7 +565,7 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 	st->prev_single_load = single_load;
 	st->prev_load_dest = single_load ? written_regs(a) | (a->writeback ? address_regs(a) : 0u) : 0u;
 	st->prev_alu_dest = (klass == K_DP || klass == K_DIV || klass == K_VMOV) ? written_regs(a) : 0u;
-	st->prev_store_overlap = klass == K_STORE && c->cycles == 1u;
+	st->prev_store_overlap = store_overlap;
 	st->prev_store_wb = klass == K_STORE && a->writeback ? address_regs(a) : 0u;
 }
 

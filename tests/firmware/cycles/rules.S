@@ -136,6 +136,15 @@ SNIPPETS_ENTRY
 	str r0, [r3, #4]
 	str r2, [r3, #8]
 	END
+	BEGIN(5)                  /* STR then LDRD: 1 + (3 + 1) */
+	str r0, [r3, #4]
+	ldrd r4, r5, [r1]
+	END
+	BEGIN(6)                  /* a STR that waited for its base still delays the LDR after it: 1 + 2 + 3 */
+	adds r3, r3, #0
+	str r0, [r3, #4]
+	ldr r2, [r1]
+	END
 	BEGIN(3)                  /* a write-back load pipelines with the load before it (jnk0le) */
 	ldr r0, [r1]
 	ldr r2, [r3, #4]!
@@ -304,7 +313,11 @@ SNIPPETS_ENTRY
 	vmov r0, r1, d0
 	END
 	/* The FPU result-use stall (TRM 7.2.3): arithmetic and conversions take a cycle longer when
-	 * the next instruction reads the result, except as the addend of a multiply-accumulate. */
+	 * the next instruction reads the result, except as the addend of a multiply-accumulate.
+	 * Pairs look one instruction back inside a unicorn block, which a 1 KiB page boundary ends
+	 * (docs/cycle-model.md "Block boundaries"): a snippet that straddles 0x08000400 loses its
+	 * pairing, so this group starts on a 16-byte line, past it. */
+	.p2align 4
 	BEGIN(3)                  /* vadd 1, vmul 1 + 1 (reads s0) */
 	vadd.f32 s0, s1, s2
 	vmul.f32 s3, s0, s4
