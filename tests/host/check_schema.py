@@ -3,8 +3,10 @@
 (python3-jsonschema, Debian's package, draft 2020-12: every keyword the schema uses is honoured,
 maxItems included). Extra rules the schema cannot say: n == the samples counted (all, or those not
 flagged interrupted unless context.keep_interrupted), every wrapped or interrupted index in range,
-min <= median <= max, and min/max equal to the counted samples'.
-Usage: check_schema.py SCHEMA REPORT [--expect-status ok|incomplete|error]
+min <= median <= max, and min/max equal to the counted samples', and every unit `cycles` or
+`instructions`, the only ones `bench run` writes (the schema allows any unit: `bench compare` reads
+times from other tools; --compare-input checks such a report).
+Usage: check_schema.py SCHEMA REPORT [--expect-status ok|incomplete|error] [--compare-input]
        check_schema.py --self-test SCHEMA REPORT   (REPORT valid; mutations of it must be rejected)"""
 import copy
 import json
@@ -24,7 +26,7 @@ def validator(schema):
     return cls(schema)
 
 
-def errors_of(v, report):
+def errors_of(v, report, any_unit=False):
     errors = []
     for e in sorted(v.iter_errors(report), key=lambda e: list(e.absolute_path)):
         path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e.absolute_path)
@@ -33,6 +35,8 @@ def errors_of(v, report):
     for i, r in enumerate(report.get("results", []) if isinstance(report, dict) else []):
         if not isinstance(r, dict) or not isinstance(r.get("samples"), list):
             continue
+        if not any_unit and r.get("unit") not in ("cycles", "instructions"):
+            errors.append(f"$.results[{i}].unit: {r.get('unit')!r}: bench run writes cycles or instructions")
         samples, bad = r["samples"], r.get("interrupted", [])
         numbers = [r.get(k) for k in ("min", "median", "max")] + samples + r.get("wrapped", []) + bad
         if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in numbers + [r.get("n", 0)]):
@@ -69,8 +73,10 @@ def self_test(v, report):
         r["results"][0]["samples"][0] = "14"
     def version(r):
         r["schema_version"] = 2
+    def unit(r):
+        r["results"][0]["unit"] = "ns"
     cases = [(too_many_warnings, "maxItems"), (extra, "additionalProperties"), (missing, "required"),
-             (status, "enum"), (sample_type, "type"), (version, "const")]
+             (status, "enum"), (sample_type, "type"), (version, "const"), (unit, "unit")]
     bad = errors_of(v, report)
     for e in bad:
         print(f"self-test: the unmutated report is invalid: {e}", file=sys.stderr)
@@ -79,7 +85,7 @@ def self_test(v, report):
         r = copy.deepcopy(report)
         mutate(r)
         got = errors_of(v, r)
-        if not any(f"({keyword})" in e for e in got):
+        if not any(f"({keyword})" in e or f".{keyword}:" in e for e in got):
             print(f"self-test: {mutate.__name__}: expected a {keyword} error, got {got}", file=sys.stderr)
             failed = True
     print(f"self-test: {len(cases)} mutations, {'FAILED' if failed else 'each rejected by its keyword'}")
@@ -87,13 +93,13 @@ def self_test(v, report):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--self-test"]
+    args = [a for a in sys.argv[1:] if a not in ("--self-test", "--compare-input")]
     schema = json.load(open(args[0]))
     report = json.load(open(args[1]))
     v = validator(schema)
     if "--self-test" in sys.argv:
         return self_test(v, report)
-    errors = errors_of(v, report)
+    errors = errors_of(v, report, any_unit="--compare-input" in sys.argv)
     if "--expect-status" in args:
         want = args[args.index("--expect-status") + 1]
         if report.get("status") != want:
