@@ -83,21 +83,14 @@ static void block_stop(struct sim_core *c, uint32_t addr)
 
 /* Code in flash with wait states: the accelerator's wait cycles for the block's lines, charged as
  * the block starts (chip/stm32f4_art.h). Its data reads from flash, literal pools included, are
- * timed as they happen by hook_flash_read; the block's literal offsets are charged here only in
- * the slice before that hook is in place. */
+ * timed as they happen by hook_flash_read. */
 static void charge_flash(struct sim_core *c, const struct core_blk *b, bool branch)
 {
 	const struct core_flash *f = &c->soc.flash;
 	uint32_t w = f->block_wait(f->ctx, (uint32_t)b->flash_line, b->line_start, b->n_lines, b->cb->total, branch);
-	uint32_t lit = 0;
-	if (!c->flash_hooked)
-		for (unsigned i = 0; i < b->n_lit; i++)
-			lit += f->literal_wait(f->ctx, b->lit_off[i]);
-	c->now += w + lit;
-	if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS) {
+	c->now += w;
+	if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
 		dwt_count_cpi(c, w);
-		dwt_count_lsu(c, lit);
-	}
 }
 
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
@@ -128,8 +121,6 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		c->stop = STOP_STEP; /* a step's first instruction ended its block */
 	if (c->check_pending && c->stop == STOP_NONE && exc_pending_preempting(c))
 		c->stop = STOP_BUDGET; /* CPSIE or MSR unmasked it: take it before this block */
-	if (c->soc.flash.size && c->stop == STOP_NONE && core_flash_sync_due(c))
-		c->stop = STOP_BUDGET; /* FLASH_ACR changed the wait states: core_flash_sync between slices */
 	if (c->stop != STOP_NONE || c->now >= c->stop_at) {
 		if (c->stop == STOP_NONE)
 			c->stop = STOP_BUDGET;
@@ -207,7 +198,7 @@ void core_flash_sync(struct sim_core *c)
 	const struct core_flash *f = &c->soc.flash;
 	if (!c->flash_hooked) {
 		uint64_t lo[2] = {f->base, 0}, hi[2] = {(uint64_t)f->base + f->size - 1u, (uint64_t)f->size - 1u};
-		/* Not hooked: the blocks' literal offsets stay charged statically, and no slice stops to
+		/* Not hooked (unicorn out of memory): flash data reads go untimed, and no slice stops to
 		 * try again. */
 		if (uc_hook_add(c->uc, &c->flash_read_hook[0], UC_HOOK_MEM_READ, (void *)hook_flash_read, c, lo[0],
 		                hi[0]) != UC_ERR_OK) {
@@ -367,7 +358,12 @@ static void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t v
 	struct core_mmio *m = ud;
 	(void)uc;
 	m->c->mmio_write_addr = m->r->base + (uint32_t)offset;
-	if (!m->r->write || m->r->write(m->r->ctx, (uint32_t)offset, size, BUS_CORE, (uint32_t)value) != BUS_OK) {
+	bool ok = m->r->write && m->r->write(m->r->ctx, (uint32_t)offset, size, BUS_CORE, (uint32_t)value) == BUS_OK;
+	/* A FLASH_ACR write that starts or ends the wait states: end the slice, core_flash_sync
+	 * follows before the next (the only write inside a slice that changes them). */
+	if (ok && core_flash_sync_due(m->c))
+		core_request_stop(m->c);
+	if (!ok) {
 		struct sim_core *c = m->c;
 		if (c->stop == STOP_NONE || c->stop == STOP_BUDGET || c->stop == STOP_WRITE_FLASH) {
 			c->stop = STOP_BUSFAULT;

@@ -40,7 +40,6 @@ static void blk_free(struct sim_core *c, struct core_blk *b)
 	free(b->fp_addr);
 	free(b->div_addr);
 	free(b->line_start);
-	free(b->lit_off);
 	free(b);
 }
 
@@ -199,8 +198,7 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 	b->memops = calloc(n, sizeof(*b->memops));
 	b->fp_addr = calloc(n, sizeof(*b->fp_addr));
 	b->div_addr = calloc(n, sizeof(*b->div_addr));
-	b->lit_off = calloc(n, sizeof(*b->lit_off));
-	int rc = (b->memops && b->fp_addr && b->div_addr && b->lit_off) ? 0 : -1;
+	int rc = (b->memops && b->fp_addr && b->div_addr) ? 0 : -1;
 	for (unsigned i = 0; rc == 0 && i < b->cb->n_insn; i++) {
 		uint32_t off = b->cb->insn_offset[i];
 		uint16_t hw1 = (uint16_t)(code[off] | code[off + 1] << 8);
@@ -214,19 +212,6 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 		uint64_t a = b->addr + off;
 		if (cs_disasm_iter(cs, &p, &len, &a, in) && is_memory_insn(in))
 			add_memop(b, i, in);
-		if ((b->cb->dyn[i] & CYC_DYN_LITERAL) && b->lit_off) {
-			/* Literal address: Align(PC, 4) + imm (Armv7-M ARM A7.7.43), PC = insn + 4. */
-			const cs_arm *ar = &in->detail->arm;
-			for (unsigned k = 0; k < ar->op_count; k++) {
-				if (ar->operands[k].type != ARM_OP_MEM)
-					continue;
-				int64_t o =
-				    flash_offset(c, ((b->addr + off + 4u) & ~3u) + (uint32_t)ar->operands[k].mem.disp);
-				if (o >= 0)
-					b->lit_off[b->n_lit++] = (uint32_t)o;
-				break;
-			}
-		}
 	}
 	if (rc == 0)
 		rc = flash_lines(c, b);

@@ -50,12 +50,11 @@ struct core_blk {
 	uint32_t *fp_addr;
 	uint16_t n_div;
 	uint32_t *div_addr;
-	/* Flash (core_soc.flash): the block's first line (-1: not in flash), the static cycle at which
-	 * it enters each of its n_lines lines, and the flash offsets of its literal loads. */
+	/* Flash (core_soc.flash): the block's first line (-1: not in flash) and the static cycle at
+	 * which it enters each of its n_lines lines. */
 	int32_t flash_line;
-	uint16_t n_lines, n_lit;
+	uint16_t n_lines;
 	uint16_t *line_start;
-	uint32_t *lit_off;
 	bool hooked_div; /* per-address code hooks added for the divides */
 	bool fp_hooked;  /* per-address code hooks present for the FP instructions */
 	uc_hook *fp_hooks;

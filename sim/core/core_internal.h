@@ -128,7 +128,7 @@ struct sim_core {
 	 * read hook exists, whatever its range. */
 	uc_hook flash_read_hook[2];
 	bool flash_hooked;
-	bool flash_hook_failed; /* unicorn refused the hook: literals stay charged per block, no retry */
+	bool flash_hook_failed; /* unicorn refused the hook: flash data reads untimed, no retry */
 	/* sim_config.memory_blocks: the last load of the current block run (the block, the run as
 	 * the instruction count before it, the load's index, its memory block). */
 	const struct core_blk *mb_blk;
