@@ -8,6 +8,7 @@
 #   embench_geomean target 0.98..1.02       embench_crc32_cpb  target 23.0 +- 0.5 (silicon: 23.0)
 #   embench_within_5pct  how many of the 19 are within 0.95..1.05 (target: all)
 #   ..._memory_blocks    the same figures with bench-sim --memory-blocks
+#   ..._memory_blocks_entry  and with bench-sim --memory-blocks=entry
 # This repository holds neither Embench's sources nor a way to build them (docs/cycle-model.md):
 # build the ELFs with Embench's own instructions (its README and examples/arm/stm32f4-discovery:
 # -O2 -mcpu=cortex-m4 -mthumb, soft float, gsf=16; they run on the virtual board at its reset
@@ -82,6 +83,9 @@ embench_pass ""
 # The same with bench-sim --memory-blocks (loads pipeline within one memory block only).
 sim_opts=(--sim-opt --memory-blocks)
 embench_pass "_memory_blocks"
+# And with the rule decided from the registers at each block's entry (--memory-blocks=entry).
+sim_opts=(--sim-opt --memory-blocks=entry)
+embench_pass "_memory_blocks_entry"
 fut=$build/examples/sim-stm32f4/fut-hardfp.elf
 if [[ -f "$fut" ]]; then
   f=$("$build/bench" run "$fut" --arg input=7 --repeat 3 --quiet --json "$tmp/f.json" >/dev/null 2>&1 &&

@@ -58,7 +58,7 @@ uint64_t core_now(struct sim_core *c, uint32_t access_addr)
 	if (i < 0)
 		i = 0;
 	c->mmio_last = i;
-	return c->now + b->cb->cost_before[i];
+	return c->now + b->cb->cost_before[i] + mblk_extra_before(c, b, (unsigned)i);
 }
 
 void core_request_stop(struct sim_core *c)
@@ -114,7 +114,14 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		c->instructions += cb->n_insn;
 		if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
 			dwt_count_block(c, cb, extra);
+		if (c->mb_for == p && c->mb_mask) {
+			uint32_t mb = mblk_extra_before(c, p, cb->n_insn);
+			c->now += mb;
+			if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+				dwt_count_lsu(c, mb);
+		}
 	}
+	c->mb_for = NULL;
 	c->cur = NULL;
 	c->mmio_last = -1;
 	if (c->step_hook && c->step_blocks++ > 0 && c->stop == STOP_NONE)
@@ -150,6 +157,8 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		return;
 	}
 	c->cur = b;
+	if (c->mb_entry && b->mb.n_steps)
+		mblk_decide(c, b);
 	bool branch = c->entry_refill;
 	c->entry_refill = false;
 	if (branch && b->cb->entry_extra) {
@@ -219,15 +228,6 @@ void core_flash_sync(struct sim_core *c)
 	}
 }
 
-/* Memory block of a data address (core_soc.mem_blocks): 1.., or 0 outside every block. */
-static unsigned mem_block_of(const struct sim_core *c, uint32_t a)
-{
-	for (unsigned k = 0; k < c->soc.n_mem_blocks; k++)
-		if (a - c->soc.mem_blocks[k].base < c->soc.mem_blocks[k].size)
-			return k + 1u;
-	return 0;
-}
-
 /* sim_config.memory_blocks: "load pipelining happens only when targeting the same memory block by
  * all loads (e.g. SRAM1 vs SRAM2 (and CCM) on f407)" (jnk0le's pipeline cycle tests, measured on
  * an STM32F407; docs/cycle-model.md). A load the rules pipelined with the load just before it
@@ -253,7 +253,7 @@ static void hook_block_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 		c->mb_blk = NULL;
 		return;
 	}
-	unsigned blk = mem_block_of(c, (uint32_t)address);
+	unsigned blk = mblk_block_of(c, (uint32_t)address);
 	if (same_run && i == c->mb_idx + 1 && (b->cb->dyn[i] & CYC_DYN_PIPELINED) && blk && c->mb_block &&
 	    blk != c->mb_block) {
 		c->now += 1;
@@ -565,7 +565,8 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 		(void)snprintf(err, errlen, "core: cannot add unicorn hooks");
 		goto fail;
 	}
-	if (cfg->memory_blocks && c->soc.n_mem_blocks &&
+	c->mb_entry = cfg->memory_blocks == SIM_MB_ENTRY && c->soc.n_mem_blocks;
+	if (cfg->memory_blocks == SIM_MB_EXACT && c->soc.n_mem_blocks &&
 	    uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ, (void *)hook_block_read, c, 1, 0) != UC_ERR_OK) {
 		(void)snprintf(err, errlen, "core: cannot add the memory-block read hook");
 		goto fail;

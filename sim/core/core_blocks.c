@@ -37,6 +37,7 @@ static void blk_free(struct sim_core *c, struct core_blk *b)
 	free(b->fp_hooks);
 	free(b->copy);
 	free(b->memops);
+	mblk_free(&b->mb);
 	free(b->fp_addr);
 	free(b->div_addr);
 	free(b->line_start);
@@ -74,7 +75,7 @@ static void add_memop(struct core_blk *b, unsigned idx, const cs_insn *in)
 			m.base = regbyte(op->mem.base);
 			m.index = regbyte(op->mem.index);
 			m.scale = (int8_t)(op->mem.scale < 0 ? -1 : 1);
-			m.lshift = (uint8_t)op->mem.lshift;
+			m.lshift = (uint8_t)blk_index_lshift(op);
 			m.disp = op->mem.disp;
 			found = true;
 		} else if (op->type == ARM_OP_REG) {
@@ -199,6 +200,8 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 	b->fp_addr = calloc(n, sizeof(*b->fp_addr));
 	b->div_addr = calloc(n, sizeof(*b->div_addr));
 	int rc = (b->memops && b->fp_addr && b->div_addr) ? 0 : -1;
+	struct mblk_build mbb;
+	mblk_begin(&mbb, &b->mb, b);
 	for (unsigned i = 0; rc == 0 && i < b->cb->n_insn; i++) {
 		uint32_t off = b->cb->insn_offset[i];
 		uint16_t hw1 = (uint16_t)(code[off] | code[off + 1] << 8);
@@ -210,9 +213,13 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 		const uint8_t *p = code + off;
 		size_t len = b->size - off;
 		uint64_t a = b->addr + off;
-		if (cs_disasm_iter(cs, &p, &len, &a, in) && is_memory_insn(in))
+		bool ok = cs_disasm_iter(cs, &p, &len, &a, in);
+		if (ok && is_memory_insn(in))
 			add_memop(b, i, in);
+		mblk_insn(&mbb, cs, ok ? in : NULL, i);
 	}
+	if (mblk_end(&mbb) < 0)
+		rc = -1;
 	if (rc == 0)
 		rc = flash_lines(c, b);
 	cs_free(in, 1);

@@ -7,8 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <capstone/capstone.h>
 #include <unicorn/unicorn.h>
 
+#include "core/core_mblocks.h"
 #include "core/cycles.h"
 
 struct sim_core;
@@ -46,7 +48,8 @@ struct core_blk {
 	uint8_t *copy; /* the bytes as analysed: rewritten code is detected by comparing */
 	struct core_memop *memops;
 	uint16_t n_memops;
-	uint16_t n_fp; /* FP instructions (NOCP gating, lazy FP stacking) */
+	struct mblk_prog mb; /* the memory-block rule's program (core_mblocks.h) */
+	uint16_t n_fp;       /* FP instructions (NOCP gating, lazy FP stacking) */
 	uint32_t *fp_addr;
 	uint16_t n_div;
 	uint32_t *div_addr;
@@ -72,6 +75,13 @@ struct blk_cache {
 	uint32_t *div_hooked;
 	size_t n_div_hooked, cap_div_hooked;
 };
+
+/* The left shift of a memory operand's index register (`[rn, rm, lsl #2]`): capstone 4.0.2 leaves
+ * mem.lshift 0 and gives the shift as the operand's shift, LSL being the only one Thumb allows. */
+static inline unsigned blk_index_lshift(const cs_arm_op *op)
+{
+	return op->shift.type == ARM_SFT_LSL ? op->shift.value : (unsigned)op->mem.lshift;
+}
 
 struct core_blk *blk_get(struct sim_core *c, uint32_t addr, uint32_t size);
 void blk_drop_range(struct sim_core *c, uint32_t addr, uint32_t size);

@@ -75,6 +75,11 @@ static void settle(struct sim_core *c, uint32_t pc)
 		return;
 	const struct cyc_block *cb = b->cb;
 	int i = blk_index_of(b, pc);
+	uint32_t mb = mblk_extra_before(c, b, (unsigned)i);
+	c->mb_for = NULL;
+	c->now += mb;
+	if (mb && (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
+		dwt_count_lsu(c, mb);
 	if (i < cb->n_insn) {
 		c->now += cb->cost_before[i];
 		c->instructions += (unsigned)i;

@@ -109,7 +109,8 @@ static uint32_t refill(const struct cyc_rules_state *st, uint32_t p)
 }
 
 /* Core register number 0-15 of a capstone register, or -1 for anything else. */
-static int core_reg(int reg)
+/* cycles_rules.h */
+int cyc_core_reg(int reg)
 {
 	if (reg >= ARM_REG_R0 && reg <= ARM_REG_R12)
 		return reg - ARM_REG_R0;
@@ -124,7 +125,7 @@ static int core_reg(int reg)
 
 static uint32_t reg_bit(int reg)
 {
-	int r = core_reg(reg);
+	int r = cyc_core_reg(reg);
 	return r < 0 ? 0u : 1u << r;
 }
 
@@ -458,7 +459,7 @@ static void cost_fp_misc(struct cyc_rules_state *st, const cs_insn *insn, unsign
 		/* Table 7-1: "VMOV Rt, Rt2, Dm" / "VMOV Sm, Sm1, Rt, Rt2" 2; every other form 1. */
 		unsigned core = 0;
 		for (unsigned i = 0; i < a->op_count; i++)
-			if (a->operands[i].type == ARM_OP_REG && core_reg(a->operands[i].reg) >= 0)
+			if (a->operands[i].type == ARM_OP_REG && cyc_core_reg(a->operands[i].reg) >= 0)
 				core++;
 		c->cycles = core >= 2 ? 2u : 1u;
 		break;
@@ -524,7 +525,7 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 		c->cpi_extra = 1;
 		c->dyn |= CYC_DYN_DIVIDE;
 		if (a->op_count == 3) {
-			int rn = core_reg(a->operands[1].reg), rm = core_reg(a->operands[2].reg);
+			int rn = cyc_core_reg(a->operands[1].reg), rm = cyc_core_reg(a->operands[2].reg);
 			c->aux = (uint8_t)(((unsigned)rn & 15u) << 4 | ((unsigned)rm & 15u));
 		}
 		break;

@@ -9,10 +9,13 @@ set_tests_properties(sim.cycles_rules PROPERTIES LABELS "unit" TIMEOUT 30)
 
 # End-to-end: the snippet firmware on bench-sim --standalone (needs the firmware and bench-sim).
 if(TARGET bench-sim AND BENCH_FIRMWARE)
-  # test name; snippet ELF; wait states; bench-sim options. rules.S again under --memory-blocks:
-  # its loads all read SRAM1, so every figure must stay as without the option.
+  # test name; snippet ELF; wait states; bench-sim options. rules.S again under --memory-blocks,
+  # exact and entry: its loads all read SRAM1, so every figure must stay as without the option.
+  # blocks.S under both (blocks_entry.elf: its expectations for entry).
   foreach(t "rules;rules;auto" "ws;ws;auto" "blocks;blocks;auto;--memory-blocks"
-            "rules_memory_blocks;rules;auto;--memory-blocks")
+            "blocks_entry;blocks_entry;auto;--memory-blocks=entry"
+            "rules_memory_blocks;rules;auto;--memory-blocks"
+            "rules_memory_blocks_entry;rules;auto;--memory-blocks=entry")
     list(GET t 0 name)
     list(GET t 1 elf)
     list(GET t 2 ws)

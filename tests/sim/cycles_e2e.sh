@@ -11,7 +11,8 @@ ws=$3
 objcopy=${4:-arm-none-eabi-objcopy}
 shift 3
 [ $# -gt 0 ] && shift
-src=$(basename "$elf" .elf).S
+# blocks_entry.elf is blocks.S assembled with other expectations: its lines are blocks.S's.
+src=$(basename "$elf" .elf | sed 's/_entry$//').S
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM

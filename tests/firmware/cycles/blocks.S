@@ -3,8 +3,15 @@
  * (0x2001C000, 16 KiB) or the CCM (0x10000000); a read from flash pairs with any ("load
  * pipelining happens only when targeting the same memory block by all loads (e.g. SRAM1 vs SRAM2
  * (and CCM) on f407)", jnk0le's pipeline cycle tests). Without the option the pairs that cross
- * blocks below pipeline (rules.S). */
+ * blocks below pipeline (rules.S). Assembled twice: blocks.elf for --memory-blocks (exact: every
+ * load's address) and blocks_entry.elf, with MB_ENTRY, for --memory-blocks=entry (the registers at
+ * the block's entry), whose expectations differ only where the entry cannot tell (EXACT_OR_ENTRY). */
 #include "snippet.h"
+#ifdef MB_ENTRY
+#define EXACT_OR_ENTRY(exact, entry) (entry)
+#else
+#define EXACT_OR_ENTRY(exact, entry) (exact)
+#endif
 SNIPPETS_ENTRY
 	push {r4-r8, lr}
 	ldr r1, =0x20000000       /* SRAM1 */
@@ -51,6 +58,23 @@ SNIPPETS_ENTRY
 	BEGIN(5)                  /* LDRD from SRAM2 (3), then SRAM1: not pipelined after LDRD, 2 */
 	ldrd r0, r4, [r3]
 	ldr r7, [r1]
+	END
+	ldr r8, =0x20010000       /* SRAM1; + 0x3000 << 2 = 0x2001C000, SRAM2 */
+	ldr r12, =0x3000
+	BEGIN(4)                  /* SRAM1, then SRAM2 through a scaled index: 2 + 2 */
+	ldr r0, [r1]
+	ldr r4, [r8, r12, lsl #2]
+	END
+	BEGIN(5)                  /* an address the block computes (the entry follows the ADD): */
+	add r7, r1, #64           /* 1, SRAM2 2, SRAM1 2 */
+	ldr r0, [r3]
+	ldr r4, [r7]
+	END
+	str r3, [r2, #8]          /* a word in SRAM1 holding the SRAM2 address */
+	BEGIN(EXACT_OR_ENTRY(5, 4)) /* a base the block loads: SRAM1 2, SRAM1 1, then SRAM2: 2 when */
+	ldr r7, [r2, #8]          /* every load's address is known; the entry cannot know r7, so */
+	ldr r0, [r1]              /* the pair keeps pipelining: 1 */
+	ldr r4, [r7]
 	END
 	pop {r4-r8, pc}
 	.p2align 2

@@ -1,0 +1,330 @@
+/* The memory-block rule decided from the registers at a block's entry (core_mblocks.h). */
+#include "core/core_internal.h"
+#include "core/cycles_rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Register number of a capstone core register: 0..12, 13 SP, 14 LR; -1 for any other (PC too). */
+static int reg_num(unsigned capreg)
+{
+	int r = cyc_core_reg((int)capreg);
+	return r == 15 ? -1 : r;
+}
+
+static uint16_t reg_bit(unsigned capreg)
+{
+	int r = reg_num(capreg);
+	return r < 0 ? 0 : (uint16_t)(1u << r);
+}
+
+/* The core registers an instruction writes, explicitly or not (write-back bases, LDM lists, SP of
+ * PUSH/POP); all of them when capstone cannot tell. */
+static uint16_t regs_written(csh cs, const cs_insn *in)
+{
+	cs_regs rd, wr;
+	uint8_t n_rd = 0, n_wr = 0;
+	if (cs_regs_access(cs, in, rd, &n_rd, wr, &n_wr) != CS_ERR_OK)
+		return 0x7FFFu;
+	uint16_t m = 0;
+	for (unsigned k = 0; k < n_wr; k++)
+		m |= reg_bit(wr[k]);
+	return m;
+}
+
+void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct core_blk *b)
+{
+	*bd = (struct mblk_build){.prog = prog, .b = b};
+	*prog = (struct mblk_prog){0};
+	unsigned pipelined = 0;
+	for (unsigned i = 0; i < b->cb->n_insn; i++)
+		pipelined += (b->cb->dyn[i] & CYC_DYN_PIPELINED) != 0;
+	if (!pipelined) {
+		bd->failed = true; /* nothing to decide: no program */
+		return;
+	}
+	/* At most a load and a register update per instruction. */
+	bd->cap = 2u * b->cb->n_insn;
+	prog->steps = calloc(bd->cap, sizeof(*prog->steps));
+	prog->pair_idx = calloc(pipelined < 32u ? pipelined : 32u, sizeof(*prog->pair_idx));
+	if (!prog->steps || !prog->pair_idx) {
+		mblk_free(prog);
+		bd->failed = true;
+		bd->oom = true;
+	}
+}
+
+static const cs_arm_op *mem_operand(const cs_arm *a)
+{
+	for (unsigned k = 0; k < a->op_count; k++)
+		if (a->operands[k].type == ARM_OP_MEM)
+			return &a->operands[k];
+	return NULL;
+}
+
+/* A register operand usable as x << n (no shift, or LSL by an immediate). */
+static bool plain_or_lsl(const cs_arm_op *op)
+{
+	return op->shift.type == ARM_SFT_INVALID || (op->shift.type == ARM_SFT_LSL && op->shift.value < 32u);
+}
+
+/* rm (shifted) or an immediate as the second operand of s; false when neither fits. */
+static bool second_operand(const cs_arm_op *op, int sign, struct mblk_step *s)
+{
+	if (op->type == ARM_OP_IMM) {
+		s->imm += sign * op->imm;
+		return true;
+	}
+	if (op->type != ARM_OP_REG || reg_num(op->reg) < 0 || !plain_or_lsl(op))
+		return false;
+	s->rm = (uint8_t)reg_num(op->reg);
+	s->lshift = (uint8_t)(op->shift.type == ARM_SFT_LSL ? op->shift.value : 0u);
+	s->sign = (int8_t)sign;
+	return true;
+}
+
+/* A single load's address (LDR-class, VLDR): base (PC: the literal's address) + disp or index. */
+static bool load_address(const cs_insn *in, const cs_arm_op *m, struct mblk_step *s)
+{
+	*s = (struct mblk_step){.kind = MBLK_LOAD, .rn = MBLK_NONE, .rm = MBLK_NONE, .sign = 1};
+	if (m->mem.base == ARM_REG_PC) {
+		s->imm = (int32_t)(((uint32_t)in->address + 4u) & ~3u) + m->mem.disp;
+		return m->mem.index == ARM_REG_INVALID;
+	}
+	if (reg_num(m->mem.base) < 0)
+		return false;
+	s->rn = (uint8_t)reg_num(m->mem.base);
+	s->imm = m->mem.disp;
+	if (m->mem.index != ARM_REG_INVALID) {
+		if (reg_num(m->mem.index) < 0)
+			return false;
+		s->rm = (uint8_t)reg_num(m->mem.index);
+		s->lshift = (uint8_t)blk_index_lshift(m);
+		s->sign = (int8_t)(m->mem.scale < 0 ? -1 : 1);
+	}
+	return true;
+}
+
+/* A register update the program can follow: MOV, ADD, SUB (ADDW, SUBW) with an immediate or a
+ * register shifted left; a single load/store's write-back base (pre-indexed: + disp; post-indexed:
+ * + the immediate after it). */
+static bool update(const cs_insn *in, struct mblk_step *s)
+{
+	const cs_arm *a = &in->detail->arm;
+	*s = (struct mblk_step){.kind = MBLK_SET, .rn = MBLK_NONE, .rm = MBLK_NONE, .sign = 1, .pair = -1};
+	const cs_arm_op *m = mem_operand(a);
+	if (in->id == ARM_INS_PUSH || in->id == ARM_INS_POP) {
+		/* Table 3-1 "Push", "Pop": SP moves by 4 per register (a POP that loads PC ends the block). */
+		s->rd = s->rn = 13;
+		s->imm = (in->id == ARM_INS_PUSH ? -4 : 4) * (int32_t)a->op_count;
+		return true;
+	}
+	if (m) {
+		if (!a->writeback || reg_num(m->mem.base) < 0 || m->mem.index != ARM_REG_INVALID)
+			return false;
+		s->rd = s->rn = (uint8_t)reg_num(m->mem.base);
+		const cs_arm_op *last = &a->operands[a->op_count - 1];
+		s->imm = last->type == ARM_OP_IMM ? last->imm : m->mem.disp; /* post- or pre-indexed */
+		return true;
+	}
+	if (a->op_count < 2 || a->operands[0].type != ARM_OP_REG || reg_num(a->operands[0].reg) < 0)
+		return false;
+	s->rd = (uint8_t)reg_num(a->operands[0].reg);
+	switch (in->id) {
+	case ARM_INS_MOV:
+		return a->op_count == 2 && second_operand(&a->operands[1], 1, s);
+	case ARM_INS_ADD:
+	case ARM_INS_ADDW:
+	case ARM_INS_SUB:
+	case ARM_INS_SUBW: {
+		int sign = (in->id == ARM_INS_SUB || in->id == ARM_INS_SUBW) ? -1 : 1;
+		const cs_arm_op *rn = a->op_count == 2 ? &a->operands[0] : &a->operands[1];
+		if (a->op_count > 3 || rn->type != ARM_OP_REG || reg_num(rn->reg) < 0 ||
+		    rn->shift.type != ARM_SFT_INVALID)
+			return false;
+		s->rn = (uint8_t)reg_num(rn->reg);
+		return second_operand(&a->operands[a->op_count - 1], sign, s);
+	}
+	default:
+		return false;
+	}
+}
+
+/* The registers a step reads (MBLK_NONE: none). */
+static uint16_t sources(const struct mblk_step *s)
+{
+	return (uint16_t)((s->rn < MBLK_NONE ? 1u << s->rn : 0u) | (s->rm < MBLK_NONE ? 1u << s->rm : 0u));
+}
+
+static bool known(const struct mblk_build *bd, const struct mblk_step *s)
+{
+	return (sources(s) & bd->unknown) == 0;
+}
+
+static void push(struct mblk_build *bd, const struct mblk_step *s)
+{
+	if (bd->prog->n_steps < bd->cap)
+		bd->prog->steps[bd->prog->n_steps++] = *s;
+	if (s->kind == MBLK_LOAD)
+		bd->last_load = bd->prog->n_steps;
+}
+
+/* Pairs the analysis decides alone, so the entry need not: a literal (flash pairs with any
+ * block), or both loads on the same base register, unchanged, with immediate offsets (one block
+ * unless the base points within the offsets of a block's end, which compiled code does not do). */
+static bool same_block(const struct mblk_build *bd, const struct mblk_step *s)
+{
+	const struct mblk_prog *p = bd->prog;
+	if (!bd->last_load || bd->last_load != p->n_steps)
+		return false; /* the first load is not the step just before: undecided, or a write-back */
+	const struct mblk_step *f = &p->steps[bd->last_load - 1u];
+	if (f->idx + 1u != s->idx)
+		return false;
+	bool f_lit = f->rn == MBLK_NONE && f->rm == MBLK_NONE, s_lit = s->rn == MBLK_NONE && s->rm == MBLK_NONE;
+	return f_lit || s_lit || (f->rn == s->rn && f->rm == MBLK_NONE && s->rm == MBLK_NONE);
+}
+
+void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i)
+{
+	if (bd->failed)
+		return;
+	if (!in) {
+		bd->unknown = 0x7FFFu;
+		return;
+	}
+	const struct cyc_block *cb = bd->b->cb;
+	const cs_arm *a = &in->detail->arm;
+	/* A conditional instruction may not run: what it loads or writes is not known at entry. */
+	bool cond = a->cc != ARM_CC_AL && a->cc != ARM_CC_INVALID;
+	bool pipelined = (cb->dyn[i] & CYC_DYN_PIPELINED) != 0;
+	bool first = i + 1u < cb->n_insn && (cb->dyn[i + 1u] & CYC_DYN_PIPELINED);
+	const cs_arm_op *m = mem_operand(a);
+	struct mblk_step s;
+	if (!cond && (pipelined || first) && m && load_address(in, m, &s) && known(bd, &s)) {
+		s.idx = (uint16_t)i;
+		s.pair = -1;
+		if (pipelined && bd->prog->n_pairs < 32u && !same_block(bd, &s)) {
+			s.pair = (int8_t)bd->prog->n_pairs;
+			bd->prog->pair_idx[bd->prog->n_pairs++] = (uint16_t)i;
+		}
+		push(bd, &s);
+		if (s.pair >= 0)
+			bd->last_pair = bd->prog->n_steps;
+	}
+	uint16_t w = regs_written(cs, in);
+	if (!cond && update(in, &s) && s.rd < MBLK_NONE && known(bd, &s)) {
+		/* What a write-back load loads is unknown; its base follows the step. */
+		bd->unknown |= (uint16_t)(w & ~(1u << s.rd));
+		bd->unknown &= (uint16_t) ~(1u << s.rd);
+		push(bd, &s);
+	} else {
+		bd->unknown |= w;
+	}
+}
+
+/* Keeps the steps the pairs need, so the entry runs no more than it must: a pair's two loads, and
+ * the register updates their addresses depend on (backwards, from the last step). */
+static void prune(struct mblk_prog *p)
+{
+	uint16_t live = 0;
+	int want_idx = -1; /* a pair's first load, at this instruction index */
+	unsigned n = p->n_steps, out = n;
+	for (unsigned k = n; k-- > 0;) {
+		const struct mblk_step *s = &p->steps[k];
+		bool keep;
+		if (s->kind == MBLK_LOAD) {
+			keep = s->pair >= 0 || (int)s->idx == want_idx;
+			want_idx = s->pair >= 0 ? (int)s->idx - 1 : -1;
+			if (keep)
+				live |= sources(s);
+		} else {
+			keep = (live >> s->rd & 1u) != 0;
+			if (keep)
+				live = (uint16_t)((live & ~(1u << s->rd)) | sources(s));
+		}
+		if (keep)
+			p->steps[--out] = *s;
+	}
+	memmove(p->steps, p->steps + out, (n - out) * sizeof(*p->steps));
+	p->n_steps = (uint16_t)(n - out);
+}
+
+int mblk_end(struct mblk_build *bd)
+{
+	struct mblk_prog *p = bd->prog;
+	if (bd->oom)
+		return -1;
+	if (bd->failed)
+		return 0;
+	p->n_steps = (uint16_t)bd->last_pair; /* nothing after the last pipelined load matters */
+	prune(p);
+	if (!p->n_steps || !p->n_pairs)
+		mblk_free(p);
+	return 0;
+}
+
+void mblk_free(struct mblk_prog *prog)
+{
+	free(prog->steps);
+	free(prog->pair_idx);
+	*prog = (struct mblk_prog){0};
+}
+
+unsigned mblk_block_of(const struct sim_core *c, uint32_t addr)
+{
+	for (unsigned k = 0; k < c->soc.n_mem_blocks; k++)
+		if (addr - c->soc.mem_blocks[k].base < c->soc.mem_blocks[k].size)
+			return k + 1u;
+	return 0;
+}
+
+static uint32_t value(struct sim_core *c, uint32_t *v, uint16_t *have, unsigned r)
+{
+	static const int ucreg[15] = {UC_ARM_REG_R0,  UC_ARM_REG_R1,  UC_ARM_REG_R2,  UC_ARM_REG_R3, UC_ARM_REG_R4,
+	                              UC_ARM_REG_R5,  UC_ARM_REG_R6,  UC_ARM_REG_R7,  UC_ARM_REG_R8, UC_ARM_REG_R9,
+	                              UC_ARM_REG_R10, UC_ARM_REG_R11, UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR};
+	if (r >= 15u)
+		return 0;
+	if (!(*have >> r & 1u)) {
+		v[r] = core_reg(c, ucreg[r]);
+		*have |= (uint16_t)(1u << r);
+	}
+	return v[r];
+}
+
+void mblk_decide(struct sim_core *c, struct core_blk *b)
+{
+	const struct mblk_prog *p = &b->mb;
+	uint32_t v[15];
+	uint16_t have = 0;
+	unsigned last_blk = 0;
+	int last_idx = -2;
+	uint32_t mask = 0;
+	for (unsigned k = 0; k < p->n_steps; k++) {
+		const struct mblk_step *s = &p->steps[k];
+		uint32_t x = value(c, v, &have, s->rm) << s->lshift;
+		x = value(c, v, &have, s->rn) + (s->sign < 0 ? (uint32_t)-x : x) + (uint32_t)s->imm;
+		if (s->kind == MBLK_SET) {
+			v[s->rd] = x;
+			have |= (uint16_t)(1u << s->rd);
+			continue;
+		}
+		unsigned blk = mblk_block_of(c, x);
+		if (s->pair >= 0 && last_idx == (int)s->idx - 1 && blk && last_blk && blk != last_blk)
+			mask |= 1u << s->pair;
+		last_blk = blk;
+		last_idx = s->idx;
+	}
+	c->mb_for = b;
+	c->mb_mask = mask;
+}
+
+uint32_t mblk_extra_before(const struct sim_core *c, const struct core_blk *b, unsigned i)
+{
+	if (c->mb_for != b || !c->mb_mask)
+		return 0;
+	uint32_t n = 0;
+	for (unsigned k = 0; k < b->mb.n_pairs; k++)
+		n += (c->mb_mask >> k & 1u) && b->mb.pair_idx[k] < i;
+	return n;
+}

@@ -1,0 +1,74 @@
+/* The memory-block rule without a read hook (core_mblocks.c): "load pipelining happens only when
+ * targeting the same memory block by all loads (e.g. SRAM1 vs SRAM2 (and CCM) on f407)" (jnk0le's
+ * pipeline cycle tests, measured on an STM32F407; docs/cycle-model.md "Load/store pipelining").
+ *
+ * A load the rules pipelined (CYC_DYN_PIPELINED) gets its cycle back when it and the load before
+ * it read different blocks. Their addresses come from the registers at the block's entry: when the
+ * block is analysed, its instructions up to its last pipelined load become a short program of
+ * steps, the loads' addresses and the simple register updates between them (ADD, SUB, MOV with an
+ * immediate or a register shifted left, a write-back base). A register any other instruction
+ * writes is unknown from there on, and a load whose address needs one is not decided: the pair
+ * keeps its pipelined cost, as without the rule. At each entry the core runs the program on the
+ * registers it needs (mblk_decide), which costs a few register reads only in blocks that have
+ * pipelined loads, where a read hook would send every load of the whole run through unicorn's slow
+ * path. `bench-sim --memory-blocks exact` uses that hook instead. */
+#ifndef SIM_CORE_MBLOCKS_H
+#define SIM_CORE_MBLOCKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <capstone/capstone.h>
+
+struct sim_core;
+struct core_blk;
+
+/* One step: a load's address, or a register update, in the block's order. Registers are 0..12,
+ * 13 SP, 14 LR; MBLK_NONE reads as 0. */
+enum { MBLK_LOAD = 0, MBLK_SET = 1, MBLK_NONE = 15 };
+struct mblk_step {
+	uint8_t kind;   /* MBLK_LOAD: ea = rn + sign * (rm << lshift) + imm; MBLK_SET: rd = the same */
+	uint8_t rd;     /* MBLK_SET */
+	uint8_t rn, rm; /* MBLK_NONE: none */
+	uint8_t lshift;
+	int8_t sign;
+	int8_t pair;  /* MBLK_LOAD of a pipelined load: its pair's bit in the mask, else -1 */
+	uint16_t idx; /* MBLK_LOAD: instruction index */
+	int32_t imm;
+};
+
+/* What a block keeps: the program, and the instruction index of each pair's pipelined load. */
+struct mblk_prog {
+	struct mblk_step *steps;
+	uint16_t n_steps;
+	uint8_t n_pairs; /* at most 32 */
+	uint16_t *pair_idx;
+};
+
+/* Building the program while the block is analysed, one instruction at a time. */
+struct mblk_build {
+	struct mblk_prog *prog;
+	const struct core_blk *b;
+	unsigned cap;
+	uint16_t unknown;   /* registers whose value the program cannot know from here on */
+	unsigned last_pair; /* steps up to the last pipelined load are kept */
+	unsigned last_load; /* steps up to the last load pushed */
+	bool failed;        /* no program for this block */
+	bool oom;
+};
+
+void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct core_blk *b);
+/* Instruction i of the block, as capstone decoded it (NULL: not decoded, every register unknown). */
+void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i);
+/* 0, or -1 when memory ran out (the program is then empty). */
+int mblk_end(struct mblk_build *bd);
+void mblk_free(struct mblk_prog *prog);
+
+/* Memory block of a data address (core_soc.mem_blocks): 1.., or 0 outside every block. */
+unsigned mblk_block_of(const struct sim_core *c, uint32_t addr);
+/* At the block's entry: which of its pairs read two different blocks (sim_core.mb_mask). */
+void mblk_decide(struct sim_core *c, struct core_blk *b);
+/* The cycles those pairs add before instruction i of the current block. */
+uint32_t mblk_extra_before(const struct sim_core *c, const struct core_blk *b, unsigned i);
+
+#endif
