@@ -61,8 +61,8 @@ static const char usage_text[] =
     "                    writes (default `auto`: follow the firmware, RM0090 3.4; docs/cycle-model.md)\n"
     "  --memory-blocks[=M]  loads pipeline only within one of SRAM1, SRAM2, CCM, as measured on\n"
     "                    silicon (docs/cycle-model.md). M: `exact` (the bare option) from every load's\n"
-    "                    address (every load hooked: about 2.3x the time), `entry` from the registers\n"
-    "                    at each block's entry (about 1.5x; pairs it cannot tell keep pipelining),\n"
+    "                    address (every load hooked: about 2.2x the time), `entry` from the registers\n"
+    "                    at each block's entry (about 1.35x; pairs it cannot tell keep pipelining),\n"
     "                    `off` (the default) ignores the rule\n"
     "  --trace           print every executed instruction to stderr\n"
     "  --elf FILE        load FILE's segments into flash/RAM before starting (factory programmed)\n"
@@ -144,8 +144,9 @@ static void info(const struct sim *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* `--memory-blocks` (exact) or `--memory-blocks=entry|exact|off`, from the argument as given:
- * the option's value is optional. */
+/* `--memory-blocks` (exact) or `--memory-blocks=entry|exact|off`, from the argument as given
+ * (argv, not optarg: the value is optional, and testing optarg for NULL here makes clang's
+ * analyser assume it may be NULL for every other option). */
 static int parse_memory_blocks(const char *arg, enum sim_memory_blocks *out)
 {
 	const char *eq = strchr(arg, '=');

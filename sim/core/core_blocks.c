@@ -62,13 +62,62 @@ static uint8_t regbyte(unsigned capreg)
 	return capreg > 255 ? 0 : (uint8_t)capreg;
 }
 
+/* Bytes a single load or store touches: an MMIO access or a read is matched to the instruction
+ * whose [address, address + size) holds it, so a wider window would take the next word of a POP
+ * for the load after it. */
+static uint16_t single_size(const cs_insn *in)
+{
+	const cs_arm *a = &in->detail->arm;
+	switch (in->id) {
+	case ARM_INS_LDRB:
+	case ARM_INS_STRB:
+	case ARM_INS_LDRSB:
+	case ARM_INS_LDRBT:
+	case ARM_INS_STRBT:
+	case ARM_INS_LDRSBT:
+	case ARM_INS_LDREXB:
+	case ARM_INS_STREXB:
+	case ARM_INS_TBB:
+		return 1;
+	case ARM_INS_LDRH:
+	case ARM_INS_STRH:
+	case ARM_INS_LDRSH:
+	case ARM_INS_LDRHT:
+	case ARM_INS_STRHT:
+	case ARM_INS_LDRSHT:
+	case ARM_INS_LDREXH:
+	case ARM_INS_STREXH:
+	case ARM_INS_TBH:
+		return 2;
+	case ARM_INS_LDRD:
+	case ARM_INS_STRD:
+	case ARM_INS_LDREXD:
+	case ARM_INS_STREXD:
+		return 8;
+	case ARM_INS_VLDR:
+	case ARM_INS_VSTR: /* VLDR.64 / VSTR.64 move a D register */
+		return (a->op_count && a->operands[0].reg >= ARM_REG_D0 && a->operands[0].reg <= ARM_REG_D31) ? 8 : 4;
+	default:
+		return 4;
+	}
+}
+
+/* Bytes a register list moves: 4 a core or S register, 8 a D register. */
+static uint16_t list_size(const cs_arm *a)
+{
+	unsigned n = 0;
+	for (unsigned k = 0; k < a->op_count; k++)
+		if (a->operands[k].type == ARM_OP_REG)
+			n += (a->operands[k].reg >= ARM_REG_D0 && a->operands[k].reg <= ARM_REG_D31) ? 8u : 4u;
+	return (uint16_t)n;
+}
+
 /* The memory operand of a load/store, from capstone's detail (capstone 4, arm.h). */
 static void add_memop(struct core_blk *b, unsigned idx, const cs_insn *in)
 {
 	const cs_arm *a = &in->detail->arm;
 	struct core_memop m = {.idx = (uint16_t)idx, .scale = 1};
 	bool found = false;
-	unsigned nregs = 0;
 	for (unsigned k = 0; k < a->op_count; k++) {
 		const cs_arm_op *op = &a->operands[k];
 		if (op->type == ARM_OP_MEM && !found) {
@@ -78,8 +127,6 @@ static void add_memop(struct core_blk *b, unsigned idx, const cs_insn *in)
 			m.lshift = (uint8_t)blk_index_lshift(op);
 			m.disp = op->mem.disp;
 			found = true;
-		} else if (op->type == ARM_OP_REG) {
-			nregs++;
 		}
 	}
 	switch (in->id) {
@@ -87,13 +134,13 @@ static void add_memop(struct core_blk *b, unsigned idx, const cs_insn *in)
 	case ARM_INS_VPUSH:
 		m.base = ARM_REG_SP;
 		m.down = true;
-		m.span = (uint16_t)(4 * nregs * (in->id == ARM_INS_VPUSH ? 2 : 1));
+		m.span = list_size(a);
 		found = true;
 		break;
 	case ARM_INS_POP:
 	case ARM_INS_VPOP:
 		m.base = ARM_REG_SP;
-		m.span = (uint16_t)(4 * nregs * (in->id == ARM_INS_VPOP ? 2 : 1));
+		m.span = list_size(a);
 		found = true;
 		break;
 	case ARM_INS_LDM:
@@ -113,7 +160,7 @@ static void add_memop(struct core_blk *b, unsigned idx, const cs_insn *in)
 	if (!found)
 		return;
 	if (m.span == 0)
-		m.span = 8; /* LDRD/STRD and VLDR.64 touch 8 bytes; a wider window is harmless */
+		m.span = single_size(in);
 	m.store = strncmp(in->mnemonic, "st", 2) == 0 || strncmp(in->mnemonic, "vst", 3) == 0 ||
 	          strncmp(in->mnemonic, "push", 4) == 0 || strncmp(in->mnemonic, "vpush", 5) == 0;
 	b->memops[b->n_memops++] = m;
@@ -201,7 +248,7 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 	b->div_addr = calloc(n, sizeof(*b->div_addr));
 	int rc = (b->memops && b->fp_addr && b->div_addr) ? 0 : -1;
 	struct mblk_build mbb;
-	mblk_begin(&mbb, &b->mb, b);
+	mblk_begin(&mbb, &b->mb, c, b);
 	for (unsigned i = 0; rc == 0 && i < b->cb->n_insn; i++) {
 		uint32_t off = b->cb->insn_offset[i];
 		uint16_t hw1 = (uint16_t)(code[off] | code[off + 1] << 8);
@@ -425,6 +472,14 @@ static int find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, in
 int blk_find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, int from)
 {
 	return find_access(c, b, addr, from, false);
+}
+
+const struct core_memop *blk_memop_at(const struct core_blk *b, int idx)
+{
+	for (unsigned k = 0; k < b->n_memops; k++)
+		if (b->memops[k].idx == idx)
+			return &b->memops[k];
+	return NULL;
 }
 
 int blk_find_load(struct sim_core *c, struct core_blk *b, uint32_t addr, int from)

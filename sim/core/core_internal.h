@@ -135,7 +135,8 @@ struct sim_core {
 	uint64_t mb_run;
 	int mb_idx;
 	unsigned mb_block;
-	/* Without the read hook: the pairs of the current block (core_blk.mb_pairs) that read two
+	uint32_t mb_first, mb_last; /* the first and the last address that load read */
+	/* Without the read hook: the pairs of the current block (core_blk.mb, a bit per pair) that read two
 	 * blocks, decided from the registers at its entry; valid while cur == mb_for. */
 	bool mb_entry;
 	const struct core_blk *mb_for;

@@ -18,6 +18,14 @@ static uint16_t reg_bit(unsigned capreg)
 	return r < 0 ? 0 : (uint16_t)(1u << r);
 }
 
+static const cs_arm_op *mem_operand(const cs_arm *a)
+{
+	for (unsigned k = 0; k < a->op_count; k++)
+		if (a->operands[k].type == ARM_OP_MEM)
+			return &a->operands[k];
+	return NULL;
+}
+
 /* The core registers an instruction writes, explicitly or not (write-back bases, LDM lists, SP of
  * PUSH/POP); all of them when capstone cannot tell. */
 static uint16_t regs_written(csh cs, const cs_insn *in)
@@ -29,13 +37,29 @@ static uint16_t regs_written(csh cs, const cs_insn *in)
 	uint16_t m = 0;
 	for (unsigned k = 0; k < n_wr; k++)
 		m |= reg_bit(wr[k]);
+	/* capstone 4.0.2 leaves SP out of VPUSH/VPOP's writes; a written-back base is added for any
+	 * instruction it might leave out the same way. */
+	const cs_arm *a = &in->detail->arm;
+	if (in->id == ARM_INS_VPUSH || in->id == ARM_INS_VPOP)
+		m |= reg_bit(ARM_REG_SP);
+	if (a->writeback) {
+		const cs_arm_op *mem = mem_operand(a);
+		if (mem)
+			m |= reg_bit(mem->mem.base);
+		else if (a->op_count && a->operands[0].type == ARM_OP_REG)
+			m |= reg_bit(a->operands[0].reg); /* LDM/STM/VLDM/VSTM: the base first */
+	}
 	return m;
 }
 
-void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct core_blk *b)
+void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct sim_core *c, const struct core_blk *b)
 {
-	*bd = (struct mblk_build){.prog = prog, .b = b};
+	*bd = (struct mblk_build){.prog = prog, .b = b, .c = c};
 	*prog = (struct mblk_prog){0};
+	if (!c->mb_entry) {
+		bd->failed = true; /* the rule is off, or the read hook applies it */
+		return;
+	}
 	unsigned pipelined = 0;
 	for (unsigned i = 0; i < b->cb->n_insn; i++)
 		pipelined += (b->cb->dyn[i] & CYC_DYN_PIPELINED) != 0;
@@ -54,14 +78,6 @@ void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct core
 	}
 }
 
-static const cs_arm_op *mem_operand(const cs_arm *a)
-{
-	for (unsigned k = 0; k < a->op_count; k++)
-		if (a->operands[k].type == ARM_OP_MEM)
-			return &a->operands[k];
-	return NULL;
-}
-
 /* A register operand usable as x << n (no shift, or LSL by an immediate). */
 static bool plain_or_lsl(const cs_arm_op *op)
 {
@@ -72,7 +88,9 @@ static bool plain_or_lsl(const cs_arm_op *op)
 static bool second_operand(const cs_arm_op *op, int sign, struct mblk_step *s)
 {
 	if (op->type == ARM_OP_IMM) {
-		s->imm += sign * op->imm;
+		/* In uint32_t: `sub r0, r1, #0x80000000` has imm INT_MIN. */
+		uint32_t v = (uint32_t)op->imm;
+		s->imm = (int32_t)((uint32_t)s->imm + (sign < 0 ? 0u - v : v));
 		return true;
 	}
 	if (op->type != ARM_OP_REG || reg_num(op->reg) < 0 || !plain_or_lsl(op))
@@ -113,10 +131,18 @@ static bool update(const cs_insn *in, struct mblk_step *s)
 	const cs_arm *a = &in->detail->arm;
 	*s = (struct mblk_step){.kind = MBLK_SET, .rn = MBLK_NONE, .rm = MBLK_NONE, .sign = 1, .pair = -1};
 	const cs_arm_op *m = mem_operand(a);
-	if (in->id == ARM_INS_PUSH || in->id == ARM_INS_POP) {
-		/* Table 3-1 "Push", "Pop": SP moves by 4 per register (a POP that loads PC ends the block). */
+	if (in->id == ARM_INS_PUSH || in->id == ARM_INS_POP || in->id == ARM_INS_VPUSH || in->id == ARM_INS_VPOP) {
+		/* SP moves by the size of the list: 4 a core or S register, 8 a D register (a POP that
+		 * loads PC or SP ends what can be followed: PC ends the block, SP is in the list). */
+		uint32_t size = 0;
+		for (unsigned k = 0; k < a->op_count; k++) {
+			unsigned r = a->operands[k].reg;
+			if (r == ARM_REG_SP)
+				return false;
+			size += (r >= ARM_REG_D0 && r <= ARM_REG_D31) ? 8u : 4u;
+		}
 		s->rd = s->rn = 13;
-		s->imm = (in->id == ARM_INS_PUSH ? -4 : 4) * (int32_t)a->op_count;
+		s->imm = (int32_t)((in->id == ARM_INS_PUSH || in->id == ARM_INS_VPUSH) ? 0u - size : size);
 		return true;
 	}
 	if (m) {
@@ -169,9 +195,15 @@ static void push(struct mblk_build *bd, const struct mblk_step *s)
 		bd->last_load = bd->prog->n_steps;
 }
 
-/* Pairs the analysis decides alone, so the entry need not: a literal (flash pairs with any
- * block), or both loads on the same base register, unchanged, with immediate offsets (one block
- * unless the base points within the offsets of a block's end, which compiled code does not do). */
+/* A literal (a constant address) outside every memory block: in flash, which pairs with any. */
+static bool outside_blocks(const struct mblk_build *bd, const struct mblk_step *s)
+{
+	return s->rn == MBLK_NONE && s->rm == MBLK_NONE && mblk_block_of(bd->c, (uint32_t)s->imm) == 0;
+}
+
+/* Pairs the analysis decides alone, as not crossing blocks, so the entry need not: a literal in
+ * flash, or both loads on the same base register, unchanged, with immediate offsets (one block
+ * unless the base points within the offsets of a block's end: docs/cycle-model.md). */
 static bool same_block(const struct mblk_build *bd, const struct mblk_step *s)
 {
 	const struct mblk_prog *p = bd->prog;
@@ -180,8 +212,8 @@ static bool same_block(const struct mblk_build *bd, const struct mblk_step *s)
 	const struct mblk_step *f = &p->steps[bd->last_load - 1u];
 	if (f->idx + 1u != s->idx)
 		return false;
-	bool f_lit = f->rn == MBLK_NONE && f->rm == MBLK_NONE, s_lit = s->rn == MBLK_NONE && s->rm == MBLK_NONE;
-	return f_lit || s_lit || (f->rn == s->rn && f->rm == MBLK_NONE && s->rm == MBLK_NONE);
+	return outside_blocks(bd, f) || outside_blocks(bd, s) ||
+	       (f->rn == s->rn && f->rn != MBLK_NONE && f->rm == MBLK_NONE && s->rm == MBLK_NONE);
 }
 
 void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i)
@@ -212,6 +244,8 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i)
 			bd->last_pair = bd->prog->n_steps;
 	}
 	uint16_t w = regs_written(cs, in);
+	if (in->id == ARM_INS_PUSH || in->id == ARM_INS_VPUSH)
+		w = reg_bit(ARM_REG_SP); /* capstone lists the pushed registers as written */
 	if (!cond && update(in, &s) && s.rd < MBLK_NONE && known(bd, &s)) {
 		/* What a write-back load loads is unknown; its base follows the step. */
 		bd->unknown |= (uint16_t)(w & ~(1u << s.rd));
@@ -247,6 +281,7 @@ static void prune(struct mblk_prog *p)
 	}
 	memmove(p->steps, p->steps + out, (n - out) * sizeof(*p->steps));
 	p->n_steps = (uint16_t)(n - out);
+	p->entry_regs = live; /* read before any step sets them */
 }
 
 int mblk_end(struct mblk_build *bd)
@@ -278,35 +313,34 @@ unsigned mblk_block_of(const struct sim_core *c, uint32_t addr)
 	return 0;
 }
 
-static uint32_t value(struct sim_core *c, uint32_t *v, uint16_t *have, unsigned r)
-{
-	static const int ucreg[15] = {UC_ARM_REG_R0,  UC_ARM_REG_R1,  UC_ARM_REG_R2,  UC_ARM_REG_R3, UC_ARM_REG_R4,
-	                              UC_ARM_REG_R5,  UC_ARM_REG_R6,  UC_ARM_REG_R7,  UC_ARM_REG_R8, UC_ARM_REG_R9,
-	                              UC_ARM_REG_R10, UC_ARM_REG_R11, UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR};
-	if (r >= 15u)
-		return 0;
-	if (!(*have >> r & 1u)) {
-		v[r] = core_reg(c, ucreg[r]);
-		*have |= (uint16_t)(1u << r);
-	}
-	return v[r];
-}
+static const int mblk_ucreg[15] = {UC_ARM_REG_R0,  UC_ARM_REG_R1,  UC_ARM_REG_R2,  UC_ARM_REG_R3, UC_ARM_REG_R4,
+                                   UC_ARM_REG_R5,  UC_ARM_REG_R6,  UC_ARM_REG_R7,  UC_ARM_REG_R8, UC_ARM_REG_R9,
+                                   UC_ARM_REG_R10, UC_ARM_REG_R11, UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR};
 
 void mblk_decide(struct sim_core *c, struct core_blk *b)
 {
 	const struct mblk_prog *p = &b->mb;
-	uint32_t v[15];
-	uint16_t have = 0;
+	uint32_t v[16] = {0};
+	/* The registers the program reads before it sets them, in one call. */
+	int ids[15];
+	void *ptrs[15];
+	int n = 0;
+	for (unsigned r = 0; r < 15u; r++)
+		if (p->entry_regs >> r & 1u) {
+			ids[n] = mblk_ucreg[r];
+			ptrs[n++] = &v[r];
+		}
+	if (n && uc_reg_read_batch(c->uc, ids, ptrs, n) != UC_ERR_OK)
+		return;
 	unsigned last_blk = 0;
 	int last_idx = -2;
 	uint32_t mask = 0;
 	for (unsigned k = 0; k < p->n_steps; k++) {
 		const struct mblk_step *s = &p->steps[k];
-		uint32_t x = value(c, v, &have, s->rm) << s->lshift;
-		x = value(c, v, &have, s->rn) + (s->sign < 0 ? (uint32_t)-x : x) + (uint32_t)s->imm;
+		uint32_t x = v[s->rm] << s->lshift;
+		x = v[s->rn] + (s->sign < 0 ? (uint32_t)-x : x) + (uint32_t)s->imm;
 		if (s->kind == MBLK_SET) {
 			v[s->rd] = x;
-			have |= (uint16_t)(1u << s->rd);
 			continue;
 		}
 		unsigned blk = mblk_block_of(c, x);

@@ -41,7 +41,8 @@ struct mblk_step {
 struct mblk_prog {
 	struct mblk_step *steps;
 	uint16_t n_steps;
-	uint8_t n_pairs; /* at most 32 */
+	uint8_t n_pairs;     /* at most 32 */
+	uint16_t entry_regs; /* the registers it reads at entry (bit r) */
 	uint16_t *pair_idx;
 };
 
@@ -49,6 +50,7 @@ struct mblk_prog {
 struct mblk_build {
 	struct mblk_prog *prog;
 	const struct core_blk *b;
+	const struct sim_core *c;
 	unsigned cap;
 	uint16_t unknown;   /* registers whose value the program cannot know from here on */
 	unsigned last_pair; /* steps up to the last pipelined load are kept */
@@ -57,7 +59,8 @@ struct mblk_build {
 	bool oom;
 };
 
-void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct core_blk *b);
+/* Nothing is built unless the core runs the rule this way (sim_core.mb_entry). */
+void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct sim_core *c, const struct core_blk *b);
 /* Instruction i of the block, as capstone decoded it (NULL: not decoded, every register unknown). */
 void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i);
 /* 0, or -1 when memory ran out (the program is then empty). */

@@ -13,7 +13,7 @@
 #define EXACT_OR_ENTRY(exact, entry) (exact)
 #endif
 SNIPPETS_ENTRY
-	push {r4-r8, lr}
+	push {r4-r11, lr}
 	ldr r1, =0x20000000       /* SRAM1 */
 	ldr r2, =0x20000100       /* SRAM1 */
 	ldr r3, =0x2001C000       /* SRAM2 */
@@ -76,7 +76,88 @@ SNIPPETS_ENTRY
 	ldr r0, [r1]              /* the pair keeps pipelining: 1 */
 	ldr r4, [r7]
 	END
-	pop {r4-r8, pc}
+	/* Addresses the block computes next to the SRAM1/SRAM2 boundary (0x2001C000, r3): each pair
+	 * crosses blocks only if the step before it is followed exactly (sign, immediate, shift). */
+	BEGIN(5)                  /* SUB: r3 - 4 is SRAM1, after SRAM2: 1 + 2 + 2 */
+	sub r7, r3, #4
+	ldr r0, [r3]
+	ldr r4, [r7]
+	END
+	mov r7, r3
+	BEGIN(5)                  /* a negative post-index write-back: r7 becomes 0x2001BFFC, SRAM1, */
+	ldr r0, [r7], #-4         /* after SRAM2: 2 + 1 + 2 */
+	ldr r4, [r3]
+	ldr r5, [r7]
+	END
+	ldr r12, =0x7000
+	BEGIN(5)                  /* ADD with LSL: r1 + (0x7000 << 2) = 0x2001C000, SRAM2: 1 + 2 + 2 */
+	add.w r7, r1, r12, lsl #2
+	ldr r0, [r1]
+	ldr r4, [r7]
+	END
+	BEGIN(5)                  /* MOV: SRAM1, then SRAM2 through the copy: 1 + 2 + 2 */
+	mov r7, r3
+	ldr r0, [r1]
+	ldr r4, [r7]
+	END
+	mov r10, sp
+	mov sp, r3
+	BEGIN(7)                  /* PUSH moves SP to 0x2001BFF8, SRAM1, read after SRAM2: 3 + 2 + 2 */
+	push {r0, r2}
+	ldr r0, [r3]
+	ldr r4, [sp]
+	END
+	BEGIN(7)                  /* POP moves it back to 0x2001C000, SRAM2, read after SRAM1: 3 + 2 + 2 */
+	pop {r0, r2}
+	ldr r0, [r1]
+	ldr r4, [sp]
+	END
+	push {r0, r2}
+	BEGIN(7)                  /* POP's second word (0x2001BFFC) is the address `[sp, #4]` names */
+	pop {r0, r2}              /* with SP not yet written back: the read is POP's; the next load */
+	ldr r5, [r1]              /* reads SRAM1, then [sp, #4] = 0x2001C004, SRAM2: 3 + 2 + 2 */
+	ldr r4, [sp, #4]
+	END
+	ldr r0, =0xE000ED88       /* CPACR: CP10, CP11 full access for VPUSH */
+	ldr r4, [r0]
+	orr r4, r4, #(0xF << 20)
+	str r4, [r0]
+	dsb
+	isb
+	BEGIN(7)                  /* VPUSH of a D register: SP 0x2001BFF8, SRAM1, after SRAM2: 3 + 2 + 2 */
+	vpush {d8}
+	ldr r0, [r3]
+	ldr r4, [sp]
+	END
+	vpop {d8}
+	mov sp, r10
+	mov r7, r3
+	cmp r0, r0                /* Z set: the ADDNE below does not run */
+	BEGIN(EXACT_OR_ENTRY(6, 5)) /* a conditional write: r7 stays SRAM2, read after SRAM1: 1 + 1 */
+	it ne                     /* + 2 + 2; the entry cannot know whether it ran: r7 unknown, the */
+	addne r7, r7, #4          /* pair keeps pipelining */
+	ldr r0, [r1]
+	ldr r4, [r7]
+	END
+	BEGIN(7)                  /* the block ends in a taken branch: the pair's cycle is charged at */
+	ldr r0, [r1]              /* the block's end, not at the BKPT: 2 + 2 + B 3 */
+	ldr r4, [r3]
+	b 1f
+	nop
+1:	END
+	/* A CYCCNT read after the pair, in the same block, sees its cycle: from the first read to the
+	 * second, ldr 2 (its own data phase), SRAM1 1 (pipelined), SRAM2 1 + 1; a wrong count halts
+	 * on BKPT #3, which fails the test. */
+	ldr r11, =0xE0001004      /* DWT_CYCCNT */
+	ldr r5, [r11]
+	ldr r0, [r1]
+	ldr r4, [r3]
+	ldr r6, [r11]
+	subs r6, r6, r5
+	cmp r6, #5
+	beq 2f
+	bkpt #3
+2:	pop {r4-r11, pc}
 	.p2align 2
 table:	.word 1, 2
 	.ltorg
