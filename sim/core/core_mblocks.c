@@ -171,9 +171,49 @@ static bool update(const cs_insn *in, struct mblk_step *s)
 		s->rn = (uint8_t)reg_num(rn->reg);
 		return second_operand(&a->operands[a->op_count - 1], sign, s);
 	}
+	case ARM_INS_RSB:
+	case ARM_INS_AND:
+	case ARM_INS_ORR:
+	case ARM_INS_EOR:
+	case ARM_INS_BIC: {
+		static const uint8_t ops[] = {MBLK_RSB, MBLK_AND, MBLK_ORR, MBLK_EOR, MBLK_BIC};
+		static const unsigned ids[] = {ARM_INS_RSB, ARM_INS_AND, ARM_INS_ORR, ARM_INS_EOR, ARM_INS_BIC};
+		for (unsigned k = 0; k < sizeof(ids) / sizeof(ids[0]); k++)
+			if (ids[k] == in->id)
+				s->op = ops[k];
+		const cs_arm_op *rn = a->op_count == 2 ? &a->operands[0] : &a->operands[1];
+		if (a->op_count > 3 || rn->type != ARM_OP_REG || reg_num(rn->reg) < 0 ||
+		    rn->shift.type != ARM_SFT_INVALID)
+			return false;
+		s->rn = (uint8_t)reg_num(rn->reg);
+		return second_operand(&a->operands[a->op_count - 1], 1, s);
+	}
 	default:
 		return false;
 	}
+}
+
+/* CMP or CMN with a register and an immediate or a register shifted left: a flags step. */
+static bool compare(const cs_insn *in, struct mblk_step *s)
+{
+	const cs_arm *a = &in->detail->arm;
+	*s = (struct mblk_step){.kind = MBLK_FLAGS, .rn = MBLK_NONE, .rm = MBLK_NONE, .sign = 1, .pair = -1};
+	if ((in->id != ARM_INS_CMP && in->id != ARM_INS_CMN) || a->op_count != 2 || a->operands[0].type != ARM_OP_REG ||
+	    reg_num(a->operands[0].reg) < 0 || a->operands[0].shift.type != ARM_SFT_INVALID)
+		return false;
+	s->rn = (uint8_t)reg_num(a->operands[0].reg);
+	if (!second_operand(&a->operands[1], 1, s))
+		return false;
+	s->sign = (int8_t)(in->id == ARM_INS_CMP ? -1 : 1);
+	return true;
+}
+
+/* Instructions that change the condition flags in a way the program does not follow. */
+static bool sets_flags(const cs_insn *in)
+{
+	const cs_arm *a = &in->detail->arm;
+	return a->update_flags || in->id == ARM_INS_MSR || in->id == ARM_INS_VMRS || in->id == ARM_INS_TST ||
+	       in->id == ARM_INS_TEQ || in->id == ARM_INS_CMP || in->id == ARM_INS_CMN;
 }
 
 /* The registers a step reads (MBLK_NONE: none). */
@@ -246,14 +286,30 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i)
 	uint16_t w = regs_written(cs, in);
 	if (in->id == ARM_INS_PUSH || in->id == ARM_INS_VPUSH)
 		w = reg_bit(ARM_REG_SP); /* capstone lists the pushed registers as written */
-	if (!cond && update(in, &s) && s.rd < MBLK_NONE && known(bd, &s)) {
+	if (!cond && compare(in, &s)) {
+		/* CMP/CMN: the flags an IT block's instructions test (Armv7-M ARM A7.3). */
+		if (known(bd, &s)) {
+			push(bd, &s);
+			bd->flags = MBLK_FLAGS_STEP;
+		} else {
+			bd->flags = MBLK_FLAGS_UNKNOWN;
+		}
+		return;
+	}
+	/* A conditional update needs the flags, and leaves rd as it was when it fails: rd must be
+	 * known before too. */
+	bool can = !cond || (bd->flags != MBLK_FLAGS_UNKNOWN && in->id != ARM_INS_IT);
+	if (can && update(in, &s) && s.rd < MBLK_NONE && known(bd, &s) && !(cond && (bd->unknown >> s.rd & 1u))) {
 		/* What a write-back load loads is unknown; its base follows the step. */
+		s.cond = cond ? (uint8_t)a->cc : 0u;
 		bd->unknown |= (uint16_t)(w & ~(1u << s.rd));
 		bd->unknown &= (uint16_t) ~(1u << s.rd);
 		push(bd, &s);
 	} else {
 		bd->unknown |= w;
 	}
+	if (sets_flags(in))
+		bd->flags = MBLK_FLAGS_UNKNOWN;
 }
 
 /* Keeps the steps the pairs need, so the entry runs no more than it must: a pair's two loads, and
@@ -261,7 +317,8 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i)
 static void prune(struct mblk_prog *p)
 {
 	uint16_t live = 0;
-	int want_idx = -1; /* a pair's first load, at this instruction index */
+	bool flags = false; /* a kept conditional step needs the flags before it */
+	int want_idx = -1;  /* a pair's first load, at this instruction index */
 	unsigned n = p->n_steps, out = n;
 	for (unsigned k = n; k-- > 0;) {
 		const struct mblk_step *s = &p->steps[k];
@@ -271,10 +328,19 @@ static void prune(struct mblk_prog *p)
 			want_idx = s->pair >= 0 ? (int)s->idx - 1 : -1;
 			if (keep)
 				live |= sources(s);
+		} else if (s->kind == MBLK_FLAGS) {
+			keep = flags;
+			flags = false;
+			if (keep)
+				live |= sources(s);
 		} else {
 			keep = (live >> s->rd & 1u) != 0;
+			if (keep && s->cond) /* if it fails, rd keeps its value from before */
+				flags = true;
+			else if (keep)
+				live &= (uint16_t) ~(1u << s->rd);
 			if (keep)
-				live = (uint16_t)((live & ~(1u << s->rd)) | sources(s));
+				live |= sources(s);
 		}
 		if (keep)
 			p->steps[--out] = *s;
@@ -282,6 +348,7 @@ static void prune(struct mblk_prog *p)
 	memmove(p->steps, p->steps + out, (n - out) * sizeof(*p->steps));
 	p->n_steps = (uint16_t)(n - out);
 	p->entry_regs = live; /* read before any step sets them */
+	p->entry_flags = flags;
 }
 
 int mblk_end(struct mblk_build *bd)
@@ -317,19 +384,92 @@ static const int mblk_ucreg[15] = {UC_ARM_REG_R0,  UC_ARM_REG_R1,  UC_ARM_REG_R2
                                    UC_ARM_REG_R5,  UC_ARM_REG_R6,  UC_ARM_REG_R7,  UC_ARM_REG_R8, UC_ARM_REG_R9,
                                    UC_ARM_REG_R10, UC_ARM_REG_R11, UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR};
 
+/* An MBLK_SET's result. */
+static uint32_t operate(const struct mblk_step *s, const uint32_t *v)
+{
+	uint32_t op2 = (v[s->rm] << s->lshift) + (s->op == MBLK_ADD ? 0u : (uint32_t)s->imm);
+	switch (s->op) {
+	case MBLK_RSB:
+		return op2 - v[s->rn];
+	case MBLK_AND:
+		return v[s->rn] & op2;
+	case MBLK_ORR:
+		return v[s->rn] | op2;
+	case MBLK_EOR:
+		return v[s->rn] ^ op2;
+	case MBLK_BIC:
+		return v[s->rn] & ~op2;
+	default: /* MBLK_ADD: the immediate already carries the sign (second_operand) */
+		return v[s->rn] + (s->sign < 0 ? 0u - op2 : op2) + (uint32_t)s->imm;
+	}
+}
+
+/* NZCV (bits 31..28) of a - b (CMP) or a + b (CMN): Armv7-M ARM A2.2.1 AddWithCarry. */
+static uint32_t compare_flags(uint32_t a, uint32_t b, bool sub)
+{
+	uint32_t r = sub ? a - b : a + b;
+	bool c = sub ? a >= b : r < a;
+	bool v = sub ? ((a ^ b) & (a ^ r)) >> 31 : (~(a ^ b) & (a ^ r)) >> 31;
+	return (r & 0x80000000u) | (r == 0 ? 1u << 30 : 0u) | (c ? 1u << 29 : 0u) | (v ? 1u << 28 : 0u);
+}
+
+/* Does capstone condition cc (ARM_CC_EQ..ARM_CC_LE) hold for NZCV (Armv7-M ARM A7.3, table
+ * A7-1)? */
+static bool holds(unsigned cc, uint32_t nzcv)
+{
+	bool n = nzcv >> 31 & 1u, z = nzcv >> 30 & 1u, c = nzcv >> 29 & 1u, v = nzcv >> 28 & 1u;
+	switch (cc) {
+	case ARM_CC_EQ:
+		return z;
+	case ARM_CC_NE:
+		return !z;
+	case ARM_CC_HS:
+		return c;
+	case ARM_CC_LO:
+		return !c;
+	case ARM_CC_MI:
+		return n;
+	case ARM_CC_PL:
+		return !n;
+	case ARM_CC_VS:
+		return v;
+	case ARM_CC_VC:
+		return !v;
+	case ARM_CC_HI:
+		return c && !z;
+	case ARM_CC_LS:
+		return !c || z;
+	case ARM_CC_GE:
+		return n == v;
+	case ARM_CC_LT:
+		return n != v;
+	case ARM_CC_GT:
+		return !z && n == v;
+	case ARM_CC_LE:
+		return z || n != v;
+	default:
+		return true;
+	}
+}
+
 void mblk_decide(struct sim_core *c, struct core_blk *b)
 {
 	const struct mblk_prog *p = &b->mb;
 	uint32_t v[16] = {0};
 	/* The registers the program reads before it sets them, in one call. */
-	int ids[15];
-	void *ptrs[15];
+	int ids[16];
+	void *ptrs[16];
 	int n = 0;
 	for (unsigned r = 0; r < 15u; r++)
 		if (p->entry_regs >> r & 1u) {
 			ids[n] = mblk_ucreg[r];
 			ptrs[n++] = &v[r];
 		}
+	uint32_t nzcv = 0; /* APSR.NZCV in bits 31..28, as xPSR holds them */
+	if (p->entry_flags) {
+		ids[n] = UC_ARM_REG_XPSR;
+		ptrs[n++] = &nzcv;
+	}
 	if (n && uc_reg_read_batch(c->uc, ids, ptrs, n) != UC_ERR_OK)
 		return;
 	unsigned last_blk = 0;
@@ -337,12 +477,17 @@ void mblk_decide(struct sim_core *c, struct core_blk *b)
 	uint32_t mask = 0;
 	for (unsigned k = 0; k < p->n_steps; k++) {
 		const struct mblk_step *s = &p->steps[k];
-		uint32_t x = v[s->rm] << s->lshift;
-		x = v[s->rn] + (s->sign < 0 ? (uint32_t)-x : x) + (uint32_t)s->imm;
 		if (s->kind == MBLK_SET) {
-			v[s->rd] = x;
+			if (!s->cond || holds(s->cond, nzcv))
+				v[s->rd] = operate(s, v);
 			continue;
 		}
+		if (s->kind == MBLK_FLAGS) {
+			nzcv = compare_flags(v[s->rn], (v[s->rm] << s->lshift) + (uint32_t)s->imm, s->sign < 0);
+			continue;
+		}
+		uint32_t x = v[s->rm] << s->lshift;
+		x = v[s->rn] + (s->sign < 0 ? (uint32_t)-x : x) + (uint32_t)s->imm;
 		unsigned blk = mblk_block_of(c, x);
 		if (s->pair >= 0 && last_idx == (int)s->idx - 1 && blk && last_blk && blk != last_blk)
 			mask |= 1u << s->pair;

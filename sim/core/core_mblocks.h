@@ -5,8 +5,9 @@
  * A load the rules pipelined (CYC_DYN_PIPELINED) gets its cycle back when it and the load before
  * it read different blocks. Their addresses come from the registers at the block's entry: when the
  * block is analysed, its instructions up to its last pipelined load become a short program of
- * steps, the loads' addresses and the simple register updates between them (ADD, SUB, MOV with an
- * immediate or a register shifted left, a write-back base). A register any other instruction
+ * steps, the loads' addresses and the simple register updates between them (MOV, ADD, SUB, RSB,
+ * AND, ORR, EOR, BIC with an immediate or a register shifted left, a write-back base, PUSH/POP),
+ * conditional ones too after a CMP/CMN or on the entry's flags. A register any other instruction
  * writes is unknown from there on, and a load whose address needs one is not decided: the pair
  * keeps its pipelined cost, as without the rule. At each entry the core runs the program on the
  * registers it needs (mblk_decide), which costs a few register reads only in blocks that have
@@ -23,16 +24,21 @@
 struct sim_core;
 struct core_blk;
 
-/* One step: a load's address, or a register update, in the block's order. Registers are 0..12,
- * 13 SP, 14 LR; MBLK_NONE reads as 0. */
-enum { MBLK_LOAD = 0, MBLK_SET = 1, MBLK_NONE = 15 };
+/* One step: a load's address, a register update or a comparison, in the block's order.
+ * Registers are 0..12, 13 SP, 14 LR; MBLK_NONE reads as 0. */
+enum { MBLK_LOAD = 0, MBLK_SET = 1, MBLK_FLAGS = 2, MBLK_NONE = 15 };
+/* The operation of an MBLK_SET: op2 = (rm << lshift) + imm; ADD: rn + sign * op2 (ADD, SUB, MOV). */
+enum { MBLK_ADD = 0, MBLK_RSB, MBLK_AND, MBLK_ORR, MBLK_EOR, MBLK_BIC };
 struct mblk_step {
-	uint8_t kind;   /* MBLK_LOAD: ea = rn + sign * (rm << lshift) + imm; MBLK_SET: rd = the same */
+	uint8_t kind;   /* MBLK_LOAD: ea = rn + sign * (rm << lshift) + imm; MBLK_SET: rd = rn op op2;
+	                 * MBLK_FLAGS: NZCV of rn + sign * op2 (CMP: sign -1, CMN: +1) */
 	uint8_t rd;     /* MBLK_SET */
 	uint8_t rn, rm; /* MBLK_NONE: none */
 	uint8_t lshift;
 	int8_t sign;
 	int8_t pair;  /* MBLK_LOAD of a pipelined load: its pair's bit in the mask, else -1 */
+	uint8_t op;   /* MBLK_SET */
+	uint8_t cond; /* MBLK_SET in an IT block: its capstone condition (ARM_CC_EQ..LE); 0: always */
 	uint16_t idx; /* MBLK_LOAD: instruction index */
 	int32_t imm;
 };
@@ -43,8 +49,12 @@ struct mblk_prog {
 	uint16_t n_steps;
 	uint8_t n_pairs;     /* at most 32 */
 	uint16_t entry_regs; /* the registers it reads at entry (bit r) */
+	bool entry_flags;    /* a conditional step needs the flags of the entry (xPSR) */
 	uint16_t *pair_idx;
 };
+
+/* Where the flags a conditional step reads come from while the program is built. */
+enum { MBLK_FLAGS_ENTRY = 0, MBLK_FLAGS_STEP, MBLK_FLAGS_UNKNOWN };
 
 /* Building the program while the block is analysed, one instruction at a time. */
 struct mblk_build {
@@ -55,6 +65,7 @@ struct mblk_build {
 	uint16_t unknown;   /* registers whose value the program cannot know from here on */
 	unsigned last_pair; /* steps up to the last pipelined load are kept */
 	unsigned last_load; /* steps up to the last load pushed */
+	uint8_t flags;      /* MBLK_FLAGS_*: where the condition flags come from */
 	bool failed;        /* no program for this block */
 	bool oom;
 };

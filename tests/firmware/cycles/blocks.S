@@ -133,10 +133,21 @@ SNIPPETS_ENTRY
 	mov sp, r10
 	mov r7, r3
 	cmp r0, r0                /* Z set: the ADDNE below does not run */
-	BEGIN(EXACT_OR_ENTRY(6, 5)) /* a conditional write: r7 stays SRAM2, read after SRAM1: 1 + 1 */
-	it ne                     /* + 2 + 2; the entry cannot know whether it ran: r7 unknown, the */
-	addne r7, r7, #4          /* pair keeps pipelining */
+	BEGIN(6)                  /* a conditional write on the flags of the entry: r7 stays SRAM2, */
+	it ne                     /* read after SRAM1: 1 + 1 + 2 + 2 */
+	addne r7, r7, #4
 	ldr r0, [r1]
+	ldr r4, [r7]
+	END
+	mov r7, r3
+	movs r6, #1
+	BEGIN(9)                  /* CMP in the block, then RSB and BIC: HI holds, so r7 = 0x2001C000 */
+	cmp r6, #0                /* - 1, & ~3: 0x2001BFFC, SRAM1, after SRAM2 (the ADDLS fails): */
+	ite hi                    /* the 8 cycles of --memory-blocks=off, + 1 */
+	rsbhi r7, r6, r7
+	addls r7, r7, #64
+	bic r7, r7, #3
+	ldr r0, [r3]
 	ldr r4, [r7]
 	END
 	BEGIN(7)                  /* the block ends in a taken branch: the pair's cycle is charged at */
