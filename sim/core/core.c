@@ -237,7 +237,6 @@ static void hook_block_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 {
 	(void)uc;
 	(void)type;
-	(void)size;
 	(void)value;
 	struct sim_core *c = ud;
 	struct core_blk *b = c->cur;
@@ -245,12 +244,12 @@ static void hook_block_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 		return;
 	bool same_run = c->mb_blk == b && c->mb_run == c->instructions;
 	/* Accesses come in program order. The next word of an LDM, POP or LDRD (they read upwards, a
-	 * word at a time) belongs to it, even where a later load's address, computed with the base
-	 * not yet written back, names the same word (`pop {r0, r2}; ldr r4, [sp, #4]`). */
-	if (same_run && (uint32_t)address == c->mb_last + 4u) {
+	 * word at a time, a D register of VPOP as one 8-byte access) belongs to it, even where a later load's address,
+	 * computed with the base not yet written back, names the same word (`pop {r0, r2}; ldr r4, [sp, #4]`). */
+	if (same_run && (uint32_t)address == c->mb_next) {
 		const struct core_memop *m = blk_memop_at(b, c->mb_idx);
 		if (m && m->span > 4u && (uint32_t)address - c->mb_first < m->span) {
-			c->mb_last = (uint32_t)address;
+			c->mb_next = (uint32_t)address + (uint32_t)size;
 			return;
 		}
 	}
@@ -258,7 +257,7 @@ static void hook_block_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 	 * else the same one. */
 	int i = blk_find_load(c, b, (uint32_t)address, same_run ? c->mb_idx + 1 : 0);
 	if (i < 0 && same_run && blk_find_load(c, b, (uint32_t)address, c->mb_idx) == c->mb_idx) {
-		c->mb_last = (uint32_t)address;
+		c->mb_next = (uint32_t)address + (uint32_t)size;
 		return;
 	}
 	if (i < 0) {
@@ -276,7 +275,8 @@ static void hook_block_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 	c->mb_run = c->instructions;
 	c->mb_idx = i;
 	c->mb_block = blk;
-	c->mb_first = c->mb_last = (uint32_t)address;
+	c->mb_first = (uint32_t)address;
+	c->mb_next = (uint32_t)address + (uint32_t)size;
 }
 
 static void hook_intr(uc_engine *uc, uint32_t intno, void *ud)

@@ -271,7 +271,6 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 		rc = flash_lines(c, b);
 	cs_free(in, 1);
 	cs_close(&cs);
-	(void)c;
 	return rc;
 }
 

@@ -92,9 +92,10 @@ void blk_retranslate_all(struct sim_core *c);
 unsigned blk_check_rewritten(struct sim_core *c);
 int blk_index_of(const struct core_blk *b, uint32_t pc);
 int blk_find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, int from);
-/* The same among the block's loads only (a read hook's access is never a store's). */
 /* The memory operation of instruction idx, or NULL. */
 const struct core_memop *blk_memop_at(const struct core_blk *b, int idx);
+/* The same as blk_find_access among the block's loads only (a read hook's access is never a
+ * store's). */
 int blk_find_load(struct sim_core *c, struct core_blk *b, uint32_t addr, int from);
 void blk_set_fp_trap(struct sim_core *c, bool on);
 void blk_install_hooks(struct sim_core *c, struct core_blk *b);

@@ -135,7 +135,7 @@ struct sim_core {
 	uint64_t mb_run;
 	int mb_idx;
 	unsigned mb_block;
-	uint32_t mb_first, mb_last; /* the first and the last address that load read */
+	uint32_t mb_first, mb_next; /* the first address that load read, and the one after its last */
 	/* Without the read hook: the pairs of the current block (core_blk.mb, a bit per pair) that read two
 	 * blocks, decided from the registers at its entry; valid while cur == mb_for. */
 	bool mb_entry;

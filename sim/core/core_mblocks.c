@@ -262,6 +262,7 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i)
 		return;
 	if (!in) {
 		bd->unknown = 0x7FFFu;
+		bd->flags = MBLK_FLAGS_UNKNOWN;
 		return;
 	}
 	const struct cyc_block *cb = bd->b->cb;

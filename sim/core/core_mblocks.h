@@ -6,7 +6,8 @@
  * it read different blocks. Their addresses come from the registers at the block's entry: when the
  * block is analysed, its instructions up to its last pipelined load become a short program of
  * steps, the loads' addresses and the simple register updates between them (MOV, ADD, SUB, RSB,
- * AND, ORR, EOR, BIC with an immediate or a register shifted left, a write-back base, PUSH/POP),
+ * AND, ORR, EOR, BIC with an immediate or a register shifted left, a single load or store's
+ * write-back base, PUSH/POP),
  * conditional ones too after a CMP/CMN or on the entry's flags. A register any other instruction
  * writes is unknown from there on, and a load whose address needs one is not decided: the pair
  * keeps its pipelined cost, as without the rule. At each entry the core runs the program on the
@@ -27,7 +28,8 @@ struct core_blk;
 /* One step: a load's address, a register update or a comparison, in the block's order.
  * Registers are 0..12, 13 SP, 14 LR; MBLK_NONE reads as 0. */
 enum { MBLK_LOAD = 0, MBLK_SET = 1, MBLK_FLAGS = 2, MBLK_NONE = 15 };
-/* The operation of an MBLK_SET: op2 = (rm << lshift) + imm; ADD: rn + sign * op2 (ADD, SUB, MOV). */
+/* The operation of an MBLK_SET. ADD (ADD, SUB, MOV): rn + sign * (rm << lshift) + imm, the
+ * immediate carrying its own sign; the others: rn op ((rm << lshift) + imm), RSB op2 - rn. */
 enum { MBLK_ADD = 0, MBLK_RSB, MBLK_AND, MBLK_ORR, MBLK_EOR, MBLK_BIC };
 struct mblk_step {
 	uint8_t kind;   /* MBLK_LOAD: ea = rn + sign * (rm << lshift) + imm; MBLK_SET: rd = rn op op2;

@@ -130,12 +130,18 @@ SNIPPETS_ENTRY
 	ldr r4, [sp]
 	END
 	vpop {d8}
+	vpush {d8, d9}
+	BEGIN(9)                  /* VPOP reads a D register as one 8-byte access: its second one */
+	vpop {d8, d9}             /* (0x2001BFF8) is the address `[sp, #8]` names with SP not yet */
+	ldr r5, [r1]              /* written back; the read is VPOP's; then SRAM1, and 0x2001C008, */
+	ldr r4, [sp, #8]          /* SRAM2: 5 + 2 + 2 */
+	END
 	mov sp, r10
 	mov r7, r3
 	cmp r0, r0                /* Z set: the ADDNE below does not run */
-	BEGIN(6)                  /* a conditional write on the flags of the entry: r7 stays SRAM2, */
-	it ne                     /* read after SRAM1: 1 + 1 + 2 + 2 */
-	addne r7, r7, #4
+	BEGIN(6)                  /* a conditional write on the flags of the entry: the SUBNE fails, */
+	it ne                     /* r7 stays SRAM2, read after SRAM1: 1 + 1 + 2 + 2 */
+	subne r7, r7, #4
 	ldr r0, [r1]
 	ldr r4, [r7]
 	END
@@ -156,6 +162,78 @@ SNIPPETS_ENTRY
 	b 1f
 	nop
 1:	END
+	/* The other operations and conditions the entry follows, each next to the boundary so that
+	 * a wrong result reads another block (or none): a pair that crosses costs one more than
+	 * with --memory-blocks=off (the figure before the + 1). */
+	ldr r11, =0x2001C00C
+	mvn r12, #15              /* 0xFFFFFFF0 */
+	BEGIN(5)                  /* AND: 0x2001C000, SRAM2 (ORR or EOR: outside every block), */
+	and r7, r11, r12          /* after SRAM1: 1 + 2 + 2 */
+	ldr r0, [r1]
+	ldr r4, [r7]
+	END
+	ldr r6, =0x2001C000
+	BEGIN(5)                  /* ORR of 0x20000000 and 0x2001C000: SRAM2 (AND: SRAM1; EOR: */
+	orr r7, r1, r6            /* outside), after SRAM1: 1 + 2 + 2 */
+	ldr r0, [r1]
+	ldr r4, [r7]
+	END
+	mov r6, #0x4000
+	BEGIN(5)                  /* EOR: 0x2001C000 ^ 0x4000 = 0x20018000, SRAM1 (ORR: SRAM2), */
+	eor r7, r3, r6            /* after SRAM2: 1 + 2 + 2 */
+	ldr r0, [r3]
+	ldr r4, [r7]
+	END
+	mov r6, #4
+	BEGIN(5)                  /* SUB of a register: 0x2001BFFC, SRAM1 (as an ADD: SRAM2), after */
+	sub r7, r3, r6            /* SRAM2: 1 + 2 + 2 */
+	ldr r0, [r3]
+	ldr r4, [r7]
+	END
+	mov r6, #-1
+	mov r7, r3
+	BEGIN(8)                  /* CMN -1, #1 carries (C set): SUBCS runs, r7 SRAM1 after SRAM2: 7 + 1 */
+	cmn r6, #1
+	ite cs
+	subcs r7, r3, #4
+	addcc r7, r3, #0
+	ldr r0, [r3]
+	ldr r4, [r7]
+	END
+	mov r6, #0x80000000
+	mov r8, #1
+	BEGIN(7)                  /* CMP INT_MIN, 1 overflows (V set, N clear): LT holds, SUBLT runs: 6 + 1 */
+	cmp r6, r8
+	ite lt
+	sublt r7, r3, #4
+	addge r7, r3, #0
+	ldr r0, [r3]
+	ldr r4, [r7]
+	END
+	BEGIN(7)                  /* CMP 1, 2 is negative (N set): SUBMI runs, r7 SRAM1 after SRAM2: 6 + 1 */
+	cmp r8, #2
+	it mi
+	submi r7, r3, #4
+	ldr r0, [r3]
+	ldr r4, [r7]
+	END
+	mov r7, r3
+	BEGIN(6)                  /* CMP r8, r8 is zero (Z set): SUBEQ runs, r7 SRAM1 after SRAM2: 5 + 1 */
+	cmp r8, r8
+	it eq
+	subeq r7, r7, #4
+	ldr r0, [r3]
+	ldr r4, [r7]
+	END
+	mov r7, r3
+	BEGIN(7)                  /* ADDS after the CMP sets the flags again (Z clear): SUBEQ fails, */
+	cmp r8, r8                /* r7 stays SRAM2, read after SRAM2: 7, as without the rule; the */
+	adds r8, r8, #0           /* entry does not follow ADDS's flags: r7 unknown, undecided, 7 */
+	it eq
+	subeq r7, r7, #4
+	ldr r0, [r3]
+	ldr r4, [r7]
+	END
 	/* A CYCCNT read after the pair, in the same block, sees its cycle: from the first read to the
 	 * second, ldr 2 (its own data phase), SRAM1 1 (pipelined), SRAM2 1 + 1; a wrong count halts
 	 * on BKPT #3, which fails the test. */
