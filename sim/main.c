@@ -62,7 +62,7 @@ static const char usage_text[] =
     "  --memory-blocks[=M]  loads pipeline only within one of SRAM1, SRAM2, CCM, as measured on\n"
     "                    silicon (docs/cycle-model.md). M: `exact` (the bare option) from every load's\n"
     "                    address (every load hooked: about 2.2x the time), `entry` from the registers\n"
-    "                    at each block's entry (about 1.35x; pairs it cannot tell keep pipelining),\n"
+    "                    at each block's entry (about 1.25x; pairs it cannot tell keep pipelining),\n"
     "                    `off` (the default) ignores the rule\n"
     "  --trace           print every executed instruction to stderr\n"
     "  --elf FILE        load FILE's segments into flash/RAM before starting (factory programmed)\n"

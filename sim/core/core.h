@@ -16,7 +16,7 @@
 /* How the memory-block rule finds the addresses of two pipelined loads. */
 enum sim_memory_blocks {
 	SIM_MB_OFF = 0, /* the rule ignored, pairs pipeline whatever they read: the default (speed) */
-	SIM_MB_ENTRY,   /* from the registers at the block's entry (core_mblocks.h): about 1.35x the time */
+	SIM_MB_ENTRY,   /* from the registers at the block's entry (core_mblocks.h): about 1.25x the time */
 	SIM_MB_EXACT,   /* from every load's address: a read hook, every load on unicorn's slow path */
 };
 

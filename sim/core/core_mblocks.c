@@ -461,11 +461,11 @@ void mblk_decide(struct sim_core *c, struct core_blk *b)
 	int ids[16];
 	void *ptrs[16];
 	int n = 0;
-	for (unsigned r = 0; r < 15u; r++)
-		if (p->entry_regs >> r & 1u) {
-			ids[n] = mblk_ucreg[r];
-			ptrs[n++] = &v[r];
-		}
+	for (unsigned m = p->entry_regs; m; m &= m - 1u) {
+		unsigned r = (unsigned)__builtin_ctz(m);
+		ids[n] = mblk_ucreg[r];
+		ptrs[n++] = &v[r];
+	}
 	uint32_t nzcv = 0; /* APSR.NZCV in bits 31..28, as xPSR holds them */
 	if (p->entry_flags) {
 		ids[n] = UC_ARM_REG_XPSR;
