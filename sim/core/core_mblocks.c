@@ -145,6 +145,18 @@ static bool update(const cs_insn *in, struct mblk_step *s)
 		s->imm = (int32_t)((in->id == ARM_INS_PUSH || in->id == ARM_INS_VPUSH) ? 0u - size : size);
 		return true;
 	}
+	if ((in->id == ARM_INS_LDM || in->id == ARM_INS_STM || in->id == ARM_INS_LDMDB || in->id == ARM_INS_STMDB) &&
+	    a->writeback && a->op_count > 1 && a->operands[0].type == ARM_OP_REG && reg_num(a->operands[0].reg) >= 0) {
+		/* LDM/STM with write-back: the base moves by 4 per register, up (IA) or down (DB); an
+		 * LDM that loads its own base does not write it back (UNPREDICTABLE). */
+		for (unsigned k = 1; k < a->op_count; k++)
+			if (a->operands[k].reg == a->operands[0].reg)
+				return false;
+		uint32_t size = 4u * (a->op_count - 1u);
+		s->rd = s->rn = (uint8_t)reg_num(a->operands[0].reg);
+		s->imm = (int32_t)((in->id == ARM_INS_LDMDB || in->id == ARM_INS_STMDB) ? 0u - size : size);
+		return true;
+	}
 	if (m) {
 		if (!a->writeback || reg_num(m->mem.base) < 0 || m->mem.index != ARM_REG_INVALID)
 			return false;

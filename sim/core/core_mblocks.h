@@ -6,8 +6,7 @@
  * it read different blocks. Their addresses come from the registers at the block's entry: when the
  * block is analysed, its instructions up to its last pipelined load become a short program of
  * steps, the loads' addresses and the simple register updates between them (MOV, ADD, SUB, RSB,
- * AND, ORR, EOR, BIC with an immediate or a register shifted left, a single load or store's
- * write-back base, PUSH/POP),
+ * AND, ORR, EOR, BIC with an immediate or a register shifted left, write-back bases, PUSH/POP),
  * conditional ones too after a CMP/CMN or on the entry's flags. A register any other instruction
  * writes is unknown from there on, and a load whose address needs one is not decided: the pair
  * keeps its pipelined cost, as without the rule. At each entry the core runs the program on the

@@ -234,6 +234,12 @@ SNIPPETS_ENTRY
 	ldr r0, [r3]
 	ldr r4, [r7]
 	END
+	sub r7, r3, #8
+	BEGIN(7)                  /* LDMIA with write-back: r7 0x2001BFF8 -> 0x2001C000, SRAM2, read */
+	ldmia r7!, {r0, r4}       /* after SRAM1: 6 + 1 */
+	ldr r5, [r1]
+	ldr r6, [r7]
+	END
 	/* A CYCCNT read after the pair, in the same block, sees its cycle: from the first read to the
 	 * second, ldr 2 (its own data phase), SRAM1 1 (pipelined), SRAM2 1 + 1; a wrong count halts
 	 * on BKPT #3, which fails the test. */
