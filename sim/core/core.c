@@ -115,7 +115,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
 			dwt_count_block(c, cb, extra);
 		if (c->mb_for == p && c->mb_mask) {
-			uint32_t mb = mblk_extra_before(c, p, cb->n_insn);
+			uint32_t mb = (uint32_t)__builtin_popcount(c->mb_mask); /* every pair ran */
 			c->now += mb;
 			if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
 				dwt_count_lsu(c, mb);
@@ -243,9 +243,10 @@ static void hook_block_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 	if (!b)
 		return;
 	bool same_run = c->mb_blk == b && c->mb_run == c->instructions;
-	/* Accesses come in program order. The next word of an LDM, POP or LDRD (they read upwards, a
-	 * word at a time, a D register of VPOP as one 8-byte access) belongs to it, even where a later load's address,
-	 * computed with the base not yet written back, names the same word (`pop {r0, r2}; ldr r4, [sp, #4]`). */
+	/* Accesses come in program order. The next access of an LDM, POP or LDRD (upwards, a word at
+	 * a time, a D register of VPOP as one 8-byte access) belongs to it, even where a later load's
+	 * address, computed with the base not yet written back, names the same word (`pop {r0, r2};
+	 * ldr r4, [sp, #4]`). */
 	if (same_run && (uint32_t)address == c->mb_next) {
 		const struct core_memop *m = blk_memop_at(b, c->mb_idx);
 		if (m && m->span > 4u && (uint32_t)address - c->mb_first < m->span) {

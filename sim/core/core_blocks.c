@@ -261,9 +261,10 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 		size_t len = b->size - off;
 		uint64_t a = b->addr + off;
 		bool ok = cs_disasm_iter(cs, &p, &len, &a, in);
+		uint16_t before = b->n_memops;
 		if (ok && is_memory_insn(in))
 			add_memop(b, i, in);
-		mblk_insn(&mbb, cs, ok ? in : NULL, i);
+		mblk_insn(&mbb, cs, ok ? in : NULL, i, b->n_memops > before ? &b->memops[before] : NULL);
 	}
 	if (mblk_end(&mbb) < 0)
 		rc = -1;

@@ -136,8 +136,8 @@ struct sim_core {
 	int mb_idx;
 	unsigned mb_block;
 	uint32_t mb_first, mb_next; /* the first address that load read, and the one after its last */
-	/* Without the read hook: the pairs of the current block (core_blk.mb, a bit per pair) that read two
-	 * blocks, decided from the registers at its entry; valid while cur == mb_for. */
+	/* Without the read hook: the pairs of the current block (core_blk.mb, a bit per pair) that
+	 * read two blocks, decided from the registers at its entry; valid while cur == mb_for. */
 	bool mb_entry;
 	const struct core_blk *mb_for;
 	uint32_t mb_mask;

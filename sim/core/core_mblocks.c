@@ -18,17 +18,15 @@ static uint16_t reg_bit(unsigned capreg)
 	return r < 0 ? 0 : (uint16_t)(1u << r);
 }
 
-static const cs_arm_op *mem_operand(const cs_arm *a)
+/* PUSH, POP, VPUSH, VPOP: a register list moved through SP, which they always write back. */
+static bool stack_list(unsigned id)
 {
-	for (unsigned k = 0; k < a->op_count; k++)
-		if (a->operands[k].type == ARM_OP_MEM)
-			return &a->operands[k];
-	return NULL;
+	return id == ARM_INS_PUSH || id == ARM_INS_POP || id == ARM_INS_VPUSH || id == ARM_INS_VPOP;
 }
 
 /* The core registers an instruction writes, explicitly or not (write-back bases, LDM lists, SP of
- * PUSH/POP); all of them when capstone cannot tell. */
-static uint16_t regs_written(csh cs, const cs_insn *in)
+ * PUSH/POP); all of them when capstone cannot tell. mo: its memory operation, or NULL. */
+static uint16_t regs_written(csh cs, const cs_insn *in, const struct core_memop *mo)
 {
 	cs_regs rd, wr;
 	uint8_t n_rd = 0, n_wr = 0;
@@ -40,15 +38,10 @@ static uint16_t regs_written(csh cs, const cs_insn *in)
 	/* capstone 4.0.2 leaves SP out of VPUSH/VPOP's writes; a written-back base is added for any
 	 * instruction it might leave out the same way. */
 	const cs_arm *a = &in->detail->arm;
-	if (in->id == ARM_INS_VPUSH || in->id == ARM_INS_VPOP)
-		m |= reg_bit(ARM_REG_SP);
-	if (a->writeback) {
-		const cs_arm_op *mem = mem_operand(a);
-		if (mem)
-			m |= reg_bit(mem->mem.base);
-		else if (a->op_count && a->operands[0].type == ARM_OP_REG)
-			m |= reg_bit(a->operands[0].reg); /* LDM/STM/VLDM/VSTM: the base first */
-	}
+	if (mo && (a->writeback || stack_list(in->id)))
+		m |= reg_bit(mo->base);
+	else if (a->writeback && a->op_count && a->operands[0].type == ARM_OP_REG)
+		m |= reg_bit(a->operands[0].reg); /* VLDM/VSTM (no memory operation): the base first */
 	return m;
 }
 
@@ -101,108 +94,86 @@ static bool second_operand(const cs_arm_op *op, int sign, struct mblk_step *s)
 	return true;
 }
 
-/* A single load's address (LDR-class, VLDR): base (PC: the literal's address) + disp or index. */
-static bool load_address(const cs_insn *in, const cs_arm_op *m, struct mblk_step *s)
+/* A single load's address (LDR-class, VLDR) from the block's memory operation: base (PC: the
+ * literal's address) + disp, or + index. */
+static bool load_address(const cs_insn *in, const struct core_memop *mo, struct mblk_step *s)
 {
 	*s = (struct mblk_step){.kind = MBLK_LOAD, .rn = MBLK_NONE, .rm = MBLK_NONE, .sign = 1};
-	if (m->mem.base == ARM_REG_PC) {
-		s->imm = (int32_t)(((uint32_t)in->address + 4u) & ~3u) + m->mem.disp;
-		return m->mem.index == ARM_REG_INVALID;
+	if (mo->base == ARM_REG_PC) {
+		s->imm = (int32_t)(((uint32_t)in->address + 4u) & ~3u) + mo->disp;
+		return !mo->index;
 	}
-	if (reg_num(m->mem.base) < 0)
+	if (reg_num(mo->base) < 0 || (mo->index && reg_num(mo->index) < 0))
 		return false;
-	s->rn = (uint8_t)reg_num(m->mem.base);
-	s->imm = m->mem.disp;
-	if (m->mem.index != ARM_REG_INVALID) {
-		if (reg_num(m->mem.index) < 0)
-			return false;
-		s->rm = (uint8_t)reg_num(m->mem.index);
-		s->lshift = (uint8_t)blk_index_lshift(m);
-		s->sign = (int8_t)(m->mem.scale < 0 ? -1 : 1);
+	s->rn = (uint8_t)reg_num(mo->base);
+	s->imm = mo->disp;
+	if (mo->index) {
+		s->rm = (uint8_t)reg_num(mo->index);
+		s->lshift = mo->lshift;
+		s->sign = mo->scale;
 	}
 	return true;
 }
 
-/* A register update the program can follow: MOV, ADD, SUB (ADDW, SUBW) with an immediate or a
- * register shifted left; a single load/store's write-back base (pre-indexed: + disp; post-indexed:
- * + the immediate after it). */
-static bool update(const cs_insn *in, struct mblk_step *s)
+/* The ALU operations the program follows besides MOV: the step's operation and op2's sign. */
+static bool alu_op(unsigned id, uint8_t *op, int *sign)
+{
+	static const struct {
+		unsigned id;
+		uint8_t op;
+		int sign;
+	} ops[] = {{ARM_INS_ADD, MBLK_ADD, 1},   {ARM_INS_ADDW, MBLK_ADD, 1}, {ARM_INS_SUB, MBLK_ADD, -1},
+	           {ARM_INS_SUBW, MBLK_ADD, -1}, {ARM_INS_RSB, MBLK_RSB, 1},  {ARM_INS_AND, MBLK_AND, 1},
+	           {ARM_INS_ORR, MBLK_ORR, 1},   {ARM_INS_EOR, MBLK_EOR, 1},  {ARM_INS_BIC, MBLK_BIC, 1}};
+	for (unsigned k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+		if (ops[k].id == id) {
+			*op = ops[k].op;
+			*sign = ops[k].sign;
+			return true;
+		}
+	return false;
+}
+
+/* A register update the program can follow: MOV and alu_op()'s operations with an immediate or a
+ * register shifted left; a write-back base, from the memory operation mo: a single load or store's
+ * (pre-indexed: + disp; post-indexed: + the immediate after it), or a list's (PUSH/POP/VPUSH/VPOP,
+ * LDM/STM: by the list's size, down or up; not when the list holds the base, UNPREDICTABLE). */
+static bool update(const cs_insn *in, const struct core_memop *mo, struct mblk_step *s)
 {
 	const cs_arm *a = &in->detail->arm;
 	*s = (struct mblk_step){.kind = MBLK_SET, .rn = MBLK_NONE, .rm = MBLK_NONE, .sign = 1, .pair = -1};
-	const cs_arm_op *m = mem_operand(a);
-	if (in->id == ARM_INS_PUSH || in->id == ARM_INS_POP || in->id == ARM_INS_VPUSH || in->id == ARM_INS_VPOP) {
-		/* SP moves by the size of the list: 4 a core or S register, 8 a D register (a POP that
-		 * loads PC or SP ends what can be followed: PC ends the block, SP is in the list). */
-		uint32_t size = 0;
-		for (unsigned k = 0; k < a->op_count; k++) {
-			unsigned r = a->operands[k].reg;
-			if (r == ARM_REG_SP)
-				return false;
-			size += (r >= ARM_REG_D0 && r <= ARM_REG_D31) ? 8u : 4u;
-		}
-		s->rd = s->rn = 13;
-		s->imm = (int32_t)((in->id == ARM_INS_PUSH || in->id == ARM_INS_VPUSH) ? 0u - size : size);
-		return true;
-	}
-	if ((in->id == ARM_INS_LDM || in->id == ARM_INS_STM || in->id == ARM_INS_LDMDB || in->id == ARM_INS_STMDB) &&
-	    a->writeback && a->op_count > 1 && a->operands[0].type == ARM_OP_REG && reg_num(a->operands[0].reg) >= 0) {
-		/* LDM/STM with write-back: the base moves by 4 per register, up (IA) or down (DB); an
-		 * LDM that loads its own base does not write it back (UNPREDICTABLE). */
-		for (unsigned k = 1; k < a->op_count; k++)
-			if (a->operands[k].reg == a->operands[0].reg)
-				return false;
-		uint32_t size = 4u * (a->op_count - 1u);
-		s->rd = s->rn = (uint8_t)reg_num(a->operands[0].reg);
-		s->imm = (int32_t)((in->id == ARM_INS_LDMDB || in->id == ARM_INS_STMDB) ? 0u - size : size);
-		return true;
-	}
-	if (m) {
-		if (!a->writeback || reg_num(m->mem.base) < 0 || m->mem.index != ARM_REG_INVALID)
+	if (mo) {
+		bool list = stack_list(in->id) || in->id == ARM_INS_LDM || in->id == ARM_INS_STM ||
+		            in->id == ARM_INS_LDMDB || in->id == ARM_INS_STMDB;
+		if (!(a->writeback || stack_list(in->id)) || reg_num(mo->base) < 0 || mo->index)
 			return false;
-		s->rd = s->rn = (uint8_t)reg_num(m->mem.base);
-		const cs_arm_op *last = &a->operands[a->op_count - 1];
-		s->imm = last->type == ARM_OP_IMM ? last->imm : m->mem.disp; /* post- or pre-indexed */
+		s->rd = s->rn = (uint8_t)reg_num(mo->base);
+		if (!list) {
+			const cs_arm_op *last = &a->operands[a->op_count - 1];
+			s->imm = last->type == ARM_OP_IMM ? last->imm : mo->disp;
+			return true;
+		}
+		for (unsigned k = stack_list(in->id) ? 0u : 1u; k < a->op_count; k++)
+			if (a->operands[k].reg == mo->base)
+				return false;
+		s->imm = (int32_t)(mo->down ? 0u - mo->span : mo->span);
 		return true;
 	}
+	uint8_t op;
+	int sign;
 	if (a->op_count < 2 || a->operands[0].type != ARM_OP_REG || reg_num(a->operands[0].reg) < 0)
 		return false;
 	s->rd = (uint8_t)reg_num(a->operands[0].reg);
-	switch (in->id) {
-	case ARM_INS_MOV:
+	if (in->id == ARM_INS_MOV)
 		return a->op_count == 2 && second_operand(&a->operands[1], 1, s);
-	case ARM_INS_ADD:
-	case ARM_INS_ADDW:
-	case ARM_INS_SUB:
-	case ARM_INS_SUBW: {
-		int sign = (in->id == ARM_INS_SUB || in->id == ARM_INS_SUBW) ? -1 : 1;
-		const cs_arm_op *rn = a->op_count == 2 ? &a->operands[0] : &a->operands[1];
-		if (a->op_count > 3 || rn->type != ARM_OP_REG || reg_num(rn->reg) < 0 ||
-		    rn->shift.type != ARM_SFT_INVALID)
-			return false;
-		s->rn = (uint8_t)reg_num(rn->reg);
-		return second_operand(&a->operands[a->op_count - 1], sign, s);
-	}
-	case ARM_INS_RSB:
-	case ARM_INS_AND:
-	case ARM_INS_ORR:
-	case ARM_INS_EOR:
-	case ARM_INS_BIC: {
-		static const uint8_t ops[] = {MBLK_RSB, MBLK_AND, MBLK_ORR, MBLK_EOR, MBLK_BIC};
-		static const unsigned ids[] = {ARM_INS_RSB, ARM_INS_AND, ARM_INS_ORR, ARM_INS_EOR, ARM_INS_BIC};
-		for (unsigned k = 0; k < sizeof(ids) / sizeof(ids[0]); k++)
-			if (ids[k] == in->id)
-				s->op = ops[k];
-		const cs_arm_op *rn = a->op_count == 2 ? &a->operands[0] : &a->operands[1];
-		if (a->op_count > 3 || rn->type != ARM_OP_REG || reg_num(rn->reg) < 0 ||
-		    rn->shift.type != ARM_SFT_INVALID)
-			return false;
-		s->rn = (uint8_t)reg_num(rn->reg);
-		return second_operand(&a->operands[a->op_count - 1], 1, s);
-	}
-	default:
+	if (!alu_op(in->id, &op, &sign))
 		return false;
-	}
+	const cs_arm_op *rn = a->op_count == 2 ? &a->operands[0] : &a->operands[1];
+	if (a->op_count > 3 || rn->type != ARM_OP_REG || reg_num(rn->reg) < 0 || rn->shift.type != ARM_SFT_INVALID)
+		return false;
+	s->op = op;
+	s->rn = (uint8_t)reg_num(rn->reg);
+	return second_operand(&a->operands[a->op_count - 1], sign, s);
 }
 
 /* CMP or CMN with a register and an immediate or a register shifted left: a flags step. */
@@ -268,7 +239,7 @@ static bool same_block(const struct mblk_build *bd, const struct mblk_step *s)
 	       (f->rn == s->rn && f->rn != MBLK_NONE && f->rm == MBLK_NONE && s->rm == MBLK_NONE);
 }
 
-void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i)
+void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, const struct core_memop *mo)
 {
 	if (bd->failed)
 		return;
@@ -283,9 +254,8 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i)
 	bool cond = a->cc != ARM_CC_AL && a->cc != ARM_CC_INVALID;
 	bool pipelined = (cb->dyn[i] & CYC_DYN_PIPELINED) != 0;
 	bool first = i + 1u < cb->n_insn && (cb->dyn[i + 1u] & CYC_DYN_PIPELINED);
-	const cs_arm_op *m = mem_operand(a);
 	struct mblk_step s;
-	if (!cond && (pipelined || first) && m && load_address(in, m, &s) && known(bd, &s)) {
+	if (!cond && (pipelined || first) && mo && load_address(in, mo, &s) && known(bd, &s)) {
 		s.idx = (uint16_t)i;
 		s.pair = -1;
 		if (pipelined && bd->prog->n_pairs < 32u && !same_block(bd, &s)) {
@@ -296,7 +266,7 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i)
 		if (s.pair >= 0)
 			bd->last_pair = bd->prog->n_steps;
 	}
-	uint16_t w = regs_written(cs, in);
+	uint16_t w = regs_written(cs, in, mo);
 	if (in->id == ARM_INS_PUSH || in->id == ARM_INS_VPUSH)
 		w = reg_bit(ARM_REG_SP); /* capstone lists the pushed registers as written */
 	if (!cond && compare(in, &s)) {
@@ -312,7 +282,7 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i)
 	/* A conditional update needs the flags, and leaves rd as it was when it fails: rd must be
 	 * known before too. */
 	bool can = !cond || (bd->flags != MBLK_FLAGS_UNKNOWN && in->id != ARM_INS_IT);
-	if (can && update(in, &s) && s.rd < MBLK_NONE && known(bd, &s) && !(cond && (bd->unknown >> s.rd & 1u))) {
+	if (can && update(in, mo, &s) && s.rd < MBLK_NONE && known(bd, &s) && !(cond && (bd->unknown >> s.rd & 1u))) {
 		/* What a write-back load loads is unknown; its base follows the step. */
 		s.cond = cond ? (uint8_t)a->cc : 0u;
 		bd->unknown |= (uint16_t)(w & ~(1u << s.rd));

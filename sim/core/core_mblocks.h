@@ -23,6 +23,7 @@
 
 struct sim_core;
 struct core_blk;
+struct core_memop;
 
 /* One step: a load's address, a register update or a comparison, in the block's order.
  * Registers are 0..12, 13 SP, 14 LR; MBLK_NONE reads as 0. */
@@ -73,8 +74,9 @@ struct mblk_build {
 
 /* Nothing is built unless the core runs the rule this way (sim_core.mb_entry). */
 void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct sim_core *c, const struct core_blk *b);
-/* Instruction i of the block, as capstone decoded it (NULL: not decoded, every register unknown). */
-void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i);
+/* Instruction i of the block, as capstone decoded it (NULL: not decoded, every register unknown),
+ * and its memory operation (core_blocks.c; NULL when it has none). */
+void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, const struct core_memop *mo);
 /* 0, or -1 when memory ran out (the program is then empty). */
 int mblk_end(struct mblk_build *bd);
 void mblk_free(struct mblk_prog *prog);

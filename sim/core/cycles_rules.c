@@ -108,7 +108,6 @@ static uint32_t refill(const struct cyc_rules_state *st, uint32_t p)
 	return p;
 }
 
-/* Core register number 0-15 of a capstone register, or -1 for anything else. */
 /* cycles_rules.h */
 int cyc_core_reg(int reg)
 {
