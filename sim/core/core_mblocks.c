@@ -334,6 +334,39 @@ static void prune(struct mblk_prog *p)
 	p->entry_flags = flags;
 }
 
+static const int mblk_ucreg[15] = {UC_ARM_REG_R0,  UC_ARM_REG_R1,  UC_ARM_REG_R2,  UC_ARM_REG_R3, UC_ARM_REG_R4,
+                                   UC_ARM_REG_R5,  UC_ARM_REG_R6,  UC_ARM_REG_R7,  UC_ARM_REG_R8, UC_ARM_REG_R9,
+                                   UC_ARM_REG_R10, UC_ARM_REG_R11, UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR};
+
+/* Work done once rather than at every entry: the register reads, and which pairs can cross at all
+ * (a pipelined load whose load before it is no step, its address unknown, never charges). */
+static int compile(struct mblk_prog *p)
+{
+	p->reads = calloc(1, sizeof(*p->reads));
+	if (!p->reads)
+		return -1;
+	struct mblk_reads *r = p->reads;
+	for (unsigned m = p->entry_regs; m; m &= m - 1u) {
+		unsigned reg = (unsigned)__builtin_ctz(m);
+		r->ids[r->n] = mblk_ucreg[reg];
+		r->slot[r->n++] = (uint8_t)reg;
+	}
+	if (p->entry_flags) {
+		r->ids[r->n] = UC_ARM_REG_XPSR;
+		r->slot[r->n++] = MBLK_FLAGS_SLOT;
+	}
+	int last_idx = -2;
+	for (unsigned k = 0; k < p->n_steps; k++) {
+		struct mblk_step *s = &p->steps[k];
+		if (s->kind != MBLK_LOAD)
+			continue;
+		if (last_idx != (int)s->idx - 1)
+			s->pair = -1;
+		last_idx = s->idx;
+	}
+	return 0;
+}
+
 int mblk_end(struct mblk_build *bd)
 {
 	struct mblk_prog *p = bd->prog;
@@ -343,8 +376,14 @@ int mblk_end(struct mblk_build *bd)
 		return 0;
 	p->n_steps = (uint16_t)bd->last_pair; /* nothing after the last pipelined load matters */
 	prune(p);
-	if (!p->n_steps || !p->n_pairs)
+	if (!p->n_steps || !p->n_pairs) {
 		mblk_free(p);
+		return 0;
+	}
+	if (compile(p) != 0) {
+		mblk_free(p);
+		return -1;
+	}
 	return 0;
 }
 
@@ -352,6 +391,7 @@ void mblk_free(struct mblk_prog *prog)
 {
 	free(prog->steps);
 	free(prog->pair_idx);
+	free(prog->reads);
 	*prog = (struct mblk_prog){0};
 }
 
@@ -362,10 +402,6 @@ unsigned mblk_block_of(const struct sim_core *c, uint32_t addr)
 			return k + 1u;
 	return 0;
 }
-
-static const int mblk_ucreg[15] = {UC_ARM_REG_R0,  UC_ARM_REG_R1,  UC_ARM_REG_R2,  UC_ARM_REG_R3, UC_ARM_REG_R4,
-                                   UC_ARM_REG_R5,  UC_ARM_REG_R6,  UC_ARM_REG_R7,  UC_ARM_REG_R8, UC_ARM_REG_R9,
-                                   UC_ARM_REG_R10, UC_ARM_REG_R11, UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR};
 
 /* An MBLK_SET's result. */
 static uint32_t operate(const struct mblk_step *s, const uint32_t *v)
@@ -438,25 +474,17 @@ static bool holds(unsigned cc, uint32_t nzcv)
 void mblk_decide(struct sim_core *c, struct core_blk *b)
 {
 	const struct mblk_prog *p = &b->mb;
-	uint32_t v[16] = {0};
-	/* The registers the program reads before it sets them, in one call. */
-	int ids[16];
-	void *ptrs[16];
-	int n = 0;
-	for (unsigned m = p->entry_regs; m; m &= m - 1u) {
-		unsigned r = (unsigned)__builtin_ctz(m);
-		ids[n] = mblk_ucreg[r];
-		ptrs[n++] = &v[r];
-	}
-	uint32_t nzcv = 0; /* APSR.NZCV in bits 31..28, as xPSR holds them */
-	if (p->entry_flags) {
-		ids[n] = UC_ARM_REG_XPSR;
-		ptrs[n++] = &nzcv;
-	}
-	if (n && uc_reg_read_batch(c->uc, ids, ptrs, n) != UC_ERR_OK)
+	const struct mblk_reads *r = p->reads;
+	/* The program's registers (MBLK_NONE reads 0) and, in MBLK_FLAGS_SLOT, APSR.NZCV in bits
+	 * 31..28 as xPSR holds them. */
+	uint32_t v[MBLK_FLAGS_SLOT + 1u] = {0};
+	void *ptrs[MBLK_FLAGS_SLOT];
+	for (unsigned k = 0; k < r->n; k++)
+		ptrs[k] = &v[r->slot[k]];
+	if (r->n && uc_reg_read_batch(c->uc, (int *)r->ids, ptrs, (int)r->n) != UC_ERR_OK)
 		return;
+	uint32_t nzcv = v[MBLK_FLAGS_SLOT];
 	unsigned last_blk = 0;
-	int last_idx = -2;
 	uint32_t mask = 0;
 	for (unsigned k = 0; k < p->n_steps; k++) {
 		const struct mblk_step *s = &p->steps[k];
@@ -472,10 +500,10 @@ void mblk_decide(struct sim_core *c, struct core_blk *b)
 		uint32_t x = v[s->rm] << s->lshift;
 		x = v[s->rn] + (s->sign < 0 ? (uint32_t)-x : x) + (uint32_t)s->imm;
 		unsigned blk = mblk_block_of(c, x);
-		if (s->pair >= 0 && last_idx == (int)s->idx - 1 && blk && last_blk && blk != last_blk)
+		/* compile() left pair set only where the load before is the previous step */
+		if (s->pair >= 0 && blk && last_blk && blk != last_blk)
 			mask |= 1u << s->pair;
 		last_blk = blk;
-		last_idx = s->idx;
 	}
 	c->mb_for = b;
 	c->mb_mask = mask;

@@ -53,6 +53,16 @@ struct mblk_prog {
 	uint16_t entry_regs; /* the registers it reads at entry (bit r) */
 	bool entry_flags;    /* a conditional step needs the flags of the entry (xPSR) */
 	uint16_t *pair_idx;
+	struct mblk_reads *reads; /* entry_regs and the flags as one uc_reg_read_batch */
+};
+
+/* What the entry reads, worked out once: unicorn's register ids, and where each value goes in the
+ * program's register file (0..14; MBLK_FLAGS_SLOT: xPSR). */
+#define MBLK_FLAGS_SLOT 16u
+struct mblk_reads {
+	unsigned n;
+	int ids[MBLK_FLAGS_SLOT];
+	uint8_t slot[MBLK_FLAGS_SLOT];
 };
 
 /* Where the flags a conditional step reads come from while the program is built. */
