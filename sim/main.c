@@ -60,10 +60,10 @@ static const char usage_text[] =
     "  --wait-states N   force N flash wait states (0-15) instead of the FLASH_ACR.LATENCY the firmware\n"
     "                    writes (default `auto`: follow the firmware, RM0090 3.4; docs/cycle-model.md)\n"
     "  --memory-blocks[=M]  loads pipeline only within one of SRAM1, SRAM2, CCM, as measured on\n"
-    "                    silicon (docs/cycle-model.md). M: `exact` (the bare option) from every load's\n"
-    "                    address (every load hooked: about 2.2x the time), `entry` from the registers\n"
-    "                    at each block's entry (about 1.25x; pairs it cannot tell keep pipelining),\n"
-    "                    `off` (the default) ignores the rule\n"
+    "                    silicon (docs/cycle-model.md). M: `entry` (the default) from the registers\n"
+    "                    at each block's entry (pairs it cannot tell keep pipelining; about 1.2x the\n"
+    "                    time of off), `exact` (the bare option) from every load's address (every\n"
+    "                    load hooked: about 2.2x), `off` ignores the rule\n"
     "  --trace           print every executed instruction to stderr\n"
     "  --elf FILE        load FILE's segments into flash/RAM before starting (factory programmed)\n"
     "  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4\n"
@@ -212,7 +212,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	*o = (struct options){.stlink_port = -1, .jtag_port = -1, .ctl_port = -1, .wait_states = -1};
+	*o = (struct options){
+	    .stlink_port = -1, .jtag_port = -1, .ctl_port = -1, .wait_states = -1, .memory_blocks = SIM_MB_ENTRY};
 	int c;
 	uint64_t v;
 	opterr = 0;

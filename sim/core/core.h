@@ -15,9 +15,10 @@
 
 /* How the memory-block rule finds the addresses of two pipelined loads. */
 enum sim_memory_blocks {
-	SIM_MB_OFF = 0, /* the rule ignored, pairs pipeline whatever they read: the default (speed) */
-	SIM_MB_ENTRY,   /* from the registers at the block's entry (core_mblocks.h): about 1.25x the time */
-	SIM_MB_EXACT,   /* from every load's address: a read hook, every load on unicorn's slow path */
+	SIM_MB_ENTRY = 0, /* from the registers at the block's entry (core_mblocks.h): the default, about
+	                   * 1.2x the time of off */
+	SIM_MB_OFF,       /* the rule ignored, pairs pipeline whatever they read */
+	SIM_MB_EXACT,     /* from every load's address: a read hook, every load on unicorn's slow path */
 };
 
 struct sim_config {
@@ -25,7 +26,8 @@ struct sim_config {
 	 * follows FLASH_ACR.LATENCY as the firmware writes it (RM0090 3.9.1); a zeroed config does. */
 	bool force_wait_states;
 	/* Loads pipeline only within one memory block (core_soc.mem_blocks), as measured on an
-	 * STM32F407 (docs/cycle-model.md "Load/store pipelining"). */
+	 * STM32F407 (docs/cycle-model.md "Load/store pipelining"); a zeroed config applies it at
+	 * each block's entry. */
 	enum sim_memory_blocks memory_blocks;
 	unsigned flash_wait_states; /* 0..15, with force_wait_states */
 	bool trace;                 /* print every executed instruction to stderr */

@@ -9,13 +9,14 @@ set_tests_properties(sim.cycles_rules PROPERTIES LABELS "unit" TIMEOUT 30)
 
 # End-to-end: the snippet firmware on bench-sim --standalone (needs the firmware and bench-sim).
 if(TARGET bench-sim AND BENCH_FIRMWARE)
-  # test name; snippet ELF; wait states; bench-sim options. rules.S again under --memory-blocks,
-  # exact and entry: its loads all read SRAM1, so every figure must stay as without the option.
-  # blocks.S under both (blocks_entry.elf: its expectations for entry).
+  # test name; snippet ELF; wait states; bench-sim options. rules.S at the default (the
+  # memory-block rule decided at block entry) and again under --memory-blocks, exact and off: its
+  # loads all read SRAM1, so every figure must stay the same. blocks.S under exact and the default
+  # (blocks_entry.elf: its expectations for entry).
   foreach(t "rules;rules;auto" "ws;ws;auto" "blocks;blocks;auto;--memory-blocks"
-            "blocks_entry;blocks_entry;auto;--memory-blocks=entry"
+            "blocks_entry;blocks_entry;auto"
             "rules_memory_blocks;rules;auto;--memory-blocks"
-            "rules_memory_blocks_entry;rules;auto;--memory-blocks=entry")
+            "rules_memory_blocks_off;rules;auto;--memory-blocks=off")
     list(GET t 0 name)
     list(GET t 1 elf)
     list(GET t 2 ws)

@@ -2,10 +2,11 @@
  * pipeline only when they read the same memory block, SRAM1 (0x20000000, 112 KiB), SRAM2
  * (0x2001C000, 16 KiB) or the CCM (0x10000000); a read from flash pairs with any ("load
  * pipelining happens only when targeting the same memory block by all loads (e.g. SRAM1 vs SRAM2
- * (and CCM) on f407)", jnk0le's pipeline cycle tests). Without the option the pairs that cross
- * blocks below pipeline (rules.S). Assembled twice: blocks.elf for --memory-blocks (exact: every
- * load's address) and blocks_entry.elf, with MB_ENTRY, for --memory-blocks=entry (the registers at
- * the block's entry), whose expectations differ only where the entry cannot tell (EXACT_OR_ENTRY). */
+ * (and CCM) on f407)", jnk0le's pipeline cycle tests). Under --memory-blocks=off the pairs that
+ * cross blocks below pipeline (rules.S). Assembled twice: blocks.elf for --memory-blocks (exact:
+ * every load's address) and blocks_entry.elf, with MB_ENTRY, for bench-sim's default (entry: the
+ * registers at the block's entry), whose expectations differ only where the entry cannot tell
+ * (EXACT_OR_ENTRY). */
 #include "snippet.h"
 #ifdef MB_ENTRY
 #define EXACT_OR_ENTRY(exact, entry) (entry)
