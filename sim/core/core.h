@@ -21,6 +21,9 @@ enum sim_memory_blocks {
 	SIM_MB_EXACT,     /* from every load's address: a read hook, every load on unicorn's slow path */
 };
 
+/* A zeroed sim_config applies the rule at each block's entry, as bench-sim does by default. */
+_Static_assert(SIM_MB_ENTRY == 0, "a zeroed sim_config must get the default memory-block mode");
+
 struct sim_config {
 	/* Flash wait states: unless force_wait_states (`--wait-states N`, for experiments), the model
 	 * follows FLASH_ACR.LATENCY as the firmware writes it (RM0090 3.9.1); a zeroed config does. */

@@ -478,7 +478,7 @@ void mblk_decide(struct sim_core *c, struct core_blk *b)
 	/* The program's registers (MBLK_NONE reads 0) and, in MBLK_FLAGS_SLOT, APSR.NZCV in bits
 	 * 31..28 as xPSR holds them. */
 	uint32_t v[MBLK_FLAGS_SLOT + 1u] = {0};
-	void *ptrs[MBLK_FLAGS_SLOT];
+	void *ptrs[MBLK_MAX_READS];
 	for (unsigned k = 0; k < r->n; k++)
 		ptrs[k] = &v[r->slot[k]];
 	if (r->n && uc_reg_read_batch(c->uc, (int *)r->ids, ptrs, (int)r->n) != UC_ERR_OK)

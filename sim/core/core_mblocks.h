@@ -38,7 +38,8 @@ struct mblk_step {
 	uint8_t rn, rm; /* MBLK_NONE: none */
 	uint8_t lshift;
 	int8_t sign;
-	int8_t pair;  /* MBLK_LOAD of a pipelined load: its pair's bit in the mask, else -1 */
+	int8_t pair;  /* MBLK_LOAD of a pipelined load: its pair's bit in the mask; -1 for any other load,
+	               * and for a pair that cannot cross (its first load is not the step before) */
 	uint8_t op;   /* MBLK_SET */
 	uint8_t cond; /* MBLK_SET in an IT block: its capstone condition (ARM_CC_EQ..LE); 0: always */
 	uint16_t idx; /* MBLK_LOAD: instruction index */
@@ -59,10 +60,11 @@ struct mblk_prog {
 /* What the entry reads, worked out once: unicorn's register ids, and where each value goes in the
  * program's register file (0..14; MBLK_FLAGS_SLOT: xPSR). */
 #define MBLK_FLAGS_SLOT 16u
+#define MBLK_MAX_READS  16u /* R0..R12, SP, LR and xPSR */
 struct mblk_reads {
 	unsigned n;
-	int ids[MBLK_FLAGS_SLOT];
-	uint8_t slot[MBLK_FLAGS_SLOT];
+	int ids[MBLK_MAX_READS];
+	uint8_t slot[MBLK_MAX_READS];
 };
 
 /* Where the flags a conditional step reads come from while the program is built. */

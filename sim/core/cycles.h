@@ -36,8 +36,8 @@ enum cyc_dyn {
 	CYC_DYN_LITERAL = 1 << 4,     /* a PC-relative load (literal pool): nothing for the core to do;
 	                               * the fetch model and the flash accelerator use it */
 	CYC_DYN_PIPELINED = 1 << 5,   /* a single load the rules pipelined with the load before it: with
-	                               * sim_config.memory_blocks the core takes the cycle back when the
-	                               * two read different memory blocks */
+	                               * sim_config.memory_blocks not off, the core takes the cycle back
+	                               * when the two read different memory blocks */
 };
 
 struct cyc_block {

@@ -77,6 +77,12 @@ SNIPPETS_ENTRY
 	ldr r0, [r1]              /* the pair keeps pipelining: 1 */
 	ldr r4, [r7]
 	END
+	BEGIN(EXACT_OR_ENTRY(6, 5)) /* and the pair after such a load: SRAM1 2, SRAM1 1, SRAM2 2, */
+	ldr r7, [r2, #8]          /* then SRAM2 1 after SRAM2; the entry knows the last load reads */
+	ldr r0, [r1]              /* SRAM2 but not r7's, and must not pair it with SRAM1's before: */
+	ldr r4, [r7]              /* 1 (the SRAM1/SRAM2 pair before it keeps pipelining, as above) */
+	ldr r5, [r3, #4]
+	END
 	/* Addresses the block computes next to the SRAM1/SRAM2 boundary (0x2001C000, r3): each pair
 	 * crosses blocks only if the step before it is followed exactly (sign, immediate, shift). */
 	BEGIN(5)                  /* SUB: r3 - 4 is SRAM1, after SRAM2: 1 + 2 + 2 */
