@@ -97,10 +97,12 @@ static void add_insn(struct cyc_block *b, uint32_t n, uint32_t offset, const str
 /* The prefetch unit (Cortex-M3 TRM r2p0 1.4 "Prefetch Unit"; the M4 keeps its fetch and decode
  * stages): it fetches one word a cycle and buffers up to three; decode needs all of an
  * instruction's halfwords. A word's slot frees two cycles after the instruction that ends in it
- * issues, so a run of 32-bit instructions that are not word aligned drains the buffer once:
+ * issues, so a run of 32-bit instructions that are not word aligned drains the buffer:
  * "Groups of three or more unaligned wide instructions will take one extra cycle", measured on a
  * Cortex-M4 (compendium.i-0.nl, "Alignment rules"); slow instructions (loads, multi-cycle) let
- * it fill again. A literal load reads the code memory in its data phase and the flash interface
+ * it fill again. Left alone, the model stalls every other instruction of a longer run; the
+ * measurement keeps such a group at one cycle unless it mixes memory and other instructions
+ * (cap_groups below). A literal load reads the code memory in its data phase and the flash interface
  * serves the D-code bus first (RM0090 3.4.2, "Data management"), so no instruction word arrives in
  * that cycle: TRM 3.3.2's "LDR Rx,[PC,#imm] might add a cycle because of contention with the fetch
  * unit" - it does when the buffer runs dry.
@@ -111,7 +113,60 @@ static void add_insn(struct cyc_block *b, uint32_t n, uint32_t offset, const str
  * total stall; stalls[i] gets instruction i's when stalls is not NULL. */
 #define CYC_FETCH_WORDS 3
 
-static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, uint32_t *stalls)
+/* Whether instruction i of b is 32-bit at an address 2 mod 4. */
+static bool unaligned_wide(const struct cyc_block *b, uint32_t i)
+{
+	uint32_t off = b->insn_offset[i];
+	uint32_t end = i + 1u < b->n_insn ? b->insn_offset[i + 1u] : b->size;
+	return end - off == 4u && ((b->addr + off) & 3u) == 2u;
+}
+
+/* The compendium's "Alignment rules" (compendium.i-0.nl, measured on a Cortex-M4 with code in
+ * flash): "Groups of three or more unaligned wide instructions will take one extra cycle";
+ * "Groups of unaligned wide str only add the penalty cycle from a length of 4"; "A group of
+ * unaligned wide instructions consisting of a mix of memory and non-memory instructions can cause
+ * more than one delay cycle"; and the stall shows in LSUCNT when the group's second instruction
+ * is a memory instruction. So a group that is all memory or all other instructions keeps at most
+ * one of the stalls the fetch model gave its later instructions (none for fewer than three, or
+ * fewer than four stores); a mixed group keeps the model's. The group's first instruction keeps
+ * its own stall: that one is the code before it draining the buffer. mem: enum cyc_mem per
+ * instruction. Returns the stalls of memory groups, which count in LSUCNT, not CPICNT. */
+static uint32_t cap_groups(const struct cyc_block *b, const uint8_t *mem, uint32_t *stalls)
+{
+	uint32_t lsu = 0, n = b->n_insn;
+	for (uint32_t i = 0; i < n;) {
+		uint32_t j = i;
+		while (j < n && unaligned_wide(b, j))
+			j++;
+		if (j == i) {
+			i++;
+			continue;
+		}
+		uint32_t len = j - i, loads = 0, stores = 0;
+		for (uint32_t k = i; k < j; k++) {
+			loads += mem[k] == CYC_MEM_LOAD;
+			stores += mem[k] == CYC_MEM_STORE;
+		}
+		bool memory = loads + stores == len;
+		if (memory || loads + stores == 0) {
+			uint32_t keep = UINT32_MAX;
+			for (uint32_t k = i + 1u; k < j; k++) {
+				if (stalls[k] && keep == UINT32_MAX)
+					keep = k;
+				stalls[k] = 0;
+			}
+			bool counts = stores == len ? len >= 4u : len >= 3u;
+			if (counts && keep != UINT32_MAX) {
+				stalls[keep] = 1;
+				lsu += memory;
+			}
+		}
+		i = j;
+	}
+	return lsu;
+}
+
+static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_t *mem, uint32_t *stalls, uint32_t *lsu)
 {
 	uint32_t n = b->n_insn;
 	uint32_t w0 = b->addr >> 2;
@@ -121,8 +176,8 @@ static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, uint32_t *st
 	/* Zeroed (once per translated block, not per run of it): every word read below is set first,
 	 * which the analyzer cannot follow through the index arithmetic. */
 	int64_t fetched[CYC_MAX_BLOCK_INSN * 2 + 4] = {0}, release[CYC_MAX_BLOCK_INSN * 2 + 4] = {0};
-	if (stalls)
-		memset(stalls, 0, (size_t)n * sizeof(*stalls));
+	memset(stalls, 0, (size_t)n * sizeof(*stalls));
+	*lsu = 0;
 	if (nwords > sizeof(fetched) / sizeof(fetched[0]))
 		return 0;
 	int64_t end_prev = 0, steal = INT64_MIN;
@@ -156,25 +211,26 @@ static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, uint32_t *st
 			if (hw >= a && hw < a + size)
 				release[k] = start;
 		}
-		uint32_t stall = (uint32_t)(start - end_prev);
-		if (stalls)
-			stalls[i] = stall;
-		total += stall;
+		stalls[i] = (uint32_t)(start - end_prev);
 		end_prev = start + cyc;
 		if (b->dyn[i] & CYC_DYN_LITERAL)
 			steal = start + (cyc > 1 ? (int64_t)cyc - 1 : 1);
 	}
+	*lsu = cap_groups(b, mem, stalls);
+	for (uint32_t i = 0; i < n; i++)
+		total += stalls[i];
 	return total;
 }
 
 /* Adds the fetch stalls of a block run into (buffer full) to its instructions, and keeps the
  * extra stall of entering it by a branch (buffer empty) in entry_extra. */
-static void add_fetch_stalls(struct cyc_block *b, uint32_t *stalls)
+static void add_fetch_stalls(struct cyc_block *b, const uint8_t *mem, uint32_t *stalls)
 {
 	if (b->n_insn == 0)
 		return;
-	uint32_t empty = fetch_stalls(b, true, NULL);
-	uint32_t full = fetch_stalls(b, false, stalls);
+	uint32_t lsu = 0;
+	uint32_t empty = fetch_stalls(b, true, mem, stalls, &lsu);
+	uint32_t full = fetch_stalls(b, false, mem, stalls, &lsu);
 	uint32_t added = 0;
 	for (uint32_t i = 0; i < b->n_insn; i++) {
 		b->cost_before[i] += added;
@@ -182,7 +238,8 @@ static void add_fetch_stalls(struct cyc_block *b, uint32_t *stalls)
 	}
 	b->cost_before[b->n_insn] += added;
 	b->total += added;
-	b->cpi_extra += added;
+	b->lsu_extra += lsu;
+	b->cpi_extra += added - lsu;
 	b->entry_extra = empty > full ? empty - full : 0u;
 }
 
@@ -206,6 +263,7 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 	b->size = size;
 
 	struct cyc_rules_state st;
+	uint8_t mem[CYC_MAX_BLOCK_INSN];
 	cyc_rules_begin(&st, addr);
 	const uint8_t *p = code;
 	size_t left = size;
@@ -219,6 +277,7 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 		for (size_t j = 0; j < k; j++) {
 			struct cyc_cost c;
 			cyc_rules_cost(&st, &insn[j], &c);
+			mem[n] = c.mem;
 			add_insn(b, n++, (uint32_t)(insn[j].address - addr), &c);
 			p += insn[j].size;
 			left -= insn[j].size;
@@ -234,6 +293,7 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 			uint32_t len =
 			    ((hw & 0xf800u) >= 0xe800u && left >= 4) ? 4u : (left >= 2 ? 2u : (uint32_t)left);
 			cyc_rules_unknown(&st, &c);
+			mem[n] = CYC_MEM_NONE;
 			add_insn(b, n++, (uint32_t)(pc - addr), &c);
 			p += len;
 			left -= len;
@@ -244,7 +304,7 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 	b->cost_before[n] = b->total;
 	b->fallthrough = (uint32_t)pc;
 	uint32_t stalls[CYC_MAX_BLOCK_INSN];
-	add_fetch_stalls(b, stalls);
+	add_fetch_stalls(b, mem, stalls);
 	return b;
 }
 

@@ -498,6 +498,11 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 	if (c->cond != 14u && insn->id != ARM_INS_IT)
 		c->dyn |= CYC_DYN_CONDITIONAL;
 
+	if (klass == K_STORE || klass == K_STORED || klass == K_STM || klass == K_VSTR || klass == K_VSTM)
+		c->mem = CYC_MEM_STORE;
+	else if (klass == K_LOAD || klass == K_LOADD || klass == K_LDM || klass == K_VLDR || klass == K_VLDM ||
+	         klass == K_TB)
+		c->mem = CYC_MEM_LOAD;
 	switch (klass) {
 	case K_LOAD:
 	case K_STORE:

@@ -28,7 +28,11 @@ struct cyc_cost {
 	uint8_t dyn;  /* enum cyc_dyn */
 	uint8_t cond; /* Armv7-M condition, A7.3: 0 EQ .. 13 LE, 14 always */
 	uint8_t aux;  /* CYC_DYN_DIVIDE: dividend register << 4 | divisor register */
+	uint8_t mem;  /* enum cyc_mem: whether it is a memory instruction, for the fetch model */
 };
+
+/* Memory instructions, for the fetch model's groups of unaligned 32-bit instructions (cycles.c). */
+enum cyc_mem { CYC_MEM_NONE = 0, CYC_MEM_LOAD, CYC_MEM_STORE };
 
 void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr);
 void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_cost *c);

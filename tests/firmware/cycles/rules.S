@@ -116,6 +116,50 @@ SNIPPETS_ENTRY
 	ldrb r4, [r1, #4]
 	ldrh r5, [r3, #2]
 	END
+	/* Groups of 32-bit instructions at addresses 2 mod 4 (BEGIN's BKPT word aligned): the fetch
+	 * model gives a homogeneous group at most one stall, "Groups of three or more unaligned wide
+	 * instructions will take one extra cycle", stores only from four, a mix of memory and other
+	 * instructions more ("can cause more than one delay cycle"; compendium, "Alignment rules"). */
+	.p2align 2
+	BEGIN(7)                  /* six add.w: 6 + 1 */
+	add.w r0, r0, #1
+	add.w r2, r2, #1
+	add.w r4, r4, #1
+	add.w r5, r5, #1
+	add.w r6, r6, #1
+	add.w r7, r7, #1
+	END
+	.p2align 2
+	BEGIN(3)                  /* three str.w: 3, no stall */
+	str.w r0, [r1, #4]
+	str.w r0, [r1, #8]
+	str.w r0, [r1, #12]
+	END
+	.p2align 2
+	BEGIN(5)                  /* four str.w: 4 + 1 */
+	str.w r0, [r1, #4]
+	str.w r0, [r1, #8]
+	str.w r0, [r1, #12]
+	str.w r0, [r1, #16]
+	END
+	.p2align 2
+	BEGIN(7)                  /* five independent ldr.w: 2 + 1 + 1 + 1 + 1, + 1 */
+	ldr.w r0, [r1, #4]
+	ldr.w r2, [r1, #8]
+	ldr.w r4, [r1, #12]
+	ldr.w r5, [r1, #16]
+	ldr.w r6, [r1, #20]
+	END
+	.p2align 2
+	BEGIN(10)                 /* add.w, add.w, ldr.w 2, four add.w: 9, + 2 - the mix */
+	add.w r0, r0, #1
+	add.w r2, r2, #1
+	ldr.w r4, [r1, #4]
+	add.w r5, r5, #1
+	add.w r6, r6, #1
+	add.w r7, r7, #1
+	add.w r8, r8, #1
+	END
 	BEGIN(4)                  /* the second load's address is the first's result: no pipelining */
 	ldr r0, [r1]
 	ldr r2, [r0]
