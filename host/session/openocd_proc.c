@@ -192,6 +192,36 @@ static int port_taken(const char *host, uint16_t port, struct bench_error *err)
 	return rc;
 }
 
+int openocd_log_listen_port(const char *line, const char *service, uint16_t *port)
+{
+	static const char lead[] = "Listening on port ";
+	const char *at = strstr(line, lead);
+	char *end;
+	char tail[48];
+
+	if (!at || str_fmt(tail, sizeof(tail), " for %s connections", service))
+		return -1;
+	at += sizeof(lead) - 1;
+	if (*at < '0' || *at > '9')
+		return -1;
+	errno = 0;
+	unsigned long n = strtoul(at, &end, 10);
+	if (errno || n == 0 || n > 65535 || strcmp(end, tail))
+		return -1;
+	*port = (uint16_t)n;
+	return 0;
+}
+
+struct listen_match {
+	uint16_t port;
+};
+
+static bool tcl_listening(const char *line, void *ctx)
+{
+	struct listen_match *m = ctx;
+	return openocd_log_listen_port(line, "tcl", &m->port) == 0;
+}
+
 int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, struct bench_error *err)
 {
 	char bin[PATH_MAX], set_sim[PATH_MAX + 96], tcl_cmd[32], serial_q[256], serial_cmd[300], set_tr[48];
@@ -223,9 +253,9 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	if (o->board->virtual_board && (rc = start_sim(o, transport, out, set_sim, sizeof(set_sim), err)))
 		goto fail;
 	out->sim_ready_ms = o->board->virtual_board ? clock_now_ms() : 0;
+	/* Without --tcl-port OpenOCD binds port 0 and logs the port the kernel chose (below): a port
+	 * picked here and closed again could be taken by another process before OpenOCD binds it. */
 	out->tcl_port = o->tcl_port;
-	if (!out->tcl_port && (rc = proc_free_port(&out->tcl_port, err)))
-		goto fail;
 	if (str_fmt(out->log_path, sizeof(out->log_path), "%s/openocd.log", o->work_dir) ||
 	    str_fmt(tcl_cmd, sizeof(tcl_cmd), "tcl_port %u", out->tcl_port)) {
 		rc = bench_fail(err, BENCH_E_USAGE,
@@ -271,6 +301,16 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	argv[a] = NULL;
 	if ((rc = proc_start(argv, out->log_path, o->work_dir, OPENOCD_HINT, &out->ocd, err)))
 		goto fail;
+	if (!out->tcl_port) {
+		struct listen_match m = {0};
+		if ((rc = proc_wait_log_match(out->ocd, tcl_listening, &m, "the port of its TCL server", timeout,
+		                              err))) {
+			if (err->kind == BENCH_E_TOOL_START)
+				(void)openocd_fail_start(out, NULL, err);
+			goto fail;
+		}
+		out->tcl_port = m.port;
+	}
 	if ((rc = proc_wait_port(out->host, out->tcl_port, out->ocd, timeout, err))) {
 		/* Say it is OpenOCD that failed, and quote its log. */
 		if (err->kind == BENCH_E_TOOL_START)

@@ -58,6 +58,10 @@ void openocd_stop(struct openocd_proc *p);
 /* The last `max` lines of OpenOCD's log that start with "Error:", joined with " | " ("" if none):
  * OpenOCD logs why a command failed, while the command's Tcl result often does not say. */
 void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, size_t len);
+/* One line of OpenOCD's log: 0 and *port when it is OpenOCD 0.12's "Listening on port N for SERVICE
+ * connections" (src/server/server.c add_service(), the port read back with getsockname(), so it is
+ * the real one after `tcl_port 0`), at any debug_level; -1 for any other line. */
+int openocd_log_listen_port(const char *line, const char *service, uint16_t *port);
 /* How many resets OpenOCD did not make itself it has seen on the target: the "external reset
  * detected" lines of its log, read on from where the last call stopped (whole lines only). OpenOCD
  * 0.12's cortex_m_poll() logs that line (Info, flushed at once) when the DHCSR.S_RESET_ST it reads and

@@ -384,28 +384,24 @@ int proc_wait_port(const char *host, uint16_t port, struct proc *p, unsigned tim
 	}
 }
 
-int proc_wait_log_line(struct proc *p, const char *prefix, char *out, size_t len, unsigned timeout_ms,
-                       struct bench_error *err)
+int proc_wait_log_match(struct proc *p, proc_line_match match, void *ctx, const char *what, unsigned timeout_ms,
+                        struct bench_error *err)
 {
 	uint64_t deadline = clock_now_ms() + timeout_ms;
-	size_t plen = strlen(prefix);
 	char line[512];
-	int status, cut;
+	int status;
 
 	for (;;) {
 		FILE *f = fopen(p->log_path, "r");
 		if (f) {
 			while (fgets(line, sizeof(line), f)) {
-				if (strncmp(line, prefix, plen) || !strchr(line, '\n'))
-					continue;
+				if (!strchr(line, '\n'))
+					continue; /* still being written, or longer than line: not one we wait for */
 				line[strcspn(line, "\r\n")] = '\0';
-				cut = str_copy(out, len, line + plen);
-				(void)fclose(f); /* read-only: nothing to lose */
-				if (cut)
-					return bench_fail(err, BENCH_E_PROTOCOL,
-					                  "%s printed a \"%s\" line longer than %zu characters",
-					                  p->name, prefix, len - 1);
-				return 0;
+				if (match(line, ctx)) {
+					(void)fclose(f); /* read-only: nothing to lose */
+					return 0;
+				}
 			}
 			(void)fclose(f);
 		}
@@ -414,11 +410,43 @@ int proc_wait_log_line(struct proc *p, const char *prefix, char *out, size_t len
 		if (interrupted)
 			return bench_fail(err, BENCH_E_INTERRUPTED, "interrupted while starting %s", p->name);
 		if (clock_now_ms() >= deadline)
-			return bench_fail(err, BENCH_E_TOOL_START,
-			                  "%s did not print \"%s\" within %u ms: check its log %s", p->name, prefix,
-			                  timeout_ms, p->log_path);
+			return bench_fail(err, BENCH_E_TOOL_START, "%s did not print %s within %u ms: check its log %s",
+			                  p->name, what, timeout_ms, p->log_path);
 		sleep_ms(5);
 	}
+}
+
+struct prefix_match {
+	const char *prefix;
+	char *out;
+	size_t len;
+	bool cut;
+};
+
+static bool starts_with(const char *line, void *ctx)
+{
+	struct prefix_match *m = ctx;
+	size_t plen = strlen(m->prefix);
+	if (strncmp(line, m->prefix, plen))
+		return false;
+	m->cut = str_copy(m->out, m->len, line + plen) != 0;
+	return true;
+}
+
+int proc_wait_log_line(struct proc *p, const char *prefix, char *out, size_t len, unsigned timeout_ms,
+                       struct bench_error *err)
+{
+	struct prefix_match m = {.prefix = prefix, .out = out, .len = len};
+	char what[96];
+	int rc;
+
+	str_fmt_cut(what, sizeof(what), "\"%s\"", prefix);
+	if ((rc = proc_wait_log_match(p, starts_with, &m, what, timeout_ms, err)))
+		return rc;
+	if (m.cut)
+		return bench_fail(err, BENCH_E_PROTOCOL, "%s printed a \"%s\" line longer than %zu characters", p->name,
+		                  prefix, len - 1);
+	return 0;
 }
 
 void proc_log_tail(const char *log_path, unsigned lines, char *out, size_t len)

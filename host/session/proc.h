@@ -40,6 +40,11 @@ int proc_wait_port(const char *host, uint16_t port, struct proc *p, unsigned tim
  * the prefix and newline) into out. Same errors as proc_wait_port. */
 int proc_wait_log_line(struct proc *p, const char *prefix, char *out, size_t len, unsigned timeout_ms,
                        struct bench_error *err);
+/* The same for the first whole line (newline cut) that match() accepts (returns true); what names
+ * the line in a timeout error. */
+typedef bool (*proc_line_match)(const char *line, void *ctx);
+int proc_wait_log_match(struct proc *p, proc_line_match match, void *ctx, const char *what, unsigned timeout_ms,
+                        struct bench_error *err);
 /* The last `lines` lines of a log file, joined with " | ", into out ("" when unreadable). */
 void proc_log_tail(const char *log_path, unsigned lines, char *out, size_t len);
 

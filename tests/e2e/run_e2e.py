@@ -14,8 +14,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from benchtest import (check_schema as schema_check, expect, free_port, paths, procs_in, run_case,  # noqa: E402
-                       start_long_run)
+from benchtest import (check_schema as schema_check, expect, free_port, openocd_port, paths, procs_in,  # noqa: E402
+                       run_case, start_long_run)
 
 BUILD, SRC, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
 BENCH, EX, SCHEMA, CHECK = paths(BUILD, SRC)
@@ -174,11 +174,14 @@ def case_attach():
     ocd = None
     try:
         jtag = int(sim.stdout.readline().split()[1])
-        tcl = free_port()
         ocd = subprocess.Popen(["openocd", "-c", f"set SIM_JTAG_PORT {jtag}", "-f",
                                 os.path.join(SRC, "boards", "sim-stm32f4", "openocd.cfg"), "-c", "bindto 127.0.0.1",
-                                "-c", "gdb_port disabled", "-c", "telnet_port disabled", "-c", f"tcl_port {tcl}"],
+                                "-c", "gdb_port disabled", "-c", "telnet_port disabled", "-c", "tcl_port 0"],
                                stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "ocd.log"), "w"))
+        tcl = openocd_port(os.path.join(tmp, "ocd.log"), "tcl", ocd)
+        if tcl is None:
+            expect(False, "OpenOCD did not open its TCL port")
+            return
         import socket
         deadline = time.time() + 20
         while time.time() < deadline:
@@ -223,11 +226,14 @@ def case_bitband_debugger():
     ocd = None
     try:
         jtag = int(sim.stdout.readline().split()[1])
-        tcl = free_port()
         ocd = subprocess.Popen(["openocd", "-c", f"set SIM_JTAG_PORT {jtag}", "-f",
                                 os.path.join(SRC, "boards", "sim-stm32f4", "openocd.cfg"), "-c", "bindto 127.0.0.1",
-                                "-c", "gdb_port disabled", "-c", "telnet_port disabled", "-c", f"tcl_port {tcl}"],
+                                "-c", "gdb_port disabled", "-c", "telnet_port disabled", "-c", "tcl_port 0"],
                                stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "ocd.log"), "w"))
+        tcl = openocd_port(os.path.join(tmp, "ocd.log"), "tcl", ocd)
+        if tcl is None:
+            expect(False, "OpenOCD did not open its TCL port")
+            return
         sock = None
         deadline = time.time() + 20
         while time.time() < deadline and sock is None:

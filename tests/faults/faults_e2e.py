@@ -575,11 +575,13 @@ def start_attach_target(elf):
     sim = subprocess.Popen([os.path.join(BUILD, "bench-sim"), "--jtag-port", "0", "--quiet", "--elf", elf],
                            stdout=subprocess.PIPE, text=True)
     jtag = int(sim.stdout.readline().split()[1])
-    port = benchtest.free_port()
     ocd = subprocess.Popen(["openocd", "-c", f"set SIM_JTAG_PORT {jtag}", "-f",
                             os.path.join(SRC, "boards", "sim-stm32f4", "openocd.cfg"), "-c", "bindto 127.0.0.1",
-                            "-c", "gdb_port disabled", "-c", "telnet_port disabled", "-c", f"tcl_port {port}"],
+                            "-c", "gdb_port disabled", "-c", "telnet_port disabled", "-c", "tcl_port 0"],
                            stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "ocd.log"), "w"))
+    port = benchtest.openocd_port(os.path.join(tmp, "ocd.log"), "tcl", ocd)
+    if port is None:
+        raise SystemExit("OpenOCD did not open its TCL port")
     deadline = time.time() + 20
     while time.time() < deadline:
         try:

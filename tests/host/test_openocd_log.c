@@ -144,13 +144,43 @@ static void test_log_resets(void **state)
 	assert_non_null(strstr(e.msg, "cannot read OpenOCD's log"));
 }
 
+/* The TCL port OpenOCD 0.12 chose after `tcl_port 0`, as bench-sim's session logged it (verbatim,
+ * debug_level 2), and the same line at debug_level 3, which puts a count, a time and the source
+ * location first (src/helper/log.c log_puts()). */
+static void test_listen_port(void **state)
+{
+	(void)state;
+	uint16_t port = 0;
+	assert_int_equal(openocd_log_listen_port("Info : Listening on port 37537 for tcl connections", "tcl", &port),
+	                 0);
+	assert_int_equal(port, 37537);
+	assert_int_equal(openocd_log_listen_port("Info : 46 12 server.c:297 add_service(): Listening on port 4444 for "
+	                                         "tcl connections",
+	                                         "tcl", &port),
+	                 0);
+	assert_int_equal(port, 4444);
+	port = 7;
+	/* Another service's line, a port out of range, a line cut short, text after it: not the port. */
+	assert_int_equal(openocd_log_listen_port("Info : Listening on port 33843 for gdb connections", "tcl", &port),
+	                 -1);
+	assert_int_equal(openocd_log_listen_port("Info : Listening on port 0 for tcl connections", "tcl", &port), -1);
+	assert_int_equal(openocd_log_listen_port("Info : Listening on port 65536 for tcl connections", "tcl", &port),
+	                 -1);
+	assert_int_equal(openocd_log_listen_port("Info : Listening on port 37537 for tcl", "tcl", &port), -1);
+	assert_int_equal(openocd_log_listen_port("Info : Listening on port 37537 for tcl connections!", "tcl", &port),
+	                 -1);
+	assert_int_equal(openocd_log_listen_port("Info : Listening on port  37537 for tcl connections", "tcl", &port),
+	                 -1);
+	assert_int_equal(openocd_log_listen_port("Error: couldn't bind tcl to socket on port 6666", "tcl", &port), -1);
+	assert_int_equal(port, 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_old_stlink_firmware),
-	    cmocka_unit_test(test_other_failure),
-	    cmocka_unit_test(test_long_log_path),
-	    cmocka_unit_test(test_log_resets),
+	    cmocka_unit_test(test_old_stlink_firmware), cmocka_unit_test(test_other_failure),
+	    cmocka_unit_test(test_long_log_path),       cmocka_unit_test(test_log_resets),
+	    cmocka_unit_test(test_listen_port),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

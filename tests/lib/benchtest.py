@@ -5,6 +5,7 @@ schema check, case dispatch, and the '|'-separated case tables. Import with
 Only the standard library: the tests run on a bare Debian with python3."""
 import atexit
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -61,8 +62,31 @@ def start_long_run(bench, elf, prefix, extra=(), settle=1.5):
     return p, report, os.path.realpath(wd)
 
 
+def openocd_port(log_path, service, proc, timeout=20.0):
+    """The port OpenOCD 0.12 bound for SERVICE ("tcl", "gdb") after `SERVICE_port 0`, from its log
+    line "Listening on port N for SERVICE connections" (src/server/server.c add_service()): no port
+    is picked here and closed again for another process to take first. None if OpenOCD exits or
+    timeout seconds pass."""
+    pat = re.compile(r"Listening on port (\d+) for %s connections$" % re.escape(service))
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with open(log_path) as f:
+                for line in f:
+                    m = pat.search(line.rstrip("\n"))
+                    if m and line.endswith("\n"):
+                        return int(m.group(1))
+        except OSError:
+            pass
+        if proc.poll() is not None:
+            return None
+        time.sleep(0.02)
+    return None
+
+
 def free_port():
-    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    """A TCP port on 127.0.0.1 that was free a moment ago (for a port nothing listens on, or one
+    bench is told to use; a server started by a test gets port 0 and openocd_port())."""
     s = socket.socket()
     try:
         s.bind(("127.0.0.1", 0))

@@ -4,8 +4,18 @@
 # (ELF: programmed into the virtual flash before start, as bench-sim --elf does)
 # Every process started here is killed by its pid in rsp_sim_stop.
 
-rsp_free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+# The port OpenOCD 0.12 bound for service $2 (tcl, gdb) after `${2}_port 0`, from its log $1
+# ("Listening on port N for tcl connections", src/server/server.c add_service()); waits at most $3
+# tenths of a second. A port picked here and closed again could be taken by another test first.
+rsp_ocd_port() {
+  local n
+  for _ in $(seq "$3"); do
+    n=$(sed -n "s/.*Listening on port \([0-9]*\) for $2 connections\$/\1/p" "$1" 2>/dev/null | head -1)
+    [[ -n "$n" ]] && { echo "$n"; return 0; }
+    kill -0 "$OCD_PID" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
 }
 
 rsp_sim_stop() {
@@ -51,11 +61,10 @@ rsp_sim_start() {
     sleep 0.1
   done
   grep -q "^jtag-socket " "$RSP_WORK/sim.out" || { echo "bench-sim did not start: $(cat "$RSP_WORK/sim.err")" >&2; return 1; }
-  TCL_PORT=$(rsp_free_port)
-  GDB_PORT=$(rsp_free_port)
   setsid openocd -c "set SIM_JTAG_SOCKET $jtag" -f "$src/boards/sim-stm32f4/openocd.cfg" -c "bindto 127.0.0.1" \
-    -c "gdb_port $GDB_PORT" -c "tcl_port $TCL_PORT" -c "telnet_port disabled" "${extra[@]}" >"$RSP_WORK/openocd.log" 2>&1 &
+    -c "gdb_port 0" -c "tcl_port 0" -c "telnet_port disabled" "${extra[@]}" >"$RSP_WORK/openocd.log" 2>&1 &
   OCD_PID=$!
-  rsp_wait_port "$TCL_PORT" 300 && rsp_wait_port "$GDB_PORT" 300 ||
+  TCL_PORT=$(rsp_ocd_port "$RSP_WORK/openocd.log" tcl 300) && GDB_PORT=$(rsp_ocd_port "$RSP_WORK/openocd.log" gdb 300) &&
+    rsp_wait_port "$TCL_PORT" 300 && rsp_wait_port "$GDB_PORT" 300 ||
     { echo "OpenOCD did not start: $(tail -3 "$RSP_WORK/openocd.log")" >&2; return 1; }
 }
