@@ -94,23 +94,6 @@ static void add_insn(struct cyc_block *b, uint32_t n, uint32_t offset, const str
 		b->branch_taken_extra = c->taken_extra;
 }
 
-/* The prefetch unit (Cortex-M3 TRM r2p0 1.4 "Prefetch Unit"; the M4 keeps its fetch and decode
- * stages): it fetches one word a cycle and buffers up to three; decode needs all of an
- * instruction's halfwords. A word's slot frees two cycles after the instruction that ends in it
- * issues, so a run of 32-bit instructions that are not word aligned drains the buffer:
- * "Groups of three or more unaligned wide instructions will take one extra cycle", measured on a
- * Cortex-M4 (compendium.i-0.nl, "Alignment rules"); slow instructions (loads, multi-cycle) let
- * it fill again. Left alone, the model stalls every other instruction of a longer run; the
- * measurement keeps such a group at one cycle unless it mixes memory and other instructions
- * (cap_groups below). A literal load reads the code memory in its data phase and the flash interface
- * serves the D-code bus first (RM0090 3.4.2, "Data management"), so no instruction word arrives in
- * that cycle: TRM 3.3.2's "LDR Rx,[PC,#imm] might add a cycle because of contention with the fetch
- * unit" - it does when the buffer runs dry.
- * One pass of that over the block's instructions (costs from the rules) gives, per instruction,
- * the cycles it waits for its words. `empty`: the block is entered with the buffer empty, after
- * the refill of a taken branch or an exception (the target's word arrives as the first
- * instruction decodes); otherwise it starts full, as when execution runs into it. Returns the
- * total stall; stalls[i] gets instruction i's when stalls is not NULL. */
 #define CYC_FETCH_WORDS 3
 
 /* Whether instruction i of b is 32-bit at an address 2 mod 4. */
@@ -121,19 +104,23 @@ static bool unaligned_wide(const struct cyc_block *b, uint32_t i)
 	return end - off == 4u && ((b->addr + off) & 3u) == 2u;
 }
 
-/* The compendium's "Alignment rules" (compendium.i-0.nl, measured on a Cortex-M4 with code in
- * flash): "Groups of three or more unaligned wide instructions will take one extra cycle";
- * "Groups of unaligned wide str only add the penalty cycle from a length of 4"; "A group of
- * unaligned wide instructions consisting of a mix of memory and non-memory instructions can cause
- * more than one delay cycle"; and the stall shows in LSUCNT when the group's second instruction
- * is a memory instruction. So a group that is all memory or all other instructions keeps at most
- * one of the stalls the fetch model gave its later instructions (none for fewer than three, or
- * fewer than four stores); a mixed group keeps the model's. The group's first instruction keeps
- * its own stall: that one is the code before it draining the buffer. mem: enum cyc_mem per
- * instruction. Returns the stalls of memory groups, which count in LSUCNT, not CPICNT. */
-static uint32_t cap_groups(const struct cyc_block *b, const uint8_t *mem, uint32_t *stalls)
+/* Groups of unaligned 32-bit instructions, from the compendium's "Alignment rules"
+ * (compendium.i-0.nl, measured on a Cortex-M4 with code in flash and data in SRAM2): "Groups of
+ * three or more unaligned wide instructions will take one extra cycle"; "Groups of unaligned wide
+ * str only add the penalty cycle from a length of 4"; "A group of unaligned wide instructions
+ * consisting of a mix of memory and non-memory instructions can cause more than one delay cycle";
+ * "If the second unaligned wide instruction is a memory instruction, the DWT LSU counter will be
+ * incremented". For each instruction after the first of a group that is all memory instructions
+ * or all others, budget[i] is how many waits for its words the group may still take: 1, or 0 for
+ * fewer than three (fewer than four stores); CYC_NO_CAP for any other instruction (the fetch
+ * model decides alone). lsu[i]: the group's wait counts in LSUCNT. mem: enum cyc_mem per
+ * instruction. */
+#define CYC_NO_CAP 0xFFu
+static void group_budgets(const struct cyc_block *b, const uint8_t *mem, uint8_t *budget, bool *lsu)
 {
-	uint32_t lsu = 0, n = b->n_insn;
+	uint32_t n = b->n_insn;
+	memset(budget, CYC_NO_CAP, n);
+	memset(lsu, 0, n * sizeof(*lsu));
 	for (uint32_t i = 0; i < n;) {
 		uint32_t j = i;
 		while (j < n && unaligned_wide(b, j))
@@ -149,23 +136,33 @@ static uint32_t cap_groups(const struct cyc_block *b, const uint8_t *mem, uint32
 		}
 		bool memory = loads + stores == len;
 		if (memory || loads + stores == 0) {
-			uint32_t keep = UINT32_MAX;
+			uint8_t allow = (stores == len ? len >= 4u : len >= 3u) ? 1u : 0u;
 			for (uint32_t k = i + 1u; k < j; k++) {
-				if (stalls[k] && keep == UINT32_MAX)
-					keep = k;
-				stalls[k] = 0;
-			}
-			bool counts = stores == len ? len >= 4u : len >= 3u;
-			if (counts && keep != UINT32_MAX) {
-				stalls[keep] = 1;
-				lsu += memory;
+				budget[k] = allow;
+				lsu[k] = memory;
 			}
 		}
 		i = j;
 	}
-	return lsu;
 }
 
+/* The prefetch unit (Cortex-M3 TRM r2p0 1.4 "Prefetch Unit"; the M4 keeps its fetch and decode
+ * stages): it fetches one word a cycle and buffers up to three; decode needs all of an
+ * instruction's halfwords. A word's slot frees two cycles after the instruction that ends in it
+ * issues, so a run of 32-bit instructions that are not word aligned drains the buffer (compendium:
+ * a group of three takes one extra cycle); slow instructions (loads, multi-cycle) let it fill
+ * again. Left alone that would stall every other instruction of a longer group; the compendium
+ * measured one cycle a group unless it mixes memory and other instructions (group_budgets): once a
+ * group has taken its wait, the words of its later instructions come one a cycle, as the slots
+ * are not what holds them. A literal load reads the code memory in its data phase and the flash
+ * interface serves the D-code bus first (RM0090 3.4.2, "Data management"), so no instruction word
+ * arrives in that cycle: TRM 3.3.2's "LDR Rx,[PC,#imm] might add a cycle because of contention
+ * with the fetch unit" - it does when the buffer runs dry, in a group too.
+ * One pass of that over the block's instructions (costs from the rules) gives, per instruction,
+ * the cycles it waits for its words (stalls[i]). `empty`: the block is entered with the buffer
+ * empty, after the refill of a taken branch or an exception (the target's word arrives as the
+ * first instruction decodes); otherwise it starts full, as when execution runs into it. Returns
+ * the total; *lsu gets the part that counts in LSUCNT (a memory group's wait). */
 static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_t *mem, uint32_t *stalls, uint32_t *lsu)
 {
 	uint32_t n = b->n_insn;
@@ -176,12 +173,15 @@ static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_
 	/* Zeroed (once per translated block, not per run of it): every word read below is set first,
 	 * which the analyzer cannot follow through the index arithmetic. */
 	int64_t fetched[CYC_MAX_BLOCK_INSN * 2 + 4] = {0}, release[CYC_MAX_BLOCK_INSN * 2 + 4] = {0};
+	uint8_t budget[CYC_MAX_BLOCK_INSN];
+	bool in_lsu[CYC_MAX_BLOCK_INSN];
 	memset(stalls, 0, (size_t)n * sizeof(*stalls));
 	*lsu = 0;
 	if (nwords > sizeof(fetched) / sizeof(fetched[0]))
 		return 0;
+	group_budgets(b, mem, budget, in_lsu);
 	int64_t end_prev = 0, steal = INT64_MIN;
-	uint32_t next_word = 0, total = 0;
+	uint32_t next_word = 0, total = 0, left = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t off = b->insn_offset[i];
 		uint32_t size = (i + 1 < n ? b->insn_offset[i + 1] : b->size) - off;
@@ -190,6 +190,10 @@ static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_
 		uint32_t last = ((a + (size ? size : 1u) - 1u) >> 2) - w0;
 		if (last >= nwords)
 			last = nwords - 1u;
+		if (budget[i] != CYC_NO_CAP && (i == 0 || budget[i - 1] == CYC_NO_CAP))
+			left = budget[i]; /* the group's second instruction */
+		bool slots = budget[i] == CYC_NO_CAP || left > 0;
+		int64_t steal_free = INT64_MIN; /* when its last word would come without a steal */
 		while (next_word <= last) {
 			uint32_t k = next_word++;
 			int64_t t;
@@ -197,8 +201,9 @@ static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_
 				t = INT64_MIN / 2; /* already in the buffer */
 			else
 				t = k == 0 ? -1 : fetched[k - 1] + 1;
-			if (k >= CYC_FETCH_WORDS && release[k - CYC_FETCH_WORDS] + 2 > t)
+			if (slots && k >= CYC_FETCH_WORDS && release[k - CYC_FETCH_WORDS] + 2 > t)
 				t = release[k - CYC_FETCH_WORDS] + 2;
+			steal_free = t;
 			if (t == steal)
 				t++;
 			fetched[k] = t;
@@ -212,13 +217,15 @@ static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_
 				release[k] = start;
 		}
 		stalls[i] = (uint32_t)(start - end_prev);
+		if (budget[i] != CYC_NO_CAP && left > 0 && steal_free + 1 > end_prev) {
+			left--; /* the group's wait: its words were late without a steal too */
+			*lsu += in_lsu[i];
+		}
+		total += stalls[i];
 		end_prev = start + cyc;
 		if (b->dyn[i] & CYC_DYN_LITERAL)
 			steal = start + (cyc > 1 ? (int64_t)cyc - 1 : 1);
 	}
-	*lsu = cap_groups(b, mem, stalls);
-	for (uint32_t i = 0; i < n; i++)
-		total += stalls[i];
 	return total;
 }
 
@@ -228,8 +235,8 @@ static void add_fetch_stalls(struct cyc_block *b, const uint8_t *mem, uint32_t *
 {
 	if (b->n_insn == 0)
 		return;
-	uint32_t lsu = 0;
-	uint32_t empty = fetch_stalls(b, true, mem, stalls, &lsu);
+	uint32_t lsu = 0, lsu_empty = 0;
+	uint32_t empty = fetch_stalls(b, true, mem, stalls, &lsu_empty);
 	uint32_t full = fetch_stalls(b, false, mem, stalls, &lsu);
 	uint32_t added = 0;
 	for (uint32_t i = 0; i < b->n_insn; i++) {

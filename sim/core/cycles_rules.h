@@ -18,7 +18,6 @@ struct cyc_rules_state {
 	bool prev_store_overlap; /* previous instruction was a 1-cycle store: its data phase is this cycle */
 	uint32_t prev_store_wb;  /* base register (bit n = Rn) the previous store wrote back, 0: none */
 	uint64_t prev_fp_result; /* FP registers (bit n = Sn) the previous FP arithmetic wrote a cycle late */
-	unsigned unaligned_run;  /* consecutive 32-bit instructions at addresses = 2 mod 4, up to this one */
 };
 
 struct cyc_cost {
