@@ -305,7 +305,14 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 		struct listen_match m = {0};
 		if ((rc = proc_wait_log_match(out->ocd, tcl_listening, &m, "the port of its TCL server", timeout,
 		                              err))) {
-			if (err->kind == BENCH_E_TOOL_START)
+			int st;
+			if (err->kind == BENCH_E_TOOL_START && proc_alive(out->ocd, &st))
+				rc = bench_fail(
+				    err, BENCH_E_TOOL_START,
+				    "OpenOCD did not log which TCL port it took within %u ms (log %s): OpenOCD "
+				    "0.11 and later log it; with an older one give --tcl-port N",
+				    timeout, out->log_path);
+			else if (err->kind == BENCH_E_TOOL_START)
 				(void)openocd_fail_start(out, NULL, err);
 			goto fail;
 		}

@@ -148,6 +148,27 @@ def case_openocd_fails():
     expect("no_such_adapter_xyz" in err, "the log's last lines are not quoted")
 
 
+def case_openocd_silent():
+    # An OpenOCD that runs but never logs "Listening on port N for tcl connections" (OpenOCD 0.10,
+    # or something else in BENCH_OPENOCD): bench gives up after its 10 s start timeout and says how
+    # to go on, instead of guessing a port.
+    fake = os.path.join(tempfile.mkdtemp(prefix="bench-e2e-ocd-"), "openocd")
+    # sh stays the process (no exec), so its command line names the script below.
+    open(fake, "w").write("#!/bin/sh\necho 'Open On-Chip Debugger 0.10.0' >&2\nsleep 60\n")
+    os.chmod(fake, 0o755)
+    rc, out, err, rep = run([os.path.join(EX, "nops.elf")], env={"BENCH_OPENOCD": fake}, status="error")
+    one_error_line(err, "OpenOCD did not log which TCL port it took within 10000 ms (log ", 4, rc)
+    expect("with an older one give --tcl-port N" in err, f"no way forward in {err!r}")
+    left = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if fake.encode() in open(f"/proc/{pid}/cmdline", "rb").read():
+                left.append(pid)
+        except OSError:
+            pass
+    expect(not left, f"the fake OpenOCD was left running: {left}")
+
+
 def case_timeout():
     rc, out, err, rep = run([os.path.join(FW, "run", "hang.elf"), "--arg", "input=1,2,3,4", "--repeat", "2",
                              "--timeout", "1500"], status="incomplete")
