@@ -56,7 +56,7 @@ struct run_opts {
 	                          * "instructions", never cycles; docs/gdb.md) */
 	bool no_load;            /* --no-load: the target already holds this firmware; do not program it */
 	const char *work_dir;    /* logs and sockets; NULL: a fresh directory under $TMPDIR, removed after */
-	uint16_t tcl_port;       /* 0: a free port */
+	uint16_t tcl_port;       /* 0: the one OpenOCD binds for `tcl_port 0` */
 	const char *openocd_bin; /* NULL: $BENCH_OPENOCD or "openocd" */
 	const char *sim_bin;     /* NULL: found next to bench */
 	/* --sim-opt: options for the virtual board's bench-sim, each split at spaces (docs/run.md). */

@@ -194,12 +194,17 @@ static int port_taken(const char *host, uint16_t port, struct bench_error *err)
 
 int openocd_log_listen_port(const char *line, const char *service, uint16_t *port)
 {
-	static const char lead[] = "Listening on port ";
+	static const char info[] = "Info : ", lead[] = "Listening on port ", where[] = "(): ";
 	const char *at = strstr(line, lead);
 	char *end;
 	char tail[48];
 
-	if (!at || str_fmt(tail, sizeof(tail), " for %s connections", service))
+	/* The message starts the line after "Info : ", or at debug_level 3 after the source location
+	 * "... add_service(): ": not text an echo or a file name happens to contain. */
+	if (!at || strncmp(line, info, sizeof(info) - 1) ||
+	    (at != line + sizeof(info) - 1 && (at - line < (ptrdiff_t)(sizeof(info) - 1 + sizeof(where) - 1) ||
+	                                       strncmp(at - (sizeof(where) - 1), where, sizeof(where) - 1))) ||
+	    str_fmt(tail, sizeof(tail), " for %s connections", service))
 		return -1;
 	at += sizeof(lead) - 1;
 	if (*at < '0' || *at > '9')
@@ -296,6 +301,12 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	argv[a++] = "gdb_port disabled";
 	argv[a++] = "-c";
 	argv[a++] = "telnet_port disabled";
+	if (!out->tcl_port) {
+		/* The port is read from OpenOCD's "Listening on port" line, an Info line: a board config
+		 * that quiets the log to errors and warnings (debug_level 0 or 1) would hide it. */
+		argv[a++] = "-c";
+		argv[a++] = "if {[lindex [debug_level] 1] < 2} {debug_level 2}";
+	}
 	argv[a++] = "-c";
 	argv[a++] = tcl_cmd;
 	argv[a] = NULL;
@@ -310,7 +321,8 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 				rc = bench_fail(
 				    err, BENCH_E_TOOL_START,
 				    "OpenOCD did not log which TCL port it took within %u ms (log %s): OpenOCD "
-				    "0.11 and later log it; with an older one give --tcl-port N",
+				    "0.11 and later log it unless the board's config sends the log elsewhere "
+				    "(log_output); otherwise give --tcl-port N",
 				    timeout, out->log_path);
 			else if (err->kind == BENCH_E_TOOL_START)
 				(void)openocd_fail_start(out, NULL, err);
@@ -324,9 +336,14 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 			(void)openocd_fail_start(out, NULL, err);
 		goto fail;
 	}
-	/* The port answered: make sure it is this OpenOCD that did, not one that took it meanwhile. */
+	/* The port answered: make sure it is this OpenOCD that did, not one that took it meanwhile.
+	 * (With the port OpenOCD logged it is its own: an exit now is its own failure.) */
 	{
 		int st;
+		if (!proc_alive(out->ocd, &st) && !o->tcl_port) {
+			rc = openocd_fail_start(out, NULL, err);
+			goto fail;
+		}
 		if (!proc_alive(out->ocd, &st)) {
 			char tail[700];
 			openocd_log_errors(out, 3, tail, sizeof(tail));

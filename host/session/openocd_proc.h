@@ -1,7 +1,9 @@
 /* Starting the debug server a run talks to: OpenOCD with a real board's config (and `adapter serial`
  * for --probe), or, for the virtual board, bench-sim plus OpenOCD with boards/sim-stm32f4/openocd.cfg,
  * over the ST-LINK bench-sim serves (dap, hla) or its remote_bitbang JTAG port (jtag).
- * Every server listens on 127.0.0.1 on a free port (gdb and telnet disabled). A failure to start
+ * Every server listens on 127.0.0.1 on a port of its own: bench-sim and OpenOCD bind port 0 and say
+ * which they got (OpenOCD in its log), unless --tcl-port names one (gdb and telnet disabled). A
+ * failure to start
  * quotes the last lines of OpenOCD's log. */
 #ifndef HOST_SESSION_OPENOCD_PROC_H
 #define HOST_SESSION_OPENOCD_PROC_H
@@ -22,7 +24,7 @@ struct openocd_start_opts {
 	const char *work_dir;      /* where the logs and the simulator's socket go (must exist) */
 	const char *openocd_bin;   /* NULL: $BENCH_OPENOCD, else "openocd" from PATH */
 	const char *sim_bin;       /* NULL: $BENCH_SIM, else bench-sim next to the bench binary */
-	uint16_t tcl_port;         /* 0: a free port */
+	uint16_t tcl_port;         /* 0: the port OpenOCD binds for `tcl_port 0`, read from its log */
 	const char *preload_elf;   /* virtual board: start bench-sim with this image already in flash
 	                            * (`--elf`), so programming finds it verified; NULL: an empty chip */
 	unsigned timeout_ms;       /* how long OpenOCD may take to answer; 0: 10000 */

@@ -394,9 +394,13 @@ int proc_wait_log_match(struct proc *p, proc_line_match match, void *ctx, const 
 	for (;;) {
 		FILE *f = fopen(p->log_path, "r");
 		if (f) {
+			bool at_start = true; /* this piece starts a line: the one before ended in a newline */
 			while (fgets(line, sizeof(line), f)) {
-				if (!strchr(line, '\n'))
-					continue; /* still being written, or longer than line: not one we wait for */
+				bool whole = at_start && strchr(line, '\n');
+				at_start = strchr(line, '\n') != NULL;
+				if (!whole)
+					continue; /* still being written, or a longer line's piece: not one we wait for
+					           */
 				line[strcspn(line, "\r\n")] = '\0';
 				if (match(line, ctx)) {
 					(void)fclose(f); /* read-only: nothing to lose */

@@ -26,7 +26,7 @@ struct session_opts {
 	const char *probe;         /* OpenOCD `adapter serial` */
 	const char *openocd_bin, *sim_bin;
 	const char *work_dir; /* --work-dir; NULL: a fresh folder under $TMPDIR, removed after a good run */
-	uint16_t tcl_port;    /* 0: a free port */
+	uint16_t tcl_port;    /* 0: the one OpenOCD binds for `tcl_port 0` */
 	const char *elf_abs;  /* the firmware, absolute (QEMU loads it; bench-sim may start with it) */
 	bool icount;          /* QEMU boards: -icount with record/replay into WORK_DIR/qemu.rr (--icount) */
 	const char *arch;     /* its core family, elf_arch(): "cortex-m" or "tricore" (the RSP register layout) */

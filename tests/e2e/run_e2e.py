@@ -7,6 +7,7 @@ started outlives it. Usage: run_e2e.py BUILD_DIR SOURCE_DIR CASE"""
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -151,22 +152,35 @@ def case_openocd_fails():
 def case_openocd_silent():
     # An OpenOCD that runs but never logs "Listening on port N for tcl connections" (OpenOCD 0.10,
     # or something else in BENCH_OPENOCD): bench gives up after its 10 s start timeout and says how
-    # to go on, instead of guessing a port.
-    fake = os.path.join(tempfile.mkdtemp(prefix="bench-e2e-ocd-"), "openocd")
-    # sh stays the process (no exec), so its command line names the script below.
-    open(fake, "w").write("#!/bin/sh\necho 'Open On-Chip Debugger 0.10.0' >&2\nsleep 60\n")
-    os.chmod(fake, 0o755)
-    rc, out, err, rep = run([os.path.join(EX, "nops.elf")], env={"BENCH_OPENOCD": fake}, status="error")
-    one_error_line(err, "OpenOCD did not log which TCL port it took within 10000 ms (log ", 4, rc)
-    expect("with an older one give --tcl-port N" in err, f"no way forward in {err!r}")
-    left = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            if fake.encode() in open(f"/proc/{pid}/cmdline", "rb").read():
-                left.append(pid)
-        except OSError:
-            pass
-    expect(not left, f"the fake OpenOCD was left running: {left}")
+    # to go on, instead of guessing a port; run() checks that it stopped it.
+    d = tempfile.mkdtemp(prefix="bench-e2e-ocd-")
+    try:
+        fake = os.path.join(d, "openocd")
+        open(fake, "w").write("#!/bin/sh\necho 'Open On-Chip Debugger 0.10.0' >&2\nsleep 60\n")
+        os.chmod(fake, 0o755)
+        rc, out, err, rep = run([os.path.join(EX, "nops.elf")], env={"BENCH_OPENOCD": fake}, status="error")
+        one_error_line(err, "OpenOCD did not log which TCL port it took within 10000 ms (log ", 4, rc)
+        expect("otherwise give --tcl-port N" in err, f"no way forward in {err!r}")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def case_openocd_quiet():
+    # A board config that quiets OpenOCD's log to errors (debug_level 1) still runs: bench raises it
+    # to 2 for the "Listening on port N for tcl connections" line it reads the port from.
+    boards = tempfile.mkdtemp(prefix="bench-e2e-boards-")
+    try:
+        shutil.copytree(os.path.join(SRC, "boards", "sim-stm32f4"), os.path.join(boards, "sim-stm32f4"))
+        cfg = os.path.join(boards, "sim-stm32f4", "openocd.cfg")
+        text = open(cfg).read()
+        open(cfg, "w").write("debug_level 1\n" + text)
+        rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--boards-dir", boards, "--board", "sim-stm32f4",
+                                 "--repeat", "2"], status="ok")
+        expect(rc == 0, f"exit code {rc}: {err}")
+        r = result(rep, "nop100")
+        expect(r and r["samples"] == [100, 100], f"nop100 with debug_level 1: {r}")
+    finally:
+        shutil.rmtree(boards, ignore_errors=True)
 
 
 def case_timeout():

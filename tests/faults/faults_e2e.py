@@ -581,6 +581,9 @@ def start_attach_target(elf):
                            stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "ocd.log"), "w"))
     port = benchtest.openocd_port(os.path.join(tmp, "ocd.log"), "tcl", ocd)
     if port is None:
+        for p in (ocd, sim):
+            p.kill()
+            p.wait(timeout=10)
         raise SystemExit("OpenOCD did not open its TCL port")
     deadline = time.time() + 20
     while time.time() < deadline:

@@ -2,6 +2,7 @@
  * openocd_fail_start(), openocd_start_advice()): a known cause gets its own next step, the rest the
  * general one; either way exit 4 (docs/exit-codes.md, tool-start). */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 
 #include "base/error.h"
 #include "session/openocd_proc.h"
+#include "session/proc.h"
 
 /* OpenOCD 0.12 with interface/stlink-dap.cfg and an ST-LINK/V2 whose firmware predates V2J24: the
  * error line is verbatim what stlink_dap_init() (src/jtag/drivers/stlink_usb.c, v0.12.0) logs and
@@ -175,12 +177,48 @@ static void test_listen_port(void **state)
 	assert_int_equal(port, 7);
 }
 
+struct port_seen {
+	uint16_t port;
+};
+
+static bool tcl_line(const char *line, void *ctx)
+{
+	return openocd_log_listen_port(line, "tcl", &((struct port_seen *)ctx)->port) == 0;
+}
+
+/* proc_wait_log_match() on a log a child is still writing: a line longer than its 512-byte buffer
+ * whose second piece is, character for character, a port line (511 bytes, then "Info : Listening
+ * on port 1111 ..."), and the port line itself arriving in two writes, must give the port of the
+ * whole line (4242), not the piece's (1111). */
+static void test_listen_port_while_written(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/bench-test-log-XXXXXX", log[64];
+	struct bench_error err = {0};
+	struct proc *p = NULL;
+	struct port_seen seen = {0};
+	assert_non_null(mkdtemp(dir));
+	assert_true(snprintf(log, sizeof(log), "%s/openocd.log", dir) < (int)sizeof(log));
+	const char *const argv[] = {
+	    "/bin/sh", "-c",
+	    "printf 'Info : %0504d' 0; printf 'Info : Listening on port 1111 for tcl connections\n'; "
+	    "printf 'Info : Listening on port 4242 for tcl conn'; sleep 0.3; "
+	    "printf 'ections\n'; exec sleep 30",
+	    NULL};
+	assert_int_equal(proc_start(argv, log, dir, "", &p, &err), 0);
+	assert_int_equal(proc_wait_log_match(p, tcl_line, &seen, "the port", 5000, &err), 0);
+	assert_int_equal(seen.port, 4242);
+	proc_stop(p, 1000);
+	assert_int_equal(unlink(log), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_old_stlink_firmware), cmocka_unit_test(test_other_failure),
 	    cmocka_unit_test(test_long_log_path),       cmocka_unit_test(test_log_resets),
-	    cmocka_unit_test(test_listen_port),
+	    cmocka_unit_test(test_listen_port),         cmocka_unit_test(test_listen_port_while_written),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
