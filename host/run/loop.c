@@ -117,6 +117,7 @@ static int diagnose(struct loop *c, bool timed_out, uint32_t pc)
 			                  "the target locked up (DHCSR.S_LOCKUP: a fault while taking a fault, "
 			                  "e.g. a bad vector table) after marker %s: %s",
 			                  marker_text(c->last_marker, last, sizeof(last)), fault_advice(c));
+		c->stats_fresh = false;
 		if (backend_halt(c->bk, &e) || backend_read_reg(c->bk, BK_REG_PC, &pc, &e))
 			return bench_fail(c->err, BENCH_E_TIMEOUT,
 			                  "the target did not reach the next marker within %u ms "
@@ -180,6 +181,7 @@ static int next_halt(struct loop *c, uint32_t *pc, uint32_t *cnt)
 	uint64_t start = clock_now_ms();
 	int rc;
 
+	c->stats_fresh = false; /* the target runs */
 	if (c->cfg->o->poll_ms && c->cfg->o->poll_ms < slice)
 		slice = c->cfg->o->poll_ms;
 	if (slice > timeout)
@@ -391,6 +393,12 @@ static int wide_now(struct loop *c, uint64_t *now, uint64_t *exc)
 	if (!exc)
 		exc = &unused;
 	*exc = 0;
+	if (c->hooks->board_stats) {
+		int rc = loop_board_stats(c);
+		*now = c->stats_cycles;
+		*exc = c->stats_exc;
+		return rc;
+	}
 	return c->hooks->wide_clock ? c->hooks->wide_clock(c->hooks->ctx, now, exc, c->err) : 0;
 }
 
@@ -715,11 +723,17 @@ int loop_run(struct loop *c, const struct loop_config *cfg, const struct loop_ho
 	loop_check_save(c);
 	progress_begin(&c->prog, stderr, o->progress, c->total_iters);
 	for (size_t pass = 0; pass < passes; pass++) {
+		c->stats_fresh = false;
 		if ((rc = backend_reset(c->bk, BK_RESET_HALT, c->err)))
 			break;
 		/* bench's own reset: the baseline the next halts are compared with (check_reset). */
-		if (c->hooks->resets && (rc = c->hooks->resets(c->hooks->ctx, &c->reset_count, c->err)))
+		if (c->hooks->board_stats) {
+			if ((rc = loop_board_stats(c)))
+				break;
+			c->reset_count = c->stats_resets;
+		} else if (c->hooks->resets && (rc = c->hooks->resets(c->hooks->ctx, &c->reset_count, c->err))) {
 			break;
+		}
 		/* A fault then halts with its frame intact; a target without DEMCR (QEMU) just runs on. */
 		if (c->cfg->cm_debug_regs && run_fault_catch(c->bk, c->err))
 			bench_error_clear(c->err);

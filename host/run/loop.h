@@ -64,6 +64,12 @@ struct loop_hooks {
 	 * between two halts is a reset bench did not ask for (docs/reliability.md). NULL: unknown; then
 	 * only bench_init()'s once-per-boot calibration shows a restart. */
 	int (*resets)(void *ctx, uint64_t *count, struct bench_error *err);
+	/* Optional: wide_clock's two counts and the resets count from one answer (the virtual board's
+	 * `stats`). When set the loop asks it at most once a halt and takes all three from it (they do
+	 * not change while the target is halted): one round trip a halt instead of two at BEGIN and
+	 * END. NULL: wide_clock and resets are asked on their own. */
+	int (*board_stats)(void *ctx, uint64_t *cycles, uint64_t *exceptions, uint64_t *resets,
+	                   struct bench_error *err);
 	/* Optional: the board's output (the virtual board's UART lines and notes) is read: between slices of a
 	 * halt wait, at every halt when `every_halt`, and once after the first reset halt with `first_reset`. */
 	void (*board_output)(void *ctx, bool first_reset);
@@ -138,7 +144,11 @@ struct loop {
 	 * (the target restarted between stretches), and interrupted samples for the warning. */
 	size_t boots, restarts, interrupted;
 	bool rewrite_inputs;
-	uint64_t reset_count;               /* the resets hook's count at the last halt */
+	uint64_t reset_count; /* the resets hook's count at the last halt */
+	/* hooks->board_stats's answer at this halt, while stats_fresh (cleared whenever the target may
+	 * run: a resume, a reset) */
+	bool stats_fresh;
+	uint64_t stats_cycles, stats_exc, stats_resets;
 	bool sym_open;                      /* --start reached, --stop not yet */
 	bool ended_since_sync;              /* an END was handled since the last SYNC: the iteration has its sample */
 	bool masked;                        /* C_MASKINTS set for the open stretch (--mask-irqs) */

@@ -166,16 +166,33 @@ void loop_check_restarted(struct loop *c)
 /* At every halt: a reset since the last one that bench did not ask for (loop_hooks.resets; bench's
  * own reset halts set the baseline in loop_run). The firmware does not need bench_init() for this:
  * a core reset is seen whatever its cause (AIRCR.SYSRESETREQ, NRST, a watchdog). */
+int loop_board_stats(struct loop *c)
+{
+	int rc;
+
+	if (!c->hooks->board_stats || c->stats_fresh)
+		return 0;
+	if ((rc = c->hooks->board_stats(c->hooks->ctx, &c->stats_cycles, &c->stats_exc, &c->stats_resets, c->err)))
+		return rc;
+	c->stats_fresh = true;
+	return 0;
+}
+
 int loop_check_reset(struct loop *c)
 {
 	char last[96];
 	uint64_t n;
 	int rc;
 
-	if (!c->hooks->resets)
+	if (c->hooks->board_stats) {
+		if ((rc = loop_board_stats(c)))
+			return rc;
+		n = c->stats_resets;
+	} else if (!c->hooks->resets) {
 		return 0;
-	if ((rc = c->hooks->resets(c->hooks->ctx, &n, c->err)))
+	} else if ((rc = c->hooks->resets(c->hooks->ctx, &n, c->err))) {
 		return rc;
+	}
 	if (n == c->reset_count)
 		return 0;
 	c->reset_count = n;

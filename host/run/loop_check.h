@@ -24,6 +24,9 @@ int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pen
  * reset bench did not make: the inputs are written again at the next SYNC (loop_check_restarted),
  * or, inside a stretch, without a SYNC loop or with --start/--stop, the run fails (exit 5). */
 int loop_check_reset(struct loop *c);
+/* hooks->board_stats's answer for this halt into c->stats_* (asked once a halt; 0 without the
+ * hook). */
+int loop_board_stats(struct loop *c);
 /* A restart between stretches with a SYNC loop: the next SYNC writes the inputs again and reruns an
  * iteration that had no END yet. */
 void loop_check_restarted(struct loop *c);

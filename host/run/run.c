@@ -68,6 +68,11 @@ static int sim_resets(void *ctx, uint64_t *count, struct bench_error *err)
 	return session_sim_resets(&((struct run_ctx *)ctx)->sess, count, err);
 }
 
+static int sim_stats(void *ctx, uint64_t *cycles, uint64_t *exceptions, uint64_t *resets, struct bench_error *err)
+{
+	return session_sim_stats_resets(&((struct run_ctx *)ctx)->sess, cycles, exceptions, resets, err);
+}
+
 static int log_resets(void *ctx, uint64_t *count, struct bench_error *err)
 {
 	return session_log_resets(&((struct run_ctx *)ctx)->sess, count, err);
@@ -510,6 +515,7 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		if (session_has_sim_clock(&c->sess)) {
 			hooks.wide_clock = sim_cycles;
 			hooks.resets = resets_log ? log_resets : sim_resets;
+			hooks.board_stats = resets_log ? NULL : sim_stats; /* one `stats` a halt */
 			hooks.name_addr = name_addr;
 		} else if (session_has_ocd_log(&c->sess) && c->cfg.cm_debug_regs) {
 			/* Silicon: OpenOCD's "external reset detected" (docs/reliability.md for its limits). */

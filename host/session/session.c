@@ -247,13 +247,19 @@ int session_log_resets(struct session *s, uint64_t *count, struct bench_error *e
 	return openocd_log_resets(&s->ocd, count, err);
 }
 
+int session_sim_stats_resets(struct session *s, uint64_t *cycles, uint64_t *exceptions, uint64_t *resets,
+                             struct bench_error *err)
+{
+	if (s->sim_clock_fd < 0)
+		return bench_fail(err, BENCH_E_UNSUPPORTED, "no virtual board clock in this session");
+	return sim_clock_stats(s->sim_clock_fd, cycles, exceptions, resets, err);
+}
+
 int session_sim_resets(struct session *s, uint64_t *resets, struct bench_error *err)
 {
 	uint64_t cycles, exceptions;
 
-	if (s->sim_clock_fd < 0)
-		return bench_fail(err, BENCH_E_UNSUPPORTED, "no virtual board clock in this session");
-	return sim_clock_stats(s->sim_clock_fd, &cycles, &exceptions, resets, err);
+	return session_sim_stats_resets(s, &cycles, &exceptions, resets, err);
 }
 
 int session_sim_cycles(struct session *s, uint64_t *cycles, struct bench_error *err)

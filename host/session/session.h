@@ -69,6 +69,9 @@ void session_annotate(struct session *s, struct bench_error *err);
 int session_sim_cycles(struct session *s, uint64_t *cycles, struct bench_error *err);
 /* The same, with the count of exceptions the virtual core has taken (session/sim_clock.h). */
 int session_sim_stats(struct session *s, uint64_t *cycles, uint64_t *exceptions, struct bench_error *err);
+/* The same answer with the count of core resets too (one `stats`). */
+int session_sim_stats_resets(struct session *s, uint64_t *cycles, uint64_t *exceptions, uint64_t *resets,
+                             struct bench_error *err);
 /* The virtual board's count of core resets of any cause (bench-sim `stats` resets=). */
 int session_sim_resets(struct session *s, uint64_t *resets, struct bench_error *err);
 bool session_has_sim_clock(const struct session *s);

@@ -53,8 +53,10 @@ struct script {
 	uint32_t demcr;       /* DEMCR as read (rig_init: TRCENA set) */
 	uint8_t exccnt[4];    /* DWT_EXCCNT at successive DWT block reads */
 	unsigned dwt_reads;
-	unsigned in_writes; /* writes to the input at IN_ADDR */
-	unsigned fw_resets; /* resets the firmware made (step.reset), on top of bench's own */
+	unsigned in_writes;   /* writes to the input at IN_ADDR */
+	unsigned fw_resets;   /* resets the firmware made (step.reset), on top of bench's own */
+	unsigned stats_calls; /* board_stats answers, one a halt (stats_wide[] by call) */
+	uint64_t stats_wide[8];
 };
 
 static struct script *S(struct backend *bk)
@@ -177,6 +179,18 @@ static int h_wide(void *ctx, uint64_t *cycles, uint64_t *exceptions, struct benc
 	(void)err;
 	*exceptions = s->wide_exc[s->wide_calls % 4];
 	*cycles = s->wide[s->wide_calls++ % 4];
+	return 0;
+}
+
+/* bench-sim's whole `stats` answer: the wide clock by call, and the reset count. */
+static int h_stats(void *ctx, uint64_t *cycles, uint64_t *exceptions, uint64_t *resets, struct bench_error *err)
+{
+	struct script *s = ctx;
+
+	(void)err;
+	*cycles = s->stats_wide[s->stats_calls++ % 8];
+	*exceptions = 0;
+	*resets = s->resets + s->fw_resets;
 	return 0;
 }
 
@@ -459,6 +473,30 @@ static void test_wide_clock_flags_wrap(void **state)
 	results_free(&r.rep);
 }
 
+/* One board_stats answer a halt serves the reset check and the wide clock at BEGIN and END: bench's
+ * reset halt, then CAL_BEGIN, CAL_END, BEGIN, END, DONE are six answers (ten without the cache),
+ * and the clock's 2^32 + 10 between BEGIN and END still flags the sample as wrapped. */
+static void test_board_stats_once_a_halt(void **state)
+{
+	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 10),
+	                                    HALT(A_END, 20), HALT(A_DONE, 30)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 5, false);
+	r.hooks.wide_clock = h_wide; /* present, as run.c sets it, but not asked */
+	r.hooks.resets = h_resets;
+	r.hooks.board_stats = h_stats;
+	r.s.stats_wide[3] = 1000;                     /* BEGIN */
+	r.s.stats_wide[4] = 1000 + (1ull << 32) + 10; /* END */
+	assert_int_equal(rig_run(&r), 0);
+	assert_int_equal(r.s.stats_calls, 6);
+	assert_int_equal(r.s.wide_calls, 0);
+	assert_int_equal(result(&r, "fut", 0)->samples[0], 10);
+	assert_int_equal(result(&r, "fut", 0)->sample_flags[0], BENCH_SAMPLE_WRAPPED);
+	results_free(&r.rep);
+}
+
 /* Firmware that switched the counter off (DWT_CTRL.CYCCNTENA = 0) gets no samples passed as cycles. */
 static void test_counter_switched_off(void **state)
 {
@@ -707,6 +745,7 @@ int main(void)
 	    cmocka_unit_test(test_interrupt),
 	    cmocka_unit_test(test_child_died),
 	    cmocka_unit_test(test_wide_clock_flags_wrap),
+	    cmocka_unit_test(test_board_stats_once_a_halt),
 	    cmocka_unit_test(test_counter_switched_off),
 	    cmocka_unit_test(test_no_counter),
 	    cmocka_unit_test(test_exccnt_flags_interrupted),
