@@ -67,7 +67,8 @@ struct loop_hooks {
 	/* Optional: wide_clock's two counts and the resets count from one answer (the virtual board's
 	 * `stats`). When set the loop asks it at most once a halt and takes all three from it (they do
 	 * not change while the target is halted): one round trip a halt instead of two at BEGIN and
-	 * END. NULL: wide_clock and resets are asked on their own. */
+	 * END. Set it with wide_clock and resets, whose presence still says the board has them; they
+	 * are then not asked. NULL: wide_clock and resets are asked on their own. */
 	int (*board_stats)(void *ctx, uint64_t *cycles, uint64_t *exceptions, uint64_t *resets,
 	                   struct bench_error *err);
 	/* Optional: the board's output (the virtual board's UART lines and notes) is read: between slices of a
@@ -144,7 +145,7 @@ struct loop {
 	 * (the target restarted between stretches), and interrupted samples for the warning. */
 	size_t boots, restarts, interrupted;
 	bool rewrite_inputs;
-	uint64_t reset_count; /* the resets hook's count at the last halt */
+	uint64_t reset_count; /* the board's reset count at the last halt (resets or board_stats) */
 	/* hooks->board_stats's answer at this halt, while stats_fresh (cleared whenever the target may
 	 * run: a resume, a reset) */
 	bool stats_fresh;

@@ -163,9 +163,6 @@ void loop_check_restarted(struct loop *c)
 		c->sync_count--;
 }
 
-/* At every halt: a reset since the last one that bench did not ask for (loop_hooks.resets; bench's
- * own reset halts set the baseline in loop_run). The firmware does not need bench_init() for this:
- * a core reset is seen whatever its cause (AIRCR.SYSRESETREQ, NRST, a watchdog). */
 int loop_board_stats(struct loop *c)
 {
 	int rc;
@@ -178,6 +175,10 @@ int loop_board_stats(struct loop *c)
 	return 0;
 }
 
+/* At every halt: a reset since the last one that bench did not ask for (loop_hooks.resets or
+ * board_stats; bench's own reset halts set the baseline in loop_run). The firmware does not need
+ * bench_init() for this: a core reset is seen whatever its cause (AIRCR.SYSRESETREQ, NRST, a
+ * watchdog). */
 int loop_check_reset(struct loop *c)
 {
 	char last[96];

@@ -55,8 +55,9 @@ struct script {
 	unsigned dwt_reads;
 	unsigned in_writes;   /* writes to the input at IN_ADDR */
 	unsigned fw_resets;   /* resets the firmware made (step.reset), on top of bench's own */
-	unsigned stats_calls; /* board_stats answers, one a halt (stats_wide[] by call) */
-	uint64_t stats_wide[8];
+	unsigned stats_calls; /* board_stats answers, one a halt (stats_wide[], stats_exc[] by call) */
+	uint64_t stats_wide[8], stats_exc[8];
+	bool stats_from_count; /* board_stats's clock: the count of the step that halted, plus 5000 */
 };
 
 static struct script *S(struct backend *bk)
@@ -188,8 +189,9 @@ static int h_stats(void *ctx, uint64_t *cycles, uint64_t *exceptions, uint64_t *
 	struct script *s = ctx;
 
 	(void)err;
-	*cycles = s->stats_wide[s->stats_calls++ % 8];
-	*exceptions = 0;
+	*cycles = s->stats_from_count ? 5000u + (s->next ? s->steps[s->next - 1].count : 0u)
+	                              : s->stats_wide[s->stats_calls % 8];
+	*exceptions = s->stats_exc[s->stats_calls++ % 8];
 	*resets = s->resets + s->fw_resets;
 	return 0;
 }
@@ -473,9 +475,19 @@ static void test_wide_clock_flags_wrap(void **state)
 	results_free(&r.rep);
 }
 
+/* The virtual board's hooks as run.c sets them: one `stats` answer (h_stats) a halt. */
+static void with_board_stats(struct rig *r, bool from_count)
+{
+	r->hooks.wide_clock = h_wide; /* present, as run.c sets it, but not asked */
+	r->hooks.resets = h_resets;
+	r->hooks.board_stats = h_stats;
+	r->s.stats_from_count = from_count;
+}
+
 /* One board_stats answer a halt serves the reset check and the wide clock at BEGIN and END: bench's
- * reset halt, then CAL_BEGIN, CAL_END, BEGIN, END, DONE are six answers (ten without the cache),
- * and the clock's 2^32 + 10 between BEGIN and END still flags the sample as wrapped. */
+ * reset halt, then CAL_BEGIN, CAL_END, BEGIN, END, DONE are six answers (eight without the cache),
+ * the clock's 2^32 + 10 between BEGIN and END still flags the sample as wrapped, and an exception
+ * counted between them as interrupted. */
 static void test_board_stats_once_a_halt(void **state)
 {
 	static const struct step steps[] = {HALT(A_CAL_BEGIN, 0), HALT(A_CAL_END, 0), HALT(A_BEGIN, 10),
@@ -484,16 +496,54 @@ static void test_board_stats_once_a_halt(void **state)
 
 	(void)state;
 	rig_init(&r, steps, 5, false);
-	r.hooks.wide_clock = h_wide; /* present, as run.c sets it, but not asked */
-	r.hooks.resets = h_resets;
-	r.hooks.board_stats = h_stats;
+	with_board_stats(&r, false);
 	r.s.stats_wide[3] = 1000;                     /* BEGIN */
 	r.s.stats_wide[4] = 1000 + (1ull << 32) + 10; /* END */
+	r.s.stats_exc[4] = 1;
+	r.s.stats_exc[5] = 1;
 	assert_int_equal(rig_run(&r), 0);
 	assert_int_equal(r.s.stats_calls, 6);
 	assert_int_equal(r.s.wide_calls, 0);
 	assert_int_equal(result(&r, "fut", 0)->samples[0], 10);
-	assert_int_equal(result(&r, "fut", 0)->sample_flags[0], BENCH_SAMPLE_WRAPPED);
+	assert_int_equal(result(&r, "fut", 0)->sample_flags[0], BENCH_SAMPLE_WRAPPED | BENCH_SAMPLE_INTERRUPTED);
+	results_free(&r.rep);
+}
+
+/* board_stats's reset count: a firmware reset between stretches is seen (inputs written again) and
+ * bench's own reset at each pass of a run without SYNC is the new baseline, not a reset it did not
+ * make: the answer taken before a reset is never used after it. */
+static void test_board_stats_resets(void **state)
+{
+	static const struct step steps[] = {
+	    HALT(A_SYNC, 0),   HALT(A_BEGIN, 10), HALT(A_END, 30),  HALT_AFTER_RESET(A_SYNC, 5),
+	    HALT(A_BEGIN, 15), HALT(A_END, 40),   HALT(A_SYNC, 50), HALT(A_DONE, 60)};
+	static const struct step passes[] = {HALT(A_BEGIN, 10), HALT(A_END, 30), HALT(A_DONE, 40),
+	                                     HALT(A_BEGIN, 10), HALT(A_END, 35), HALT(A_DONE, 45)};
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, steps, 8, true);
+	with_board_stats(&r, true);
+	r.o.repeat = 2;
+	r.sweep[0] = 9;
+	strcpy(r.o.sweeps[0].name, "input");
+	r.o.sweeps[0].values = r.sweep;
+	r.o.sweeps[0].n = 1;
+	r.o.n_sweeps = 1;
+	r.cfg.input_addr[0] = IN_ADDR;
+	r.cfg.input_size[0] = 4;
+	assert_int_equal(rig_run(&r), 0);
+	assert_int_equal(r.loop.restarts, 1);
+	assert_int_equal(r.s.in_writes, 2);
+	assert_int_equal(result(&r, "fut", 0)->samples[1], 25);
+	results_free(&r.rep);
+
+	rig_init(&r, passes, 6, false); /* no SYNC: a reset halt before each pass */
+	with_board_stats(&r, true);
+	r.o.repeat = 2;
+	assert_int_equal(rig_run(&r), 0);
+	assert_int_equal(r.s.resets, 2);
+	assert_int_equal(result(&r, "fut", 0)->samples[1], 25);
 	results_free(&r.rep);
 }
 
@@ -746,6 +796,7 @@ int main(void)
 	    cmocka_unit_test(test_child_died),
 	    cmocka_unit_test(test_wide_clock_flags_wrap),
 	    cmocka_unit_test(test_board_stats_once_a_halt),
+	    cmocka_unit_test(test_board_stats_resets),
 	    cmocka_unit_test(test_counter_switched_off),
 	    cmocka_unit_test(test_no_counter),
 	    cmocka_unit_test(test_exccnt_flags_interrupted),
