@@ -258,6 +258,18 @@ static void rig_init(struct rig *r, const struct step *steps, size_t n, bool syn
 	results_init(&r->rep);
 }
 
+/* One input, `--arg input=V`, a 4-byte variable at IN_ADDR. */
+static void rig_one_input(struct rig *r, int64_t v)
+{
+	r->sweep[0] = v;
+	strcpy(r->o.sweeps[0].name, "input");
+	r->o.sweeps[0].values = r->sweep;
+	r->o.sweeps[0].n = 1;
+	r->o.n_sweeps = 1;
+	r->cfg.input_addr[0] = IN_ADDR;
+	r->cfg.input_size[0] = 4;
+}
+
 static int rig_run(struct rig *r)
 {
 	return loop_run(&r->loop, &r->cfg, &r->hooks, &r->bk, &r->rep, NULL, &r->err);
@@ -525,13 +537,7 @@ static void test_board_stats_resets(void **state)
 	rig_init(&r, steps, 8, true);
 	with_board_stats(&r, true);
 	r.o.repeat = 2;
-	r.sweep[0] = 9;
-	strcpy(r.o.sweeps[0].name, "input");
-	r.o.sweeps[0].values = r.sweep;
-	r.o.sweeps[0].n = 1;
-	r.o.n_sweeps = 1;
-	r.cfg.input_addr[0] = IN_ADDR;
-	r.cfg.input_size[0] = 4;
+	rig_one_input(&r, 9);
 	assert_int_equal(rig_run(&r), 0);
 	assert_int_equal(r.loop.restarts, 1);
 	assert_int_equal(r.s.in_writes, 2);
@@ -675,13 +681,7 @@ static void test_restart_rewrites_inputs(void **state)
 	(void)state;
 	rig_init(&r, steps, 12, true);
 	r.o.repeat = 2;
-	r.sweep[0] = 5;
-	strcpy(r.o.sweeps[0].name, "input");
-	r.o.sweeps[0].values = r.sweep;
-	r.o.sweeps[0].n = 1;
-	r.o.n_sweeps = 1;
-	r.cfg.input_addr[0] = IN_ADDR;
-	r.cfg.input_size[0] = 4;
+	rig_one_input(&r, 5);
 	assert_int_equal(rig_run(&r), 0);
 	assert_int_equal(r.loop.restarts, 1);
 	assert_int_equal(r.s.in_writes, 2); /* the first SYNC, and again after the restart */
@@ -701,13 +701,7 @@ static void test_restart_before_end_repeats_iteration(void **state)
 
 	(void)state;
 	rig_init(&r, steps, 10, true);
-	r.sweep[0] = 5;
-	strcpy(r.o.sweeps[0].name, "input");
-	r.o.sweeps[0].values = r.sweep;
-	r.o.sweeps[0].n = 1;
-	r.o.n_sweeps = 1;
-	r.cfg.input_addr[0] = IN_ADDR;
-	r.cfg.input_size[0] = 4;
+	rig_one_input(&r, 5);
 	assert_int_equal(rig_run(&r), 0);
 	assert_int_equal(r.loop.restarts, 1);
 	assert_int_equal(result(&r, "fut", 0)->n_samples, 1);
@@ -729,13 +723,7 @@ static void test_reset_count_rewrites_inputs(void **state)
 	rig_init(&r, steps, 8, true);
 	r.hooks.resets = h_resets;
 	r.o.repeat = 2;
-	r.sweep[0] = 9;
-	strcpy(r.o.sweeps[0].name, "input");
-	r.o.sweeps[0].values = r.sweep;
-	r.o.sweeps[0].n = 1;
-	r.o.n_sweeps = 1;
-	r.cfg.input_addr[0] = IN_ADDR;
-	r.cfg.input_size[0] = 4;
+	rig_one_input(&r, 9);
 	assert_int_equal(rig_run(&r), 0);
 	assert_int_equal(r.s.resets, 1);      /* bench's one reset halt */
 	assert_int_equal(r.loop.restarts, 1); /* the firmware's, seen once */
