@@ -727,13 +727,8 @@ int loop_run(struct loop *c, const struct loop_config *cfg, const struct loop_ho
 		if ((rc = backend_reset(c->bk, BK_RESET_HALT, c->err)))
 			break;
 		/* bench's own reset: the baseline the next halts are compared with (check_reset). */
-		if (c->hooks->board_stats) {
-			if ((rc = loop_board_stats(c)))
-				break;
-			c->reset_count = c->stats_resets;
-		} else if (c->hooks->resets && (rc = c->hooks->resets(c->hooks->ctx, &c->reset_count, c->err))) {
+		if ((rc = loop_reset_count(c, &c->reset_count)))
 			break;
-		}
 		/* A fault then halts with its frame intact; a target without DEMCR (QEMU) just runs on. */
 		if (c->cfg->cm_debug_regs && run_fault_catch(c->bk, c->err))
 			bench_error_clear(c->err);

@@ -175,6 +175,19 @@ int loop_board_stats(struct loop *c)
 	return 0;
 }
 
+int loop_reset_count(struct loop *c, uint64_t *n)
+{
+	int rc;
+
+	if (c->hooks->board_stats) {
+		if ((rc = loop_board_stats(c)))
+			return rc;
+		*n = c->stats_resets;
+		return 0;
+	}
+	return c->hooks->resets ? c->hooks->resets(c->hooks->ctx, n, c->err) : 0;
+}
+
 /* At every halt: a reset since the last one that bench did not ask for (loop_hooks.resets or
  * board_stats; bench's own reset halts set the baseline in loop_run). The firmware does not need
  * bench_init() for this: a core reset is seen whatever its cause (AIRCR.SYSRESETREQ, NRST, a
@@ -185,15 +198,10 @@ int loop_check_reset(struct loop *c)
 	uint64_t n;
 	int rc;
 
-	if (c->hooks->board_stats) {
-		if ((rc = loop_board_stats(c)))
-			return rc;
-		n = c->stats_resets;
-	} else if (!c->hooks->resets) {
+	if (!c->hooks->board_stats && !c->hooks->resets)
 		return 0;
-	} else if ((rc = c->hooks->resets(c->hooks->ctx, &n, c->err))) {
+	if ((rc = loop_reset_count(c, &n)))
 		return rc;
-	}
 	if (n == c->reset_count)
 		return 0;
 	c->reset_count = n;

@@ -27,6 +27,9 @@ int loop_check_reset(struct loop *c);
 /* hooks->board_stats's answer for this halt into c->stats_* (asked once a halt; 0 without the
  * hook). */
 int loop_board_stats(struct loop *c);
+/* The board's reset count now, from board_stats or resets, into *n (left as it is when the board
+ * has neither). 0 or a negated bench_err. */
+int loop_reset_count(struct loop *c, uint64_t *n);
 /* A restart between stretches with a SYNC loop: the next SYNC writes the inputs again and reruns an
  * iteration that had no END yet. */
 void loop_check_restarted(struct loop *c);

@@ -195,15 +195,16 @@ static int port_taken(const char *host, uint16_t port, struct bench_error *err)
 int openocd_log_listen_port(const char *line, const char *service, uint16_t *port)
 {
 	static const char info[] = "Info : ", lead[] = "Listening on port ", where[] = "(): ";
-	const char *at = strstr(line, lead);
+	const size_t wlen = sizeof(where) - 1;
 	char *end;
 	char tail[48];
 
 	/* The message starts the line after "Info : ", or at debug_level 3 after the source location
 	 * "... add_service(): ": not text an echo or a file name happens to contain. */
-	if (!at || strncmp(line, info, sizeof(info) - 1) ||
-	    (at != line + sizeof(info) - 1 && (at - line < (ptrdiff_t)(sizeof(info) - 1 + sizeof(where) - 1) ||
-	                                       strncmp(at - (sizeof(where) - 1), where, sizeof(where) - 1))) ||
+	if (strncmp(line, info, sizeof(info) - 1))
+		return -1;
+	const char *msg = line + sizeof(info) - 1, *at = strstr(msg, lead);
+	if (!at || (at != msg && ((size_t)(at - msg) < wlen || strncmp(at - wlen, where, wlen))) ||
 	    str_fmt(tail, sizeof(tail), " for %s connections", service))
 		return -1;
 	at += sizeof(lead) - 1;
@@ -217,14 +218,9 @@ int openocd_log_listen_port(const char *line, const char *service, uint16_t *por
 	return 0;
 }
 
-struct listen_match {
-	uint16_t port;
-};
-
-static bool tcl_listening(const char *line, void *ctx)
+static bool tcl_listening(const char *line, void *port)
 {
-	struct listen_match *m = ctx;
-	return openocd_log_listen_port(line, "tcl", &m->port) == 0;
+	return openocd_log_listen_port(line, "tcl", port) == 0;
 }
 
 int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, struct bench_error *err)
@@ -237,7 +233,7 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	const char *env = getenv("BENCH_OPENOCD");
 	unsigned timeout = o->timeout_ms ? o->timeout_ms : 10000u;
 	size_t a = 0;
-	int rc;
+	int rc, st;
 
 	memset(out, 0, sizeof(*out));
 	memcpy(out->host, "127.0.0.1", sizeof("127.0.0.1")); /* host[] holds an IPv4 address */
@@ -313,10 +309,8 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	if ((rc = proc_start(argv, out->log_path, o->work_dir, OPENOCD_HINT, &out->ocd, err)))
 		goto fail;
 	if (!out->tcl_port) {
-		struct listen_match m = {0};
-		if ((rc = proc_wait_log_match(out->ocd, tcl_listening, &m, "the port of its TCL server", timeout,
-		                              err))) {
-			int st;
+		if ((rc = proc_wait_log_match(out->ocd, tcl_listening, &out->tcl_port, "the port of its TCL server",
+		                              timeout, err))) {
 			if (err->kind == BENCH_E_TOOL_START && proc_alive(out->ocd, &st))
 				rc = bench_fail(
 				    err, BENCH_E_TOOL_START,
@@ -328,7 +322,6 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 				(void)openocd_fail_start(out, NULL, err);
 			goto fail;
 		}
-		out->tcl_port = m.port;
 	}
 	if ((rc = proc_wait_port(out->host, out->tcl_port, out->ocd, timeout, err))) {
 		/* Say it is OpenOCD that failed, and quote its log. */
@@ -338,21 +331,18 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	}
 	/* The port answered: make sure it is this OpenOCD that did, not one that took it meanwhile.
 	 * (With the port OpenOCD logged it is its own: an exit now is its own failure.) */
-	{
-		int st;
-		if (!proc_alive(out->ocd, &st) && !o->tcl_port) {
+	if (!proc_alive(out->ocd, &st)) {
+		char tail[700];
+		if (!o->tcl_port) {
 			rc = openocd_fail_start(out, NULL, err);
 			goto fail;
 		}
-		if (!proc_alive(out->ocd, &st)) {
-			char tail[700];
-			openocd_log_errors(out, 3, tail, sizeof(tail));
-			rc = bench_fail(err, BENCH_E_TOOL_START,
-			                "OpenOCD exited as its TCL port %u opened (log %s: %s): another program holds "
-			                "the port; pick a free --tcl-port",
-			                out->tcl_port, out->log_path, tail[0] ? tail : "empty");
-			goto fail;
-		}
+		openocd_log_errors(out, 3, tail, sizeof(tail));
+		rc = bench_fail(err, BENCH_E_TOOL_START,
+		                "OpenOCD exited as its TCL port %u opened (log %s: %s): another program holds "
+		                "the port; pick a free --tcl-port",
+		                out->tcl_port, out->log_path, tail[0] ? tail : "empty");
+		goto fail;
 	}
 	out->tcl_ready_ms = clock_now_ms();
 	return 0;

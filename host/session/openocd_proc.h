@@ -3,8 +3,7 @@
  * over the ST-LINK bench-sim serves (dap, hla) or its remote_bitbang JTAG port (jtag).
  * Every server listens on 127.0.0.1 on a port of its own: bench-sim and OpenOCD bind port 0 and say
  * which they got (OpenOCD in its log), unless --tcl-port names one (gdb and telnet disabled). A
- * failure to start
- * quotes the last lines of OpenOCD's log. */
+ * failure to start quotes the last lines of OpenOCD's log. */
 #ifndef HOST_SESSION_OPENOCD_PROC_H
 #define HOST_SESSION_OPENOCD_PROC_H
 
@@ -60,7 +59,7 @@ void openocd_stop(struct openocd_proc *p);
 /* The last `max` lines of OpenOCD's log that start with "Error:", joined with " | " ("" if none):
  * OpenOCD logs why a command failed, while the command's Tcl result often does not say. */
 void openocd_log_errors(const struct openocd_proc *p, unsigned max, char *out, size_t len);
-/* One line of OpenOCD's log: 0 and *port when it is OpenOCD 0.12's "Listening on port N for SERVICE
+/* One line of OpenOCD's log: 0 and *port when it is OpenOCD's (0.11 and later) "Listening on port N for SERVICE
  * connections" (src/server/server.c add_service(), the port read back with getsockname(), so it is
  * the real one after `tcl_port 0`), at any debug_level; -1 for any other line. */
 int openocd_log_listen_port(const char *line, const char *service, uint16_t *port);

@@ -113,14 +113,13 @@ static bool unaligned_wide(const struct cyc_block *b, uint32_t i)
  * incremented". For each instruction after the first of a group that is all memory instructions
  * or all others, budget[i] is how many waits for its words the group may still take: 1, or 0 for
  * fewer than three (fewer than four stores); CYC_NO_CAP for any other instruction (the fetch
- * model decides alone). lsu[i]: the group's wait counts in LSUCNT. mem: enum cyc_mem per
- * instruction. */
+ * model decides alone). mem: enum cyc_mem per instruction; a memory group's wait counts in
+ * LSUCNT. */
 #define CYC_NO_CAP 0xFFu
-static void group_budgets(const struct cyc_block *b, const uint8_t *mem, uint8_t *budget, bool *lsu)
+static void group_budgets(const struct cyc_block *b, const uint8_t *mem, uint8_t *budget)
 {
 	uint32_t n = b->n_insn;
 	memset(budget, CYC_NO_CAP, n);
-	memset(lsu, 0, n * sizeof(*lsu));
 	for (uint32_t i = 0; i < n;) {
 		uint32_t j = i;
 		while (j < n && unaligned_wide(b, j))
@@ -137,10 +136,8 @@ static void group_budgets(const struct cyc_block *b, const uint8_t *mem, uint8_t
 		bool memory = loads + stores == len;
 		if (memory || loads + stores == 0) {
 			uint8_t allow = (stores == len ? len >= 4u : len >= 3u) ? 1u : 0u;
-			for (uint32_t k = i + 1u; k < j; k++) {
+			for (uint32_t k = i + 1u; k < j; k++)
 				budget[k] = allow;
-				lsu[k] = memory;
-			}
 		}
 		i = j;
 	}
@@ -162,8 +159,10 @@ static void group_budgets(const struct cyc_block *b, const uint8_t *mem, uint8_t
  * the cycles it waits for its words (stalls[i]). `empty`: the block is entered with the buffer
  * empty, after the refill of a taken branch or an exception (the target's word arrives as the
  * first instruction decodes); otherwise it starts full, as when execution runs into it. Returns
- * the total; *lsu gets the part that counts in LSUCNT (a memory group's wait). */
-static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_t *mem, uint32_t *stalls, uint32_t *lsu)
+ * the total; *lsu gets the part that counts in LSUCNT (a memory group's wait). budget:
+ * group_budgets(). */
+static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_t *mem, const uint8_t *budget,
+                             uint32_t *stalls, uint32_t *lsu)
 {
 	uint32_t n = b->n_insn;
 	uint32_t w0 = b->addr >> 2;
@@ -173,13 +172,10 @@ static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_
 	/* Zeroed (once per translated block, not per run of it): every word read below is set first,
 	 * which the analyzer cannot follow through the index arithmetic. */
 	int64_t fetched[CYC_MAX_BLOCK_INSN * 2 + 4] = {0}, release[CYC_MAX_BLOCK_INSN * 2 + 4] = {0};
-	uint8_t budget[CYC_MAX_BLOCK_INSN];
-	bool in_lsu[CYC_MAX_BLOCK_INSN];
 	memset(stalls, 0, (size_t)n * sizeof(*stalls));
 	*lsu = 0;
 	if (nwords > sizeof(fetched) / sizeof(fetched[0]))
 		return 0;
-	group_budgets(b, mem, budget, in_lsu);
 	int64_t end_prev = 0, steal = INT64_MIN;
 	uint32_t next_word = 0, total = 0, left = 0;
 	for (uint32_t i = 0; i < n; i++) {
@@ -218,8 +214,8 @@ static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_
 		}
 		stalls[i] = (uint32_t)(start - end_prev);
 		if (budget[i] != CYC_NO_CAP && left > 0 && steal_free + 1 > end_prev) {
-			left--; /* the group's wait: its words were late without a steal too */
-			*lsu += in_lsu[i];
+			left--;                         /* the group's wait: its words were late without a steal too */
+			*lsu += mem[i] != CYC_MEM_NONE; /* a capped group is all memory or none */
 		}
 		total += stalls[i];
 		end_prev = start + cyc;
@@ -236,8 +232,10 @@ static void add_fetch_stalls(struct cyc_block *b, const uint8_t *mem, uint32_t *
 	if (b->n_insn == 0)
 		return;
 	uint32_t lsu = 0, lsu_empty = 0;
-	uint32_t empty = fetch_stalls(b, true, mem, stalls, &lsu_empty);
-	uint32_t full = fetch_stalls(b, false, mem, stalls, &lsu);
+	uint8_t budget[CYC_MAX_BLOCK_INSN];
+	group_budgets(b, mem, budget);
+	uint32_t empty = fetch_stalls(b, true, mem, budget, stalls, &lsu_empty);
+	uint32_t full = fetch_stalls(b, false, mem, budget, stalls, &lsu);
 	uint32_t added = 0;
 	for (uint32_t i = 0; i < b->n_insn; i++) {
 		b->cost_before[i] += added;

@@ -296,6 +296,9 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 {
 	const cs_arm *a = &insn->detail->arm;
 	unsigned n;
+	c->mem = klass == K_STORE || klass == K_STORED || klass == K_STM || klass == K_VSTR || klass == K_VSTM
+	             ? CYC_MEM_STORE
+	             : CYC_MEM_LOAD;
 	switch (klass) {
 	case K_LOAD:
 		if (writes_pc(a)) {
@@ -435,6 +438,7 @@ static void cost_branch(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 	case K_TB:
 		/* Table 3-1 "Table branch TBB/TBH": 2 + P (a load, then the refill at execute). */
 		c->cycles = 2;
+		c->mem = CYC_MEM_LOAD;
 		c->lsu_extra = 1;
 		c->taken_extra = refill(st, CYC_P_LOAD);
 		c->dyn |= CYC_DYN_BRANCH;
@@ -498,11 +502,6 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 	if (c->cond != 14u && insn->id != ARM_INS_IT)
 		c->dyn |= CYC_DYN_CONDITIONAL;
 
-	if (klass == K_STORE || klass == K_STORED || klass == K_STM || klass == K_VSTR || klass == K_VSTM)
-		c->mem = CYC_MEM_STORE;
-	else if (klass == K_LOAD || klass == K_LOADD || klass == K_LDM || klass == K_VLDR || klass == K_VLDM ||
-	         klass == K_TB)
-		c->mem = CYC_MEM_LOAD;
 	switch (klass) {
 	case K_LOAD:
 	case K_STORE:
