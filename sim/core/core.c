@@ -103,6 +103,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		uint64_t t = cb->total;
 		uint32_t extra = 0;
 		c->entry_refill = addr != cb->fallthrough;
+		c->fetch_next = cb->exit_state[c->fetch_cur];
 		if (addr != cb->fallthrough) {
 			extra = cb->branch_taken_extra;
 			t += extra;
@@ -161,11 +162,16 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		mblk_decide(c, b);
 	bool branch = c->entry_refill;
 	c->entry_refill = false;
-	if (branch && b->cb->entry_extra) {
-		/* Entered by a taken branch or an exception: the prefetch buffer starts empty. */
-		c->now += b->cb->entry_extra;
+	/* Entered by a taken branch or an exception, the prefetch buffer starts empty; run into, it
+	 * holds what the block before left. */
+	uint8_t fetch = branch ? (uint8_t)CYC_FETCH_EMPTY : c->fetch_next;
+	c->fetch_next = CYC_FETCH_FULL;
+	c->fetch_cur = fetch;
+	uint32_t stall = b->cb->entry_extra[fetch];
+	if (stall) {
+		c->now += stall;
 		if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
-			dwt_count_cpi(c, b->cb->entry_extra);
+			dwt_count_cpi(c, stall);
 	}
 	if (b->flash_line >= 0 && *c->soc.flash.ws)
 		charge_flash(c, b, branch);

@@ -143,6 +143,27 @@ static void group_budgets(const struct cyc_block *b, const uint8_t *mem, uint8_t
 	}
 }
 
+/* When word k arrives, before the slots' limit: the first `have` were in the buffer already; when
+ * some were missing, the first of those arrives as the first instruction decodes (cycle -1); the
+ * rest one a cycle after the one before (from a full buffer, as soon as a slot frees). */
+static int64_t fetch_time(const int64_t *fetched, uint32_t k, uint32_t have)
+{
+	if (k < have)
+		return INT64_MIN / 2;
+	return k == have && have < CYC_FETCH_WORDS ? -1 : fetched[k - 1] + 1;
+}
+
+/* A fetch due in a cycle whose slot went elsewhere (the speculative fetch of a not-taken branch's
+ * target at cycle 0, `spec`; a literal load's data phase, `steal`) comes a cycle later. */
+static int64_t stolen(int64_t t, int64_t spec, int64_t steal)
+{
+	if (t == spec)
+		t++;
+	if (t == steal)
+		t++;
+	return t;
+}
+
 /* The prefetch unit (Cortex-M3 TRM r2p0 1.4 "Prefetch Unit"; the M4 keeps its fetch and decode
  * stages): it fetches one word a cycle and buffers up to three; decode needs all of an
  * instruction's halfwords. A word's slot frees two cycles after the instruction that ends in it
@@ -155,14 +176,18 @@ static void group_budgets(const struct cyc_block *b, const uint8_t *mem, uint8_t
  * interface serves the D-code bus first (RM0090 3.4.2, "Data management"), so no instruction word
  * arrives in that cycle: TRM 3.3.2's "LDR Rx,[PC,#imm] might add a cycle because of contention
  * with the fetch unit" - it does when the buffer runs dry, in a group too.
+ * A conditional branch presents its target at decode whether it is taken or not (M3 TRM 1.4,
+ * "speculatively"): after a not-taken one, the slot of the next block's first cycle is lost.
  * One pass of that over the block's instructions (costs from the rules) gives, per instruction,
- * the cycles it waits for its words (stalls[i]). `empty`: the block is entered with the buffer
- * empty, after the refill of a taken branch or an exception (the target's word arrives as the
- * first instruction decodes); otherwise it starts full, as when execution runs into it. Returns
- * the total; *lsu gets the part that counts in LSUCNT (a memory group's wait). budget:
- * group_budgets(). */
-static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_t *mem, const uint8_t *budget,
-                             uint32_t *stalls, uint32_t *lsu)
+ * the cycles it waits for its words (stalls[i]). `state` (enum cyc_fetch) is the buffer as the
+ * block is entered: with m words missing, the first m of the block's own words are not there yet
+ * and the first of them arrives as the first instruction decodes (all three after the refill of a
+ * taken branch or an exception; none when execution runs into the block from one that left the
+ * buffer full). Returns the total; *lsu gets the part that counts in LSUCNT (a memory group's
+ * wait), *exit the state left to the block run into after this one: how many of its first three
+ * words are not in the buffer when its first instruction could issue. budget: group_budgets(). */
+static uint32_t fetch_stalls(const struct cyc_block *b, unsigned state, const uint8_t *mem, const uint8_t *budget,
+                             uint32_t *stalls, uint32_t *lsu, uint8_t *exit)
 {
 	uint32_t n = b->n_insn;
 	uint32_t w0 = b->addr >> 2;
@@ -171,12 +196,14 @@ static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_
 	 * release[k]: issue cycle of the instruction holding word k's last halfword. */
 	/* Zeroed (once per translated block, not per run of it): every word read below is set first,
 	 * which the analyzer cannot follow through the index arithmetic. */
-	int64_t fetched[CYC_MAX_BLOCK_INSN * 2 + 4] = {0}, release[CYC_MAX_BLOCK_INSN * 2 + 4] = {0};
+	int64_t fetched[CYC_MAX_BLOCK_INSN * 2 + 8] = {0}, release[CYC_MAX_BLOCK_INSN * 2 + 8] = {0};
 	memset(stalls, 0, (size_t)n * sizeof(*stalls));
 	*lsu = 0;
-	if (nwords > sizeof(fetched) / sizeof(fetched[0]))
+	*exit = CYC_FETCH_FULL;
+	if (nwords + CYC_FETCH_WORDS > sizeof(fetched) / sizeof(fetched[0]))
 		return 0;
-	int64_t end_prev = 0, steal = INT64_MIN;
+	uint32_t have = CYC_FETCH_WORDS - (state & CYC_FETCH_EMPTY); /* words buffered at entry */
+	int64_t end_prev = 0, steal = INT64_MIN, spec = (state & CYC_FETCH_STEAL) ? 0 : INT64_MIN;
 	uint32_t next_word = 0, total = 0, left = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t off = b->insn_offset[i];
@@ -192,17 +219,11 @@ static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_
 		int64_t steal_free = INT64_MIN; /* when its last word would come without a steal */
 		while (next_word <= last) {
 			uint32_t k = next_word++;
-			int64_t t;
-			if (k < CYC_FETCH_WORDS && !empty)
-				t = INT64_MIN / 2; /* already in the buffer */
-			else
-				t = k == 0 ? -1 : fetched[k - 1] + 1;
+			int64_t t = fetch_time(fetched, k, have);
 			if (slots && k >= CYC_FETCH_WORDS && release[k - CYC_FETCH_WORDS] + 2 > t)
 				t = release[k - CYC_FETCH_WORDS] + 2;
 			steal_free = t;
-			if (t == steal)
-				t++;
-			fetched[k] = t;
+			fetched[k] = stolen(t, spec, steal);
 		}
 		int64_t start = end_prev;
 		if (fetched[last] + 1 > start)
@@ -222,20 +243,43 @@ static uint32_t fetch_stalls(const struct cyc_block *b, bool empty, const uint8_
 		if (b->dyn[i] & CYC_DYN_LITERAL)
 			steal = start + (cyc > 1 ? (int64_t)cyc - 1 : 1);
 	}
+	/* The next block's first words (its first is this block's last when it starts mid-word):
+	 * fetched one a cycle while slots free up, never into a slot one of them holds. */
+	uint32_t next = (b->fallthrough >> 2) - w0, ready = 0;
+	for (uint32_t k = next_word; k < next + CYC_FETCH_WORDS; k++) {
+		int64_t t = fetch_time(fetched, k, have);
+		if (k >= CYC_FETCH_WORDS) {
+			if (k - CYC_FETCH_WORDS >= next)
+				break;
+			if (release[k - CYC_FETCH_WORDS] + 2 > t)
+				t = release[k - CYC_FETCH_WORDS] + 2;
+		}
+		fetched[k] = stolen(t, spec, steal);
+		next_word = k + 1;
+	}
+	while (ready < CYC_FETCH_WORDS && next + ready < next_word && fetched[next + ready] <= end_prev - 2)
+		ready++; /* there a cycle before: the word after them arrives as the next block decodes */
+	*exit = (uint8_t)(CYC_FETCH_WORDS - ready);
 	return total;
 }
 
-/* Adds the fetch stalls of a block run into (buffer full) to its instructions, and keeps the
- * extra stall of entering it by a branch (buffer empty) in entry_extra. */
+/* Adds the fetch stalls of a block entered with the buffer full to its instructions, keeps the
+ * extra stalls of entering it in each other state in entry_extra, and the state it leaves in
+ * exit_state (with the steal of its final B<cc>, which the core uses only when it is not taken). */
 static void add_fetch_stalls(struct cyc_block *b, const uint8_t *mem, uint32_t *stalls)
 {
 	if (b->n_insn == 0)
 		return;
-	uint32_t lsu = 0, lsu_empty = 0;
-	uint8_t budget[CYC_MAX_BLOCK_INSN];
+	uint32_t lsu = 0, lsu_other = 0, total[CYC_FETCH_STATES];
+	uint8_t budget[CYC_MAX_BLOCK_INSN], exit = 0;
+	uint8_t steal = (b->dyn[b->n_insn - 1] & CYC_DYN_SPECULATED) ? CYC_FETCH_STEAL : 0u;
 	group_budgets(b, mem, budget);
-	uint32_t empty = fetch_stalls(b, true, mem, budget, stalls, &lsu_empty);
-	uint32_t full = fetch_stalls(b, false, mem, budget, stalls, &lsu);
+	for (unsigned s = CYC_FETCH_STATES; s-- > 0;) { /* full last: its stalls stay in `stalls` */
+		total[s] = fetch_stalls(b, s, mem, budget, stalls, s ? &lsu_other : &lsu, &exit);
+		b->exit_state[s] = (uint8_t)(exit | steal);
+	}
+	for (unsigned s = 0; s < CYC_FETCH_STATES; s++)
+		b->entry_extra[s] = (uint8_t)(total[s] > total[0] ? total[s] - total[0] : 0u);
 	uint32_t added = 0;
 	for (uint32_t i = 0; i < b->n_insn; i++) {
 		b->cost_before[i] += added;
@@ -245,7 +289,6 @@ static void add_fetch_stalls(struct cyc_block *b, const uint8_t *mem, uint32_t *
 	b->total += added;
 	b->lsu_extra += lsu;
 	b->cpi_extra += added - lsu;
-	b->entry_extra = empty > full ? empty - full : 0u;
 }
 
 /* Decodes and costs one block. Returns NULL when out of memory. */

@@ -38,6 +38,19 @@ enum cyc_dyn {
 	CYC_DYN_PIPELINED = 1 << 5,   /* a single load the rules pipelined with the load before it: with
 	                               * sim_config.memory_blocks not off, the core takes the cycle back
 	                               * when the two read different memory blocks */
+	CYC_DYN_SPECULATED = 1 << 6,  /* a B<cc> outside an IT block: its target is fetched at decode
+	                               * whether it is taken or not (exit_state has the steal) */
+};
+
+/* The prefetch buffer as a block is entered (cycles.c, the fetch model): how many of its three
+ * words are missing (0..3), plus CYC_FETCH_STEAL when the fetch slot of the block's first cycle
+ * went to the speculative fetch of a not-taken conditional branch's target. Full (0) is the state
+ * a block's static costs assume. */
+enum cyc_fetch {
+	CYC_FETCH_FULL = 0,  /* execution ran into the block from one that left the buffer full */
+	CYC_FETCH_EMPTY = 3, /* after a taken branch, an exception entry or return */
+	CYC_FETCH_STEAL = 4,
+	CYC_FETCH_STATES = 8,
 };
 
 struct cyc_block {
@@ -53,11 +66,14 @@ struct cyc_block {
 	uint8_t *cond;               /* condition per instruction, Armv7-M ARM A7.3 (0 EQ .. 13 LE), 14 always */
 	uint8_t *aux;                /* CYC_DYN_DIVIDE: dividend register << 4 | divisor register */
 	uint32_t branch_taken_extra; /* refill cycles when the block's final branch is taken */
-	/* Fetch stall when the block is entered with the prefetch buffer empty (by a taken branch,
-	 * an exception entry or return), beyond those in its static costs (cycles.c: a 32-bit first
-	 * instruction that is not word aligned waits for its second word). The core adds it. */
-	uint32_t entry_extra;
-	uint32_t fallthrough; /* address after the block */
+	uint32_t fallthrough;        /* address after the block */
+	/* entry_extra[s]: the fetch stalls of entering the block in state s (enum cyc_fetch) beyond
+	 * those in its static costs, which assume a full buffer (entry_extra[CYC_FETCH_FULL] is 0):
+	 * entered by a branch, a 32-bit first instruction that is not word aligned waits for its second
+	 * word. The core adds it. exit_state[s]: the state the block, entered in state s, leaves to the
+	 * block execution runs into after it (a not-taken B<cc> adds CYC_FETCH_STEAL). */
+	uint8_t entry_extra[CYC_FETCH_STATES];
+	uint8_t exit_state[CYC_FETCH_STATES];
 	/* DWT event counter contributions (Armv7-M ARM C1.8.6): the extra cycles the DWT's 8-bit
 	 * counters see. Instructions folded (IT) count in FOLDCNT, load/store extra cycles in LSUCNT,
 	 * multi-cycle instruction extras in CPICNT. */

@@ -409,6 +409,17 @@ static bool conditional_branch(const cs_arm *a)
 	return a->cc != ARM_CC_AL && a->cc != ARM_CC_INVALID;
 }
 
+/* A B<cc> with its own condition field (Armv7-M ARM A7.7.12: encodings T1 and T3; inside an IT
+ * block B is encoded T2 or T4), which the fetch unit sees at decode. */
+static bool encoded_conditional_branch(const cs_insn *insn)
+{
+	uint16_t hw1 = (uint16_t)(insn->bytes[0] | insn->bytes[1] << 8);
+	if (insn->size == 2)
+		return (hw1 & 0xF000u) == 0xD000u && (hw1 & 0x0E00u) != 0x0E00u;
+	uint16_t hw2 = (uint16_t)(insn->bytes[2] | insn->bytes[3] << 8);
+	return (hw1 & 0xF800u) == 0xF000u && (hw2 & 0xD000u) == 0x8000u && (hw1 & 0x0380u) != 0x0380u;
+}
+
 static void cost_branch(struct cyc_rules_state *st, const cs_insn *insn, unsigned klass, struct cyc_cost *c)
 {
 	const cs_arm *a = &insn->detail->arm;
@@ -421,6 +432,11 @@ static void cost_branch(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		                            : conditional_branch(a) ? CYC_P_DECODE
 		                                                    : CYC_P_JUMP);
 		c->dyn |= CYC_DYN_BRANCH;
+		/* The M3 TRM (1.4) presents a conditional branch's target "speculatively" at decode: when
+		 * it is not taken, that fetch slot is lost to the code after it (jnk0le: a not-taken
+		 * bne.w "will also take 2 cycles if there is less than 2 compressed instructions"). */
+		if (insn->id == ARM_INS_B && encoded_conditional_branch(insn))
+			c->dyn |= CYC_DYN_SPECULATED;
 		break;
 	case K_BX:
 		/* "BX/BLX": 1 + P. A return through LR: P = 1 (above); any other register resolves at

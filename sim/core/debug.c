@@ -28,6 +28,7 @@ void debug_halt(struct sim_core *c, uint32_t dfsr_bits)
 	c->dbg.dfsr |= dfsr_bits;
 	c->dbg.dhcsr_ctrl |= DHCSR_C_HALT;
 	c->entry_refill = false;
+	c->fetch_next = CYC_FETCH_FULL;
 	if (c->state == CORE_HALTED)
 		return;
 	c->state = CORE_HALTED;
