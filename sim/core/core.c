@@ -165,14 +165,11 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	/* Entered by a taken branch or an exception, the prefetch buffer starts empty; run into, it
 	 * holds what the block before left. */
 	uint8_t fetch = branch ? (uint8_t)CYC_FETCH_EMPTY : c->fetch_next;
-	c->fetch_next = CYC_FETCH_FULL;
 	c->fetch_cur = fetch;
 	uint32_t stall = b->cb->entry_extra[fetch];
-	if (stall) {
-		c->now += stall;
-		if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
-			dwt_count_cpi(c, stall);
-	}
+	c->now += stall; /* no branch: the stall is 0 as often as not */
+	if ((c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS) && stall)
+		dwt_count_cpi(c, stall);
 	if (b->flash_line >= 0 && *c->soc.flash.ws)
 		charge_flash(c, b, branch);
 }

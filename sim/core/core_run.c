@@ -47,6 +47,7 @@ void core_local_reset(struct sim_core *c, bool system)
 	c->locked = false;
 	c->state = CORE_RUNNING;
 	c->cur = NULL;
+	c->fetch_next = CYC_FETCH_FULL;
 	debug_note_sticky(c, DHCSR_S_RESET_ST);
 	/* C1.6.5 DEMCR.VC_CORERESET: halt on the reset vector's first instruction. */
 	if (debug_vector_catch(c, DEMCR_VC_CORERESET))
@@ -84,6 +85,7 @@ static void settle(struct sim_core *c, uint32_t pc)
 		c->now += cb->cost_before[i];
 		c->instructions += (unsigned)i;
 		c->entry_refill = false;
+		c->fetch_next = CYC_FETCH_FULL;
 		return;
 	}
 	uint32_t extra = pc != cb->fallthrough ? cb->branch_taken_extra : 0;
