@@ -86,13 +86,13 @@ struct sim_core {
 	} inval[8];
 	unsigned n_inval;
 	bool locked; /* lockup (B1.5.15): stays across a debug halt */
-	/* The next block starts after a taken branch, an exception entry or return: its fetch starts
+	/* The next block starts after a taken branch, an exception entry or return, a reset: its fetch starts
 	 * from an empty prefetch buffer (cyc_block.entry_extra). Cleared by a debug halt: a resumed
 	 * run is measured as the TRM counts instructions, from the first one (docs/cycle-model.md). */
 	bool entry_refill;
 	/* The prefetch buffer (enum cyc_fetch) the next block starts with when execution runs into it:
-	 * what the block before left (cyc_block.exit_state). Full after a debug halt, a reset or a
-	 * block left part-way; fetch_cur is the state the current block was entered in. */
+	 * what the block before left (cyc_block.exit_state). Full after a debug halt or a block left
+	 * part-way; fetch_cur is the state the current block was entered in. */
 	uint8_t fetch_next, fetch_cur;
 
 	uint64_t instructions;

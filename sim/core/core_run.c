@@ -47,7 +47,7 @@ void core_local_reset(struct sim_core *c, bool system)
 	c->locked = false;
 	c->state = CORE_RUNNING;
 	c->cur = NULL;
-	c->fetch_next = CYC_FETCH_FULL;
+	c->entry_refill = true; /* the reset handler is fetched afresh, after the vectors */
 	debug_note_sticky(c, DHCSR_S_RESET_ST);
 	/* C1.6.5 DEMCR.VC_CORERESET: halt on the reset vector's first instruction. */
 	if (debug_vector_catch(c, DEMCR_VC_CORERESET))

@@ -153,6 +153,23 @@ static int64_t fetch_time(const int64_t *fetched, uint32_t k, uint32_t have)
 	return k == have && have < CYC_FETCH_WORDS ? -1 : fetched[k - 1] + 1;
 }
 
+/* The state to hand the next block, whose first three words arrived at `at` (cycles of this
+ * block, the next one starting at `start`): the most words r that the next block may take as in
+ * the buffer (arrived by the cycle before it starts) with the others arriving one a cycle from
+ * that cycle on, no earlier than they did here (fetch_time's assumption for r words buffered).
+ * None when even that is early: the emptiest state there is. */
+static uint32_t words_ahead(const int64_t *at, int64_t start)
+{
+	for (uint32_t r = CYC_FETCH_WORDS; r > 0; r--) {
+		bool ok = true;
+		for (uint32_t j = 0; j < CYC_FETCH_WORDS && ok; j++)
+			ok = at[j] - start <= (j < r ? -1 : (int64_t)(j - r) - 1);
+		if (ok)
+			return r;
+	}
+	return 0;
+}
+
 /* A fetch due in a cycle whose slot went elsewhere (the speculative fetch of a not-taken branch's
  * target at cycle 0, `spec`; a literal load's data phase, `steal`) comes a cycle later. */
 static int64_t stolen(int64_t t, int64_t spec, int64_t steal)
@@ -180,12 +197,12 @@ static int64_t stolen(int64_t t, int64_t spec, int64_t steal)
  * "speculatively"): after a not-taken one, the slot of the next block's first cycle is lost.
  * One pass of that over the block's instructions (costs from the rules) gives, per instruction,
  * the cycles it waits for its words (stalls[i]). `state` (enum cyc_fetch) is the buffer as the
- * block is entered: with m words missing, the first m of the block's own words are not there yet
- * and the first of them arrives as the first instruction decodes (all three after the refill of a
- * taken branch or an exception; none when execution runs into the block from one that left the
- * buffer full). Returns the total; *lsu gets the part that counts in LSUCNT (a memory group's
- * wait), *exit the state left to the block run into after this one: how many of its first three
- * words are not in the buffer when its first instruction could issue. budget: group_budgets(). */
+ * block is entered: with m words missing, only the block's first 3 - m words are in the buffer
+ * and the next arrives as the first instruction decodes, the rest one a cycle (all three missing
+ * after the refill of a taken branch or an exception; none when execution runs into the block
+ * from one that left the buffer full). Returns the total; *lsu gets the part that counts in
+ * LSUCNT (a memory group's wait), *exit the state left to the block run into after this one
+ * (words_ahead). budget: group_budgets(). */
 static uint32_t fetch_stalls(const struct cyc_block *b, unsigned state, const uint8_t *mem, const uint8_t *budget,
                              uint32_t *stalls, uint32_t *lsu, uint8_t *exit)
 {
@@ -194,14 +211,17 @@ static uint32_t fetch_stalls(const struct cyc_block *b, unsigned state, const ui
 	uint32_t nwords = ((b->addr + b->size + 3u) >> 2) - w0;
 	/* fetched[k]: the cycle word k arrived, relative to the first issue slot of the block;
 	 * release[k]: issue cycle of the instruction holding word k's last halfword. */
-	/* Zeroed (once per translated block, not per run of it): every word read below is set first,
-	 * which the analyzer cannot follow through the index arithmetic. */
-	int64_t fetched[CYC_MAX_BLOCK_INSN * 2 + 8] = {0}, release[CYC_MAX_BLOCK_INSN * 2 + 8] = {0};
+	int64_t fetched[CYC_MAX_BLOCK_INSN * 2 + 8], release[CYC_MAX_BLOCK_INSN * 2 + 8];
 	memset(stalls, 0, (size_t)n * sizeof(*stalls));
 	*lsu = 0;
 	*exit = CYC_FETCH_FULL;
 	if (nwords + CYC_FETCH_WORDS > sizeof(fetched) / sizeof(fetched[0]))
 		return 0;
+	/* Zeroed as far as they are used (for each entry state of a translated block, not per run of
+	 * it): every word read below is set first, which the analyzer cannot follow through the index
+	 * arithmetic. */
+	memset(fetched, 0, (nwords + CYC_FETCH_WORDS) * sizeof(fetched[0]));
+	memset(release, 0, (nwords + CYC_FETCH_WORDS) * sizeof(release[0]));
 	uint32_t have = CYC_FETCH_WORDS - (state & CYC_FETCH_EMPTY); /* words buffered at entry */
 	int64_t end_prev = 0, steal = INT64_MIN, spec = (state & CYC_FETCH_STEAL) ? 0 : INT64_MIN;
 	uint32_t next_word = 0, total = 0, left = 0;
@@ -243,23 +263,16 @@ static uint32_t fetch_stalls(const struct cyc_block *b, unsigned state, const ui
 		if (b->dyn[i] & CYC_DYN_LITERAL)
 			steal = start + (cyc > 1 ? (int64_t)cyc - 1 : 1);
 	}
-	/* The next block's first words (its first is this block's last when it starts mid-word):
-	 * fetched one a cycle while slots free up, never into a slot one of them holds. */
-	uint32_t next = (b->fallthrough >> 2) - w0, ready = 0;
+	/* The next block's first three words (its first is this block's last when it starts
+	 * mid-word), fetched one a cycle as slots free up; their slots' words are all this block's. */
+	uint32_t next = (b->fallthrough >> 2) - w0;
 	for (uint32_t k = next_word; k < next + CYC_FETCH_WORDS; k++) {
 		int64_t t = fetch_time(fetched, k, have);
-		if (k >= CYC_FETCH_WORDS) {
-			if (k - CYC_FETCH_WORDS >= next)
-				break;
-			if (release[k - CYC_FETCH_WORDS] + 2 > t)
-				t = release[k - CYC_FETCH_WORDS] + 2;
-		}
+		if (k >= CYC_FETCH_WORDS && release[k - CYC_FETCH_WORDS] + 2 > t)
+			t = release[k - CYC_FETCH_WORDS] + 2;
 		fetched[k] = stolen(t, spec, steal);
-		next_word = k + 1;
 	}
-	while (ready < CYC_FETCH_WORDS && next + ready < next_word && fetched[next + ready] <= end_prev - 2)
-		ready++; /* there a cycle before: the word after them arrives as the next block decodes */
-	*exit = (uint8_t)(CYC_FETCH_WORDS - ready);
+	*exit = (uint8_t)(CYC_FETCH_WORDS - words_ahead(fetched + next, end_prev));
 	return total;
 }
 

@@ -218,6 +218,7 @@ static void test_fetch_speculated(void **state)
 	static const uint8_t addw2[8] = {0x00, 0xf1, 0x01, 0x00, 0x00, 0xf1, 0x01, 0x00};
 	static const uint8_t adds2_addw[8] = {0x01, 0x30, 0x01, 0x30, 0x00, 0xf1, 0x01, 0x00};
 	static const uint8_t it_bne[6] = {0x18, 0xbf, 0xff, 0xf7, 0xed, 0xbf}; /* it ne; bne.w */
+	static const uint8_t addw_bnew[8] = {0x00, 0xf1, 0x01, 0x00, 0x7f, 0xf4, 0xfc, 0xaf}; /* add.w; bne.w */
 	struct cyc_model *m = cyc_new();
 	assert_non_null(m);
 	const struct cyc_block *b = cyc_lookup(m, 0x08000200u, loop, sizeof(loop));
@@ -230,8 +231,14 @@ static void test_fetch_speculated(void **state)
 	assert_non_null(b);
 	assert_int_equal(b->entry_extra[CYC_FETCH_EMPTY | CYC_FETCH_STEAL], 1);
 	assert_int_equal(b->entry_extra[CYC_FETCH_EMPTY], 0);
-	/* Entered full, it leaves the third word it found buffered, two missing; no steal, no branch. */
-	assert_int_equal(b->exit_state[CYC_FETCH_FULL], 2);
+	/* Entered full, it leaves the third word it found buffered, but the next ones come a cycle
+	 * apart from the next block's first cycle on, as from an empty buffer; no steal, no branch. */
+	assert_int_equal(b->exit_state[CYC_FETCH_FULL], CYC_FETCH_EMPTY);
+	/* A short block entered full: the slot limit holds the next block's second word back to the
+	 * cycle bne.w's target takes, so the steal still costs the next block a cycle. */
+	b = cyc_lookup(m, 0x08000500u, addw_bnew, sizeof(addw_bnew));
+	assert_non_null(b);
+	assert_int_equal(b->exit_state[CYC_FETCH_FULL], CYC_FETCH_EMPTY | CYC_FETCH_STEAL);
 	b = cyc_lookup(m, 0x08000300u, adds2_addw, sizeof(adds2_addw));
 	assert_non_null(b);
 	assert_int_equal(b->entry_extra[CYC_FETCH_EMPTY | CYC_FETCH_STEAL], 0);

@@ -98,6 +98,18 @@ SNIPPETS_ENTRY
 	adds r1, #1
 	adds r1, #1
 	END
+	movs r0, #2
+	.p2align 2
+	BEGIN(15)                 /* the slot is the first cycle's: add.w, then adds in the next word */
+	b.w 2f
+	.p2align 2
+2:	add.w r1, r1, #1
+	add.w r1, r1, #1
+	subs.w r0, r0, #1
+	bne.w 2b
+	add.w r1, r1, #1
+	adds r1, #1
+	END
 	BEGIN(5)                  /* bl 1 + P (2), bx lr 1 + P (1) */
 	bl leaf_bx
 	END
