@@ -103,13 +103,12 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		uint64_t t = cb->total;
 		uint32_t extra = 0;
 		c->entry_refill = addr != cb->fallthrough;
-		c->fetch_next = cb->exit_state[c->fetch_cur];
 		if (addr != cb->fallthrough) {
 			extra = cb->branch_taken_extra;
 			t += extra;
-		} else if (cb->n_insn && (cb->dyn[cb->n_insn - 1] & CYC_DYN_CONDITIONAL)) {
-			/* The block's last instruction failed its condition (cycles.h, CYC_DYN_CONDITIONAL). */
-			t -= cyc_skip_saving(cb, cb->n_insn - 1u);
+		} else {
+			/* The block's last instruction, if conditional, failed (cycles.h, CYC_DYN_CONDITIONAL). */
+			t -= cb->fallthrough_saving;
 		}
 		c->now += t;
 		c->instructions += cb->n_insn;
@@ -165,11 +164,13 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	/* Entered by a taken branch or an exception, the prefetch buffer starts empty; run into, it
 	 * holds what the block before left. */
 	uint8_t fetch = branch ? (uint8_t)CYC_FETCH_EMPTY : c->fetch_next;
-	c->fetch_cur = fetch;
+	c->fetch_next = b->cb->exit_state[fetch]; /* for the block after it, if run into */
 	uint32_t stall = b->cb->entry_extra[fetch];
-	c->now += stall; /* no branch: the stall is 0 as often as not */
-	if ((c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS) && stall)
-		dwt_count_cpi(c, stall);
+	if (stall) { /* a branch, not a third add to c->now: that store chain costs more */
+		c->now += stall;
+		if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+			dwt_count_cpi(c, stall);
+	}
 	if (b->flash_line >= 0 && *c->soc.flash.ws)
 		charge_flash(c, b, branch);
 }

@@ -91,9 +91,9 @@ struct sim_core {
 	 * run is measured as the TRM counts instructions, from the first one (docs/cycle-model.md). */
 	bool entry_refill;
 	/* The prefetch buffer (enum cyc_fetch) the next block starts with when execution runs into it:
-	 * what the block before left (cyc_block.exit_state). Full after a debug halt or a block left
-	 * part-way; fetch_cur is the state the current block was entered in. */
-	uint8_t fetch_next, fetch_cur;
+	 * what the current block leaves (cyc_block.exit_state, looked up as it is entered, so that its
+	 * end does no work for it). Full after a debug halt or a block left part-way. */
+	uint8_t fetch_next;
 
 	uint64_t instructions;
 	uint64_t halts, exceptions;

@@ -90,7 +90,6 @@ static void settle(struct sim_core *c, uint32_t pc)
 	}
 	uint32_t extra = pc != cb->fallthrough ? cb->branch_taken_extra : 0;
 	c->entry_refill = pc != cb->fallthrough;
-	c->fetch_next = cb->exit_state[c->fetch_cur];
 	c->now += cb->total + extra;
 	c->instructions += cb->n_insn;
 	dwt_count_block(c, cb, extra);

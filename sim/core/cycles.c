@@ -366,6 +366,8 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 	b->fallthrough = (uint32_t)pc;
 	uint32_t stalls[CYC_MAX_BLOCK_INSN];
 	add_fetch_stalls(b, mem, stalls);
+	if (n && (b->dyn[n - 1u] & CYC_DYN_CONDITIONAL))
+		b->fallthrough_saving = cyc_skip_saving(b, n - 1u);
 	return b;
 }
 
