@@ -48,7 +48,7 @@ enum cyc_dyn {
  * a block's static costs assume. */
 enum cyc_fetch {
 	CYC_FETCH_FULL = 0,  /* execution ran into the block from one that left the buffer full */
-	CYC_FETCH_EMPTY = 3, /* after a taken branch, an exception entry or return */
+	CYC_FETCH_EMPTY = 3, /* after a taken branch, an exception entry or return, a reset */
 	CYC_FETCH_STEAL = 4,
 	CYC_FETCH_STATES = 8,
 };
