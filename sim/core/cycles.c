@@ -153,23 +153,6 @@ static int64_t fetch_time(const int64_t *fetched, uint32_t k, uint32_t have)
 	return k == have && have < CYC_FETCH_WORDS ? -1 : fetched[k - 1] + 1;
 }
 
-/* The state to hand the next block, whose first three words arrived at `at` (cycles of this
- * block, the next one starting at `start`): the most words r that the next block may take as in
- * the buffer (arrived by the cycle before it starts) with the others arriving one a cycle from
- * that cycle on, no earlier than they did here (fetch_time's assumption for r words buffered).
- * None when even that is early: the emptiest state there is. */
-static uint32_t words_ahead(const int64_t *at, int64_t start)
-{
-	for (uint32_t r = CYC_FETCH_WORDS; r > 0; r--) {
-		bool ok = true;
-		for (uint32_t j = 0; j < CYC_FETCH_WORDS && ok; j++)
-			ok = at[j] - start <= (j < r ? -1 : (int64_t)(j - r) - 1);
-		if (ok)
-			return r;
-	}
-	return 0;
-}
-
 /* A fetch due in a cycle whose slot went elsewhere (the speculative fetch of a not-taken branch's
  * target at cycle 0, `spec`; a literal load's data phase, `steal`) comes a cycle later. */
 static int64_t stolen(int64_t t, int64_t spec, int64_t steal)
@@ -179,6 +162,39 @@ static int64_t stolen(int64_t t, int64_t spec, int64_t steal)
 	if (t == steal)
 		t++;
 	return t;
+}
+
+/* The state to hand the next block, whose first three words arrived at `at` (cycles of this
+ * block, the next one starting at `start`): the most words r that the next block may take as in
+ * the buffer (arrived by the cycle before it starts) with the others arriving one a cycle from
+ * that cycle on (fetch_time's assumption for r words buffered), no word coming earlier than it
+ * did here. Both are compared after the slot of the next block's first cycle goes to this
+ * block's not-taken B<cc> (`steal`), which pushes the word due then, and those after it, a cycle
+ * later. None when even that is early: the emptiest state there is. */
+static uint32_t words_ahead(const int64_t *at, int64_t start, bool steal)
+{
+	int64_t spec = steal ? 0 : INT64_MIN, real[CYC_FETCH_WORDS];
+	for (uint32_t j = 0; j < CYC_FETCH_WORDS; j++) {
+		int64_t t = at[j] - start;
+		if (j > 0 && t < real[j - 1] + 1)
+			t = real[j - 1] + 1; /* one a cycle behind a pushed word */
+		real[j] = stolen(t, spec, INT64_MIN);
+	}
+	for (uint32_t r = CYC_FETCH_WORDS; r > 0; r--) {
+		bool ok = true;
+		int64_t assumed = -1;
+		for (uint32_t j = 0; j < CYC_FETCH_WORDS && ok; j++) {
+			if (j < r) {
+				ok = real[j] <= -1;
+				continue;
+			}
+			assumed = stolen(j == r ? -1 : assumed + 1, spec, INT64_MIN);
+			ok = real[j] <= assumed;
+		}
+		if (ok)
+			return r;
+	}
+	return 0;
 }
 
 /* The prefetch unit (Cortex-M3 TRM r2p0 1.4 "Prefetch Unit"; the M4 keeps its fetch and decode
@@ -272,7 +288,8 @@ static uint32_t fetch_stalls(const struct cyc_block *b, unsigned state, const ui
 			t = release[k - CYC_FETCH_WORDS] + 2;
 		fetched[k] = stolen(t, spec, steal);
 	}
-	*exit = (uint8_t)(CYC_FETCH_WORDS - words_ahead(fetched + next, end_prev));
+	bool steal_next = (b->dyn[n - 1u] & CYC_DYN_SPECULATED) != 0; /* n > 0: add_fetch_stalls */
+	*exit = (uint8_t)(CYC_FETCH_WORDS - words_ahead(fetched + next, end_prev, steal_next));
 	return total;
 }
 

@@ -219,6 +219,8 @@ static void test_fetch_speculated(void **state)
 	static const uint8_t adds2_addw[8] = {0x01, 0x30, 0x01, 0x30, 0x00, 0xf1, 0x01, 0x00};
 	static const uint8_t it_bne[6] = {0x18, 0xbf, 0xff, 0xf7, 0xed, 0xbf}; /* it ne; bne.w */
 	static const uint8_t addw_bnew[8] = {0x00, 0xf1, 0x01, 0x00, 0x7f, 0xf4, 0xfc, 0xaf}; /* add.w; bne.w */
+	static const uint8_t ldr_bnew[6] = {0x0b, 0x68, 0x7f, 0xf4, 0xfd, 0xaf};               /* ldr; bne.w */
+	static const uint8_t addw2_adds[10] = {0x00, 0xf1, 0x01, 0x00, 0x00, 0xf1, 0x01, 0x00, 0x01, 0x30};
 	struct cyc_model *m = cyc_new();
 	assert_non_null(m);
 	const struct cyc_block *b = cyc_lookup(m, 0x08000200u, loop, sizeof(loop));
@@ -239,6 +241,16 @@ static void test_fetch_speculated(void **state)
 	b = cyc_lookup(m, 0x08000500u, addw_bnew, sizeof(addw_bnew));
 	assert_non_null(b);
 	assert_int_equal(b->exit_state[CYC_FETCH_FULL], CYC_FETCH_EMPTY | CYC_FETCH_STEAL);
+	/* The slot limit holds the next block's third word to the cycle after the stolen one: the
+	 * steal does not delay it, so two words are missing, not three, and add.w x2; adds after it
+	 * waits once, as in this block's own timeline (from three missing it would wait twice). */
+	b = cyc_lookup(m, 0x08000600u, ldr_bnew, sizeof(ldr_bnew));
+	assert_non_null(b);
+	assert_int_equal(b->exit_state[CYC_FETCH_FULL], 2 | CYC_FETCH_STEAL);
+	b = cyc_lookup(m, 0x08000606u, addw2_adds, sizeof(addw2_adds));
+	assert_non_null(b);
+	assert_int_equal(b->entry_extra[2 | CYC_FETCH_STEAL], 1);
+	assert_int_equal(b->entry_extra[CYC_FETCH_EMPTY | CYC_FETCH_STEAL], 2);
 	b = cyc_lookup(m, 0x08000300u, adds2_addw, sizeof(adds2_addw));
 	assert_non_null(b);
 	assert_int_equal(b->entry_extra[CYC_FETCH_EMPTY | CYC_FETCH_STEAL], 0);
