@@ -381,10 +381,12 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 	b->n_insn = (uint16_t)n;
 	b->cost_before[n] = b->total;
 	b->fallthrough = (uint32_t)pc;
-	uint32_t stalls[CYC_MAX_BLOCK_INSN];
-	add_fetch_stalls(b, mem, stalls);
+	/* From the rules' cost, before the fetch stalls: a failing instruction issues in one cycle,
+	 * but it still waits for its words. */
 	if (n && (b->dyn[n - 1u] & CYC_DYN_CONDITIONAL))
 		b->fallthrough_saving = cyc_skip_saving(b, n - 1u);
+	uint32_t stalls[CYC_MAX_BLOCK_INSN];
+	add_fetch_stalls(b, mem, stalls);
 	return b;
 }
 

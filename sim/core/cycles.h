@@ -67,8 +67,9 @@ struct cyc_block {
 	uint8_t *aux;                /* CYC_DYN_DIVIDE: dividend register << 4 | divisor register */
 	uint32_t branch_taken_extra; /* refill cycles when the block's final branch is taken */
 	uint32_t fallthrough;        /* address after the block */
-	/* cyc_skip_saving() of the last instruction when it is conditional (else 0): what the core
-	 * takes off when the block falls through (CYC_DYN_CONDITIONAL), worked out once. */
+	/* cyc_skip_saving() of the last instruction when it is conditional (else 0), from its rule
+	 * cost without fetch stalls: what the core takes off when the block falls through
+	 * (CYC_DYN_CONDITIONAL), worked out once. */
 	uint32_t fallthrough_saving;
 	/* entry_extra[s]: the fetch stalls of entering the block in state s (enum cyc_fetch) beyond
 	 * those in its static costs, which assume a full buffer (entry_extra[CYC_FETCH_FULL] is 0):

@@ -220,6 +220,7 @@ static void test_fetch_speculated(void **state)
 	static const uint8_t it_bne[6] = {0x18, 0xbf, 0xff, 0xf7, 0xed, 0xbf}; /* it ne; bne.w */
 	static const uint8_t addw_bnew[8] = {0x00, 0xf1, 0x01, 0x00, 0x7f, 0xf4, 0xfc, 0xaf}; /* add.w; bne.w */
 	static const uint8_t ldr_bnew[6] = {0x0b, 0x68, 0x7f, 0xf4, 0xfd, 0xaf};               /* ldr; bne.w */
+	static const uint8_t addw2_bnew[12] = {0x00, 0xf1, 0x01, 0x00, 0x00, 0xf1, 0x01, 0x00, 0x7f, 0xf4, 0xfa, 0xaf};
 	static const uint8_t addw2_adds[10] = {0x00, 0xf1, 0x01, 0x00, 0x00, 0xf1, 0x01, 0x00, 0x01, 0x30};
 	struct cyc_model *m = cyc_new();
 	assert_non_null(m);
@@ -251,6 +252,16 @@ static void test_fetch_speculated(void **state)
 	assert_non_null(b);
 	assert_int_equal(b->entry_extra[2 | CYC_FETCH_STEAL], 1);
 	assert_int_equal(b->entry_extra[CYC_FETCH_EMPTY | CYC_FETCH_STEAL], 2);
+	/* Not taken, a B<cc> that waited for its word (the third of a run of unaligned add.w) gets
+	 * nothing back: it issues in one cycle either way (its wait is a fetch stall, not its cost). */
+	b = cyc_lookup(m, 0x08000702u, addw2_bnew, sizeof(addw2_bnew));
+	assert_non_null(b);
+	assert_int_equal(b->cost_before[3] - b->cost_before[2], 2);
+	assert_int_equal(b->fallthrough_saving, 0);
+	static const uint8_t it_popne[4] = {0x18, 0xbf, 0x10, 0xbd}; /* it ne; popne {r4, pc} */
+	b = cyc_lookup(m, 0x08000800u, it_popne, sizeof(it_popne));
+	assert_non_null(b);
+	assert_int_equal(b->fallthrough_saving, 2); /* 1 + N = 3 when it runs, 1 when it fails */
 	b = cyc_lookup(m, 0x08000300u, adds2_addw, sizeof(adds2_addw));
 	assert_non_null(b);
 	assert_int_equal(b->entry_extra[CYC_FETCH_EMPTY | CYC_FETCH_STEAL], 0);
