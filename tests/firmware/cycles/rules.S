@@ -73,41 +73,36 @@ SNIPPETS_ENTRY
 	END
 	/* A B<cc> presents its target at decode, taken or not (M3 TRM 1.4): 32-bit code leaves no word
 	 * ahead, so after a not-taken one the next instruction's word comes a cycle late (jnk0le: a
-	 * not-taken bne.w "will also take 2 cycles if there is less than 2 compressed instructions"). */
+	 * not-taken bne.w "will also take 2 cycles if there is less than 2 compressed instructions").
+	 * The loop of the next three: b.w 1 + P (2); 2 x 4, + P (1) taken once = 12. */
+	.macro loop32_twice
 	movs r0, #2
-	.p2align 2
-	BEGIN(15)                 /* b.w 1 + P (2); 2 x 4, + P (1) taken once; add.w x2 + 1 */
 	b.w 2f
 	.p2align 2
 2:	add.w r1, r1, #1
 	add.w r1, r1, #1
 	subs.w r0, r0, #1
 	bne.w 2b
+	.endm
+	.p2align 2
+	nop
+	BEGIN(16)                 /* movs 1, the loop 12, add.w x2 + 1 */
+	loop32_twice
 	add.w r1, r1, #1
 	add.w r1, r1, #1
 	END
-	movs r0, #2
 	.p2align 2
-	BEGIN(14)                 /* the same, with two 16-bit instructions after the loop: no wait */
-	b.w 2f
-	.p2align 2
-2:	add.w r1, r1, #1
+	nop
+	BEGIN(16)                 /* the slot is the first cycle's: add.w, then adds in the next word */
+	loop32_twice
 	add.w r1, r1, #1
-	subs.w r0, r0, #1
-	bne.w 2b
-	adds r1, #1
 	adds r1, #1
 	END
-	movs r0, #2
 	.p2align 2
-	BEGIN(15)                 /* the slot is the first cycle's: add.w, then adds in the next word */
-	b.w 2f
-	.p2align 2
-2:	add.w r1, r1, #1
-	add.w r1, r1, #1
-	subs.w r0, r0, #1
-	bne.w 2b
-	add.w r1, r1, #1
+	nop
+	BEGIN(15)                 /* two 16-bit instructions after the loop: no wait */
+	loop32_twice
+	adds r1, #1
 	adds r1, #1
 	END
 	BEGIN(5)                  /* bl 1 + P (2), bx lr 1 + P (1) */
