@@ -53,18 +53,13 @@ enum cyc_fetch {
 	CYC_FETCH_STATES = 8,
 };
 
+/* The fields the core reads at every block come first, in one cache line (cycles.c allocates a
+ * block 64-byte aligned); the per-instruction arrays and the DWT shares after them. */
 struct cyc_block {
 	uint32_t addr; /* address of the first instruction (Thumb bit clear) */
 	uint32_t size; /* bytes */
 	uint16_t n_insn;
-	uint32_t total; /* static cycles of the whole block, as if every branch falls through */
-	/* cost_before[i]: static cycles of instructions 0..i-1; cost_before[n_insn] == total.
-	 * The cycle counter seen at instruction i is block_start_cycles + cost_before[i]. */
-	uint32_t *cost_before;
-	uint16_t *insn_offset;       /* byte offset of instruction i from addr */
-	uint8_t *dyn;                /* enum cyc_dyn per instruction */
-	uint8_t *cond;               /* condition per instruction, Armv7-M ARM A7.3 (0 EQ .. 13 LE), 14 always */
-	uint8_t *aux;                /* CYC_DYN_DIVIDE: dividend register << 4 | divisor register */
+	uint32_t total;              /* static cycles of the whole block, as if every branch falls through */
 	uint32_t branch_taken_extra; /* refill cycles when the block's final branch is taken */
 	uint32_t fallthrough;        /* address after the block */
 	/* cyc_skip_saving() of the last instruction when it is conditional (else 0), from its rule
@@ -78,6 +73,13 @@ struct cyc_block {
 	 * block execution runs into after it (a not-taken B<cc> adds CYC_FETCH_STEAL). */
 	uint8_t entry_extra[CYC_FETCH_STATES];
 	uint8_t exit_state[CYC_FETCH_STATES];
+	/* cost_before[i]: static cycles of instructions 0..i-1; cost_before[n_insn] == total.
+	 * The cycle counter seen at instruction i is block_start_cycles + cost_before[i]. */
+	uint32_t *cost_before;
+	uint16_t *insn_offset; /* byte offset of instruction i from addr */
+	uint8_t *dyn;          /* enum cyc_dyn per instruction */
+	uint8_t *cond;         /* condition per instruction, Armv7-M ARM A7.3 (0 EQ .. 13 LE), 14 always */
+	uint8_t *aux;          /* CYC_DYN_DIVIDE: dividend register << 4 | divisor register */
 	/* DWT event counter contributions (Armv7-M ARM C1.8.6): the extra cycles the DWT's 8-bit
 	 * counters see. Instructions folded (IT) count in FOLDCNT, load/store extra cycles in LSUCNT,
 	 * multi-cycle instruction extras in CPICNT. */
