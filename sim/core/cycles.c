@@ -329,7 +329,7 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 		max = CYC_MAX_BLOCK_INSN;
 	/* One allocation: the block, then cost_before[max+1], insn_offset[max], dyn, cond, aux[max]. */
 	size_t bytes = sizeof(struct cyc_block) + (max + 1u) * sizeof(uint32_t) + max * sizeof(uint16_t) + 3u * max;
-	bytes = (bytes + 63u) & ~(size_t)63u; /* aligned_alloc: a multiple of the alignment */
+	bytes = (bytes + 63u) & ~(size_t)63u;           /* aligned_alloc: a multiple of the alignment */
 	struct cyc_block *b = aligned_alloc(64, bytes); /* the fields read at every block in one line */
 	if (!b)
 		return NULL;
