@@ -105,6 +105,15 @@ SNIPPETS_ENTRY
 	adds r1, #1
 	adds r1, #1
 	END
+	.p2align 2
+	nop
+	BEGIN(19)                 /* a UDIV after it: bench-sim translates that block twice (its divide
+	                           * hook), and the second entry keeps the state: 13, 1 + 1 + 1, 3 (r1/r1) */
+	loop32_twice
+	add.w r1, r1, #1
+	add.w r1, r1, #1
+	udiv r2, r1, r1
+	END
 	BEGIN(5)                  /* bl 1 + P (2), bx lr 1 + P (1) */
 	bl leaf_bx
 	END
