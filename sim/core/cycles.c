@@ -143,14 +143,21 @@ static void group_budgets(const struct cyc_block *b, const uint8_t *mem, uint8_t
 	}
 }
 
-/* When word k arrives, before the slots' limit: the first `have` were in the buffer already; when
- * some were missing, the first of those arrives as the first instruction decodes (cycle -1); the
- * rest one a cycle after the one before (from a full buffer, as soon as a slot frees). */
-static int64_t fetch_time(const int64_t *fetched, uint32_t k, uint32_t have)
+/* When word k is due, before any steal: the first `have` were in the buffer already; when some
+ * were missing, the first of those arrives as the first instruction decodes (cycle -1); the rest
+ * one a cycle after the one before (from a full buffer, as soon as a slot frees), and, with
+ * `slots`, not before the slot of the word three back frees (two cycles after its instruction
+ * issued: release). */
+static int64_t fetch_due(const int64_t *fetched, const int64_t *release, uint32_t k, uint32_t have, bool slots)
 {
+	int64_t t;
 	if (k < have)
-		return INT64_MIN / 2;
-	return k == have && have < CYC_FETCH_WORDS ? -1 : fetched[k - 1] + 1;
+		t = INT64_MIN / 2;
+	else
+		t = k == have && have < CYC_FETCH_WORDS ? -1 : fetched[k - 1] + 1;
+	if (slots && k >= CYC_FETCH_WORDS && release[k - CYC_FETCH_WORDS] + 2 > t)
+		t = release[k - CYC_FETCH_WORDS] + 2;
+	return t;
 }
 
 /* A fetch due in a cycle whose slot went elsewhere (the speculative fetch of a not-taken branch's
@@ -167,7 +174,7 @@ static int64_t stolen(int64_t t, int64_t spec, int64_t steal)
 /* The state to hand the next block, whose first three words arrived at `at` (cycles of this
  * block, the next one starting at `start`): the most words r that the next block may take as in
  * the buffer (arrived by the cycle before it starts) with the others arriving one a cycle from
- * that cycle on (fetch_time's assumption for r words buffered), no word coming earlier than it
+ * that cycle on (fetch_due's assumption for r words buffered), no word coming earlier than it
  * did here. Both are compared after the slot of the next block's first cycle goes to this
  * block's not-taken B<cc> (`steal`), which pushes the word due then, and those after it, a cycle
  * later. None when even that is early: the emptiest state there is. */
@@ -218,7 +225,8 @@ static uint32_t words_ahead(const int64_t *at, int64_t start, bool steal)
  * after the refill of a taken branch or an exception; none when execution runs into the block
  * from one that left the buffer full). Returns the total; *lsu gets the part that counts in
  * LSUCNT (a memory group's wait), *exit the state left to the block run into after this one
- * (words_ahead). budget: group_budgets(). */
+ * (words_ahead; with the steal when the block ends in a B<cc>, which the core uses only when it
+ * is not taken). budget: group_budgets(). */
 static uint32_t fetch_stalls(const struct cyc_block *b, unsigned state, const uint8_t *mem, const uint8_t *budget,
                              uint32_t *stalls, uint32_t *lsu, uint8_t *exit)
 {
@@ -255,11 +263,8 @@ static uint32_t fetch_stalls(const struct cyc_block *b, unsigned state, const ui
 		int64_t steal_free = INT64_MIN; /* when its last word would come without a steal */
 		while (next_word <= last) {
 			uint32_t k = next_word++;
-			int64_t t = fetch_time(fetched, k, have);
-			if (slots && k >= CYC_FETCH_WORDS && release[k - CYC_FETCH_WORDS] + 2 > t)
-				t = release[k - CYC_FETCH_WORDS] + 2;
-			steal_free = t;
-			fetched[k] = stolen(t, spec, steal);
+			steal_free = fetch_due(fetched, release, k, have, slots);
+			fetched[k] = stolen(steal_free, spec, steal);
 		}
 		int64_t start = end_prev;
 		if (fetched[last] + 1 > start)
@@ -282,32 +287,26 @@ static uint32_t fetch_stalls(const struct cyc_block *b, unsigned state, const ui
 	/* The next block's first three words (its first is this block's last when it starts
 	 * mid-word), fetched one a cycle as slots free up; their slots' words are all this block's. */
 	uint32_t next = (b->fallthrough >> 2) - w0;
-	for (uint32_t k = next_word; k < next + CYC_FETCH_WORDS; k++) {
-		int64_t t = fetch_time(fetched, k, have);
-		if (k >= CYC_FETCH_WORDS && release[k - CYC_FETCH_WORDS] + 2 > t)
-			t = release[k - CYC_FETCH_WORDS] + 2;
-		fetched[k] = stolen(t, spec, steal);
-	}
+	for (uint32_t k = next_word; k < next + CYC_FETCH_WORDS; k++)
+		fetched[k] = stolen(fetch_due(fetched, release, k, have, true), spec, steal);
 	bool steal_next = (b->dyn[n - 1u] & CYC_DYN_SPECULATED) != 0; /* n > 0: add_fetch_stalls */
-	*exit = (uint8_t)(CYC_FETCH_WORDS - words_ahead(fetched + next, end_prev, steal_next));
+	*exit = (uint8_t)((CYC_FETCH_WORDS - words_ahead(fetched + next, end_prev, steal_next)) |
+	                  (steal_next ? CYC_FETCH_STEAL : 0u));
 	return total;
 }
 
 /* Adds the fetch stalls of a block entered with the buffer full to its instructions, keeps the
  * extra stalls of entering it in each other state in entry_extra, and the state it leaves in
- * exit_state (with the steal of its final B<cc>, which the core uses only when it is not taken). */
+ * exit_state. */
 static void add_fetch_stalls(struct cyc_block *b, const uint8_t *mem, uint32_t *stalls)
 {
 	if (b->n_insn == 0)
 		return;
 	uint32_t lsu = 0, lsu_other = 0, total[CYC_FETCH_STATES];
-	uint8_t budget[CYC_MAX_BLOCK_INSN], exit = 0;
-	uint8_t steal = (b->dyn[b->n_insn - 1] & CYC_DYN_SPECULATED) ? CYC_FETCH_STEAL : 0u;
+	uint8_t budget[CYC_MAX_BLOCK_INSN];
 	group_budgets(b, mem, budget);
-	for (unsigned s = CYC_FETCH_STATES; s-- > 0;) { /* full last: its stalls stay in `stalls` */
-		total[s] = fetch_stalls(b, s, mem, budget, stalls, s ? &lsu_other : &lsu, &exit);
-		b->exit_state[s] = (uint8_t)(exit | steal);
-	}
+	for (unsigned s = CYC_FETCH_STATES; s-- > 0;) /* full last: its stalls stay in `stalls` */
+		total[s] = fetch_stalls(b, s, mem, budget, stalls, s ? &lsu_other : &lsu, &b->exit_state[s]);
 	for (unsigned s = 0; s < CYC_FETCH_STATES; s++)
 		b->entry_extra[s] = (uint8_t)(total[s] > total[0] ? total[s] - total[0] : 0u);
 	uint32_t added = 0;
