@@ -32,11 +32,13 @@ LAYERS = {
     # each other; board.c and main.c (the top) compose them.
     'sim': {
         'bus': set(),
-        'core': {'bus'},
+        'timing': set(),
+        'scs': {'core', 'timing', 'bus'},  # until scs/ has its own interface to the core
+        'core': {'scs', 'timing', 'bus'},
         'chip': {'bus'},
         'dap': {'bus'},
         'wire': {'dap', 'bus'},
-        '.': {'wire', 'dap', 'core', 'chip', 'bus'},
+        '.': {'wire', 'dap', 'core', 'scs', 'timing', 'chip', 'bus'},
     },
 }
 

@@ -5,7 +5,7 @@
  * Time: every cycle is charged per translated block from the cycle model (cycles.h), never per
  * instruction; see core_internal.h for how the count inside a block is exact. */
 #include "core/core_internal.h"
-#include "core/romtable.h"
+#include "scs/romtable.h"
 
 #include <stdio.h>
 #include <stdlib.h>

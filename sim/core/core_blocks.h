@@ -11,7 +11,7 @@
 #include <unicorn/unicorn.h>
 
 #include "core/core_mblocks.h"
-#include "core/cycles.h"
+#include "timing/cycles.h"
 
 struct sim_core;
 

@@ -14,14 +14,14 @@
 #include "bus/bus.h"
 #include "core/core.h"
 #include "core/core_blocks.h"
-#include "core/cycles.h"
-#include "core/debug.h"
-#include "core/dwt.h"
-#include "core/exc.h"
-#include "core/fpb.h"
-#include "core/itm.h"
-#include "core/scs.h"
-#include "core/systick.h"
+#include "timing/cycles.h"
+#include "scs/debug.h"
+#include "scs/dwt.h"
+#include "scs/exc.h"
+#include "scs/fpb.h"
+#include "scs/itm.h"
+#include "scs/scs.h"
+#include "scs/systick.h"
 
 #define CORE_LOCKUP_PC 0xEFFFFFFEu
 

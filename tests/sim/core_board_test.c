@@ -1,5 +1,5 @@
 /* The board seam of the virtual Cortex-M4F (sim/core/core.h struct core_soc, sim/board.c) and the SCS
- * register table (sim/core/scs.c), driven as core_test.c drives the core (core_rig.h). */
+ * register table (sim/scs/scs.c), driven as core_test.c drives the core (core_rig.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "chip/stm32f4.h"
-#include "core/scs.h"
+#include "scs/scs.h"
 #include "core_rig.h"
 
 static void wr_n(struct rig *r, uint32_t addr, unsigned size, uint32_t v)
@@ -19,7 +19,7 @@ static void wr_n(struct rig *r, uint32_t addr, unsigned size, uint32_t v)
 	assert_int_equal(bus_write(&r->board.bus, addr, size, BUS_DEBUG, v), BUS_OK);
 }
 
-/* The SCS register table (sim/core/scs.c): names, sub-word writes by row kind, the board's IRQ count. Values
+/* The SCS register table (sim/scs/scs.c): names, sub-word writes by row kind, the board's IRQ count. Values
  * from the Armv7-M ARM: SHPR3 byte 3 is SysTick's priority (B3.2.10), 4 implemented bits (PM0214 4.3.7);
  * VTOR[31:7] (B3.2.5); ICTR.INTLINESNUM 2 for 82 lines (RM0090 table 61); STIR ignores lines past the last. */
 static void test_scs_table(void **state)

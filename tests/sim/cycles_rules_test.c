@@ -1,4 +1,4 @@
-/* Unit tests of the Cortex-M4 cycle model (sim/core/cycles.c, sim/core/cycles_rules.c): every TRM rule on
+/* Unit tests of the Cortex-M4 cycle model (sim/timing/cycles.c, sim/timing/cycles_rules.c): every TRM rule on
  * machine code assembled from the snippets in cycles_gen_table.py (fixture cycles_table.inc), the
  * divide formula, exception costs, conditions, and the block cache. */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "core/cycles.h"
+#include "timing/cycles.h"
 
 struct snippet {
 	const char *title;

@@ -16,7 +16,7 @@
 #include "dap/dp.h"
 #include "wire/jtag.h"
 #include "wire/jtag_dp.h"
-#include "core/romtable.h"
+#include "scs/romtable.h"
 
 #define RIG_RAM_BASE 0x20000000u
 #define RIG_RAM_SIZE 4096u

@@ -1,4 +1,4 @@
-/* Unit tests of the AHB-AP (dap/ap.c) and the ROM table (core/romtable.c), reached through JTAG as OpenOCD
+/* Unit tests of the AHB-AP (dap/ap.c) and the ROM table (scs/romtable.c), reached through JTAG as OpenOCD
  * reaches them (dap_rig.h). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* Cortex-M4 ROM table and component IDs (see romtable.h). Values: Cortex-M4 TRM r0p1 table 8-1
  * "Cortex-M4 ROM table" (entries, MEMTYPE, IDs), and the identification-value tables of the SCS,
  * DWT, FPB and ITM in chapters 8-11 (PIDR0-4, CIDR0-3). */
-#include "core/romtable.h"
+#include "scs/romtable.h"
 
 #include <stddef.h>
 

@@ -10,7 +10,7 @@
 #include <unicorn/unicorn.h>
 
 #include "bus/bus.h"
-#include "core/dwt.h"
+#include "scs/dwt.h"
 
 struct sim_core;
 

@@ -7,7 +7,7 @@
  * on exactly that address. A comparator at the address the core resumes from fires at once, as on
  * silicon: OpenOCD's cortex_m_step() sets one at the PC to let pending interrupts run first. */
 #include "core/core_internal.h"
-#include "core/romtable.h"
+#include "scs/romtable.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * DEMCR.TRCENA set is printed as "itm: <text>" lines when cfg.uart_echo is on. Stimulus reads
  * return 1 (FIFOREADY), so firmware that polls never waits. */
 #include "core/core_internal.h"
-#include "core/romtable.h"
+#include "scs/romtable.h"
 
 #include <stdio.h>
 

@@ -3,8 +3,8 @@
  * and section 7.2.3 table 7-1 "FPU instruction set" (floating point). docs/cycle-model.md lists every
  * rule with what is approximated. Symbols as in the TRM: P = pipeline refill, N = registers moved,
  * B = barrier, W = wait for event. */
-#include "core/cycles_rules.h"
-#include "core/cycles.h"
+#include "timing/cycles_rules.h"
+#include "timing/cycles.h"
 
 #include <string.h>
 

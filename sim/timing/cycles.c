@@ -1,7 +1,7 @@
 /* Cortex-M4 cycle model: block decoding with capstone and the block cache (cycles.h).
  * The per-instruction rules live in cycles_rules.c; this file only decodes, sums and caches. */
-#include "core/cycles.h"
-#include "core/cycles_rules.h"
+#include "timing/cycles.h"
+#include "timing/cycles_rules.h"
 
 #include <capstone/capstone.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * read and write it; scs_read/scs_write find the row and do the byte-lane work once.
  * Values are those of the STM32F4's Cortex-M4F r0p1 (PM0214 chapter 4). */
 #include "core/core_internal.h"
-#include "core/romtable.h"
+#include "scs/romtable.h"
 
 #include <stddef.h>
 #include <stdio.h>

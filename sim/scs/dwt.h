@@ -10,7 +10,7 @@
 #include <unicorn/unicorn.h>
 
 #include "bus/bus.h"
-#include "core/cycles.h"
+#include "timing/cycles.h"
 
 struct sim_core;
 

@@ -8,7 +8,7 @@
  * CYCCNT is kept lazily: the value at a sync point plus the core cycles since, so the running core
  * pays nothing for it. */
 #include "core/core_internal.h"
-#include "core/romtable.h"
+#include "scs/romtable.h"
 
 #include <string.h>
 
