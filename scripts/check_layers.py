@@ -33,7 +33,7 @@ LAYERS = {
     'sim': {
         'bus': set(),
         'timing': set(),
-        'scs': {'core', 'timing', 'bus'},  # until scs/ has its own interface to the core
+        'scs': {'timing', 'bus'},
         'core': {'scs', 'timing', 'bus'},
         'chip': {'bus'},
         'dap': {'bus'},

@@ -5,6 +5,11 @@
  * Time: every cycle is charged per translated block from the cycle model (cycles.h), never per
  * instruction; see core_internal.h for how the count inside a block is exact. */
 #include "core/core_internal.h"
+#include "scs/dwt.h"
+#include "scs/exc.h"
+#include "scs/fpb.h"
+#include "scs/itm.h"
+#include "scs/scs.h"
 #include "scs/romtable.h"
 
 #include <stdio.h>
@@ -89,8 +94,8 @@ static void charge_flash(struct sim_core *c, const struct core_blk *b, bool bran
 	const struct core_flash *f = &c->soc.flash;
 	uint32_t w = f->block_wait(f->ctx, (uint32_t)b->flash_line, b->line_start, b->n_lines, b->cb->total, branch);
 	c->now += w;
-	if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
-		dwt_count_cpi(c, w);
+	if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+		dwt_count_cpi(&c->scs, w);
 }
 
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
@@ -112,13 +117,13 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		}
 		c->now += t;
 		c->instructions += cb->n_insn;
-		if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
-			dwt_count_block(c, cb, extra);
+		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+			dwt_count_block(&c->scs, cb, extra);
 		if (c->mb_for == p && c->mb_mask) {
 			uint32_t mb = (uint32_t)__builtin_popcount(c->mb_mask); /* every pair ran */
 			c->now += mb;
-			if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
-				dwt_count_lsu(c, mb);
+			if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+				dwt_count_lsu(&c->scs, mb);
 		}
 	}
 	c->mb_for = NULL;
@@ -126,7 +131,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	c->mmio_last = -1;
 	if (c->step_hook && c->step_blocks++ > 0 && c->stop == STOP_NONE)
 		c->stop = STOP_STEP; /* a step's first instruction ended its block */
-	if (c->check_pending && c->stop == STOP_NONE && exc_pending_preempting(c))
+	if (c->check_pending && c->stop == STOP_NONE && exc_pending_preempting(&c->scs))
 		c->stop = STOP_BUDGET; /* CPSIE or MSR unmasked it: take it before this block */
 	if (c->stop != STOP_NONE || c->now >= c->stop_at) {
 		if (c->stop == STOP_NONE)
@@ -168,8 +173,8 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	uint32_t stall = b->cb->entry_extra[fetch];
 	if (stall) { /* a branch, not a third add to c->now: that store chain costs more */
 		c->now += stall;
-		if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
-			dwt_count_cpi(c, stall);
+		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+			dwt_count_cpi(&c->scs, stall);
 	}
 	if (b->flash_line >= 0 && *c->soc.flash.ws)
 		charge_flash(c, b, branch);
@@ -192,8 +197,8 @@ static void hook_flash_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 	uint32_t off = a >= f->base ? a - f->base : a;
 	uint32_t w = f->literal_wait(f->ctx, off);
 	c->now += w;
-	if (w && (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
-		dwt_count_lsu(c, w);
+	if (w && (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
+		dwt_count_lsu(&c->scs, w);
 }
 
 bool core_flash_sync_due(const struct sim_core *c)
@@ -273,8 +278,8 @@ static void hook_block_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 	if (same_run && i == c->mb_idx + 1 && (b->cb->dyn[i] & CYC_DYN_PIPELINED) && blk && c->mb_block &&
 	    blk != c->mb_block) {
 		c->now += 1;
-		if (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
-			dwt_count_lsu(c, 1);
+		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+			dwt_count_lsu(&c->scs, 1);
 	}
 	c->mb_blk = b;
 	c->mb_run = c->instructions;
@@ -468,7 +473,7 @@ uint64_t core_cycles(struct sim_core *c, uint32_t access_addr)
 void core_pend_irq(struct sim_core *c, unsigned irq)
 {
 	if (irq < c->num_irq)
-		exc_set_pending(c, EXC_IRQ0 + (int)irq);
+		exc_set_pending(&c->scs, EXC_IRQ0 + (int)irq);
 }
 
 void core_invalidate_all_code(struct sim_core *c)
@@ -499,7 +504,7 @@ static int add_ppb(struct sim_core *c, char *err, size_t errlen)
 		    .size = 0x1000,
 		    .read = ppb_pages[i].read,
 		    .write = ppb_pages[i].write,
-		    .ctx = c,
+		    .ctx = &c->scs,
 		};
 		if (bus_add_region(c->bus, &r) != 0) {
 			(void)snprintf(err, errlen,
@@ -516,6 +521,8 @@ static int add_ppb(struct sim_core *c, char *err, size_t errlen)
 	}
 	return 0;
 }
+
+_Static_assert(CORE_MAX_IRQ == SCS_MAX_IRQ, "scs/scs_state.h sizes the exception arrays for CORE_MAX_IRQ");
 
 struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, const struct core_soc *soc, char *err,
                           size_t errlen)
@@ -540,7 +547,13 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 	c->soc = *soc;
 	c->num_irq = soc->num_irq;
 	c->num_exc = EXC_IRQ0 + (int)soc->num_irq;
-	c->exc.prio_mask = (uint8_t)(0xFFu << (8 - soc->prio_bits));
+	c->scs.ops = &core_scs_ops;
+	c->scs.core = c;
+	c->scs.bus = bus;
+	c->scs.num_irq = c->num_irq;
+	c->scs.num_exc = c->num_exc;
+	c->scs.uart_echo = cfg->uart_echo;
+	c->scs.exc.prio_mask = (uint8_t)(0xFFu << (8 - soc->prio_bits));
 	if (scs_check(err, errlen) != 0)
 		goto fail;
 	if (add_ppb(c, err, errlen) != 0)
@@ -561,6 +574,7 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 		(void)snprintf(err, errlen, "core: cannot create the cycle model (capstone)");
 		goto fail;
 	}
+	c->scs.cyc = c->cyc;
 	uc_err e = uc_open(UC_ARCH_ARM, UC_MODE_THUMB | UC_MODE_MCLASS, &c->uc);
 	if (e == UC_ERR_OK)
 		e = uc_ctl_set_cpu_model(c->uc, UC_CPU_ARM_CORTEX_M4);
@@ -602,7 +616,7 @@ void core_free(struct sim_core *c)
 {
 	if (!c)
 		return;
-	itm_flush(c); /* an unfinished ITM line */
+	itm_flush(&c->scs); /* an unfinished ITM line */
 	if (c->uc) {
 		blk_free_all(c);
 		(void)uc_close(c->uc);

@@ -11,6 +11,8 @@
  * The bytes analysed are kept: a block whose bytes changed behind unicorn's back (the debugger
  * wrote RAM or flash) is dropped with its translation. */
 #include "core/core_internal.h"
+#include "scs/dwt.h"
+#include "scs/exc.h"
 
 #include <capstone/capstone.h>
 #include <stdlib.h>
@@ -493,7 +495,7 @@ static void hook_fp(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	(void)size;
 	if (!c->blocks.fp_trap_on)
 		return;
-	c->stop = fp_access_allowed(c) ? STOP_LAZYFP : STOP_NOCP;
+	c->stop = fp_access_allowed(&c->scs) ? STOP_LAZYFP : STOP_NOCP;
 	c->stop_pc = (uint32_t)address;
 	(void)uc_emu_stop(uc);
 }
@@ -515,7 +517,7 @@ static void hook_div(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	if (uc_mem_read(uc, address, &hw1, 2) != UC_ERR_OK)
 		return;
 	bool is_signed = (hw1 & 0xFFF0u) == 0xFB90u;
-	if (d == 0 && exc_div0_trap(c)) { /* UsageFault DIVBYZERO (B3.2.8) */
+	if (d == 0 && exc_div0_trap(&c->scs)) { /* UsageFault DIVBYZERO (B3.2.8) */
 		c->stop = STOP_OTHER;
 		c->stop_pc = (uint32_t)address;
 		c->stop_addr = CFSR_DIVBYZERO;
@@ -524,7 +526,7 @@ static void hook_div(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	}
 	uint32_t extra = cyc_divide_extra(n, d, is_signed);
 	c->now += extra;
-	dwt_count_cpi(c, extra);
+	dwt_count_cpi(&c->scs, extra);
 }
 
 static int add_code_hook(struct sim_core *c, uc_hook *h, void *cb, uint32_t addr)

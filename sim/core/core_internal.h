@@ -1,5 +1,5 @@
 /* Inside the virtual Cortex-M4F (core.h): struct sim_core, the run loop's state beside each unit's
- * (the units' headers: exc.h, scs.h, systick.h, debug.h, dwt.h, fpb.h, itm.h, core_blocks.h), and
+ * (the SCS devices' state, scs/scs_state.h; the block cache, core_blocks.h), and
  * the glue of core.c (unicorn, the address map) and core_run.c (resets, slices, stops). A unit's
  * fields are read and written only by its own file(s); the others call its functions. Not for code
  * outside sim/core: it uses core.h and the bus. */
@@ -15,13 +15,7 @@
 #include "core/core.h"
 #include "core/core_blocks.h"
 #include "timing/cycles.h"
-#include "scs/debug.h"
-#include "scs/dwt.h"
-#include "scs/exc.h"
-#include "scs/fpb.h"
-#include "scs/itm.h"
-#include "scs/scs.h"
-#include "scs/systick.h"
+#include "scs/scs_state.h"
 
 #define CORE_LOCKUP_PC 0xEFFFFFFEu
 
@@ -96,21 +90,22 @@ struct sim_core {
 	uint8_t fetch_next;
 
 	uint64_t instructions;
-	uint64_t halts, exceptions;
+	uint64_t halts;  /* the exceptions taken are the SCS's count (exc_taken) */
 	uint64_t resets; /* local resets (SYSRESETREQ, VECTRESET, NRST, power-on): bench's `stats` resets= */
 
 	bool event_reg; /* WFE event register (B1.5.18) */
 
-	/* The units' state: each is read and written by its own file (the header named beside it);
-	 * the others go through that header's functions. */
-	struct debug_state dbg;       /* debug.c (debug.h), C1.6 */
-	struct exc_state exc;         /* exc.c and scs.c, its register face (exc.h), B1.5, B3.4 */
-	struct scb_state scb;         /* exc.c and scs.c (exc.h), B3.2 */
-	struct systick_state systick; /* systick.c (systick.h), B3.3 */
-	struct dwt_state dwt;         /* dwt.c (dwt.h), C1.8 */
-	struct fpb_state fpb;         /* fpb.c (fpb.h), C1.11 */
-	struct itm_state itm;         /* itm.c (itm.h), C1.7 */
-	struct blk_cache blocks;      /* core_blocks.c (core_blocks.h) */
+	/* The system-control-space devices (scs/), reached through their headers' functions; they
+	 * reach the core through core_scs.c's ops. */
+	struct scs scs;
+	/* Their halt points as unicorn hooks (core_scs.c, scs_core_ops.set_points): a code hook on
+	 * each address that halts, a memory hook on each watched range. */
+	uint32_t bp[2 * CORE_FPB_NUM_CODE + 2 * CORE_DWT_NUM_COMP];
+	uc_hook bp_hooks[2 * CORE_FPB_NUM_CODE + 2 * CORE_DWT_NUM_COMP];
+	unsigned n_bp, n_bp_hooks;
+	uc_hook wp_hooks[CORE_DWT_NUM_COMP];
+	unsigned n_wp_hooks;
+	struct blk_cache blocks; /* core_blocks.c (core_blocks.h) */
 	uc_hook trace_hook;
 	uc_hook step_hook; /* code hook on every address, present only during a step */
 	/* SysTick expiring inside a block (core_run.c, split_for_tick): the cycle count at which it
@@ -167,6 +162,11 @@ void core_learn_pend_site(struct sim_core *c, uint32_t store_addr);
 bool core_split_for_tick(struct sim_core *c, const struct core_blk *b);
 void core_local_reset(struct sim_core *c, bool system);
 void core_invalidate_all_code(struct sim_core *c);
+
+/* core_scs.c: the ops the SCS devices reach the core through (scs/scs_state.h). */
+extern const struct scs_core_ops core_scs_ops;
+uint32_t core_read_s(struct sim_core *c, unsigned n);
+void core_write_s(struct sim_core *c, unsigned n, uint32_t v);
 
 /* core_run.c */
 /* C_STEP: one instruction (or a pending exception's entry), then halt with DFSR.HALTED. */

@@ -2,6 +2,12 @@
  * the next timer event, then turns the reason unicorn stopped into what an Armv7-M core does:
  * a debug halt (Armv7-M ARM C1.5), an exception or fault (B1.5), sleep (B1.5.18), lockup (B1.5.15). */
 #include "core/core_internal.h"
+#include "scs/debug.h"
+#include "scs/dwt.h"
+#include "scs/exc.h"
+#include "scs/fpb.h"
+#include "scs/scs.h"
+#include "scs/systick.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -24,13 +30,14 @@ void core_local_reset(struct sim_core *c, bool system)
 	core_set_reg(c, UC_ARM_REG_PRIMASK, 0);
 	core_set_reg(c, UC_ARM_REG_FAULTMASK, 0);
 	core_set_reg(c, UC_ARM_REG_BASEPRI, 0);
-	exc_reset(c);
+	scs_reset(&c->scs, false); /* VTOR, SCR, CCR, CFSR, HFSR, MMFAR, BFAR, AFSR, CPACR, FPCAR, FPDSCR */
+	exc_reset(&c->scs);
 	c->event_reg = false;
-	systick_reset(c);
+	systick_reset(&c->scs);
 	blk_set_fp_trap(c, false);
-	exc_update_fp_trap(c);
+	exc_update_fp_trap(&c->scs);
 	uint32_t sp = 0, pc = 0;
-	uint32_t vtor = exc_vtor(c);
+	uint32_t vtor = exc_vtor(&c->scs);
 	if (bus_read(c->bus, vtor, 4, BUS_CORE, &sp) != BUS_OK ||
 	    bus_read(c->bus, vtor + 4, 4, BUS_CORE, &pc) != BUS_OK) {
 		/* No vector table: the reset exception's vector fetch fails, the core locks up. */
@@ -48,19 +55,20 @@ void core_local_reset(struct sim_core *c, bool system)
 	c->state = CORE_RUNNING;
 	c->cur = NULL;
 	c->entry_refill = true; /* the reset handler is fetched afresh, after the vectors */
-	debug_note_sticky(c, DHCSR_S_RESET_ST);
+	debug_note_sticky(&c->scs, DHCSR_S_RESET_ST);
 	/* C1.6.5 DEMCR.VC_CORERESET: halt on the reset vector's first instruction. */
-	if (debug_vector_catch(c, DEMCR_VC_CORERESET))
-		debug_halt(c, DFSR_VCATCH);
-	else if (debug_enabled(c) && debug_halt_requested(c))
-		debug_halt(c, DFSR_HALTED);
+	if (debug_vector_catch(&c->scs, DEMCR_VC_CORERESET))
+		debug_halt(&c->scs, DFSR_VCATCH);
+	else if (debug_enabled(&c->scs) && debug_halt_requested(&c->scs))
+		debug_halt(&c->scs, DFSR_HALTED);
 }
 
 void core_power_on_reset(struct sim_core *c)
 {
-	debug_power_on(c);
-	dwt_power_on(c);
-	fpb_power_on(c);
+	debug_power_on(&c->scs);
+	scs_reset(&c->scs, true); /* DCRDR, DFSR */
+	dwt_power_on(&c->scs);
+	fpb_power_on(&c->scs);
 	c->now = 0; /* VTOR: exc_reset, in the local reset below */
 	core_local_reset(c, true);
 }
@@ -79,8 +87,8 @@ static void settle(struct sim_core *c, uint32_t pc)
 	uint32_t mb = mblk_extra_before(c, b, (unsigned)i);
 	c->mb_for = NULL;
 	c->now += mb;
-	if (mb && (c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
-		dwt_count_lsu(c, mb);
+	if (mb && (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
+		dwt_count_lsu(&c->scs, mb);
 	if (i < cb->n_insn) {
 		c->now += cb->cost_before[i];
 		c->instructions += (unsigned)i;
@@ -92,7 +100,7 @@ static void settle(struct sim_core *c, uint32_t pc)
 	c->entry_refill = pc != cb->fallthrough;
 	c->now += cb->total + extra;
 	c->instructions += cb->n_insn;
-	dwt_count_block(c, cb, extra);
+	dwt_count_block(&c->scs, cb, extra);
 }
 
 static void settle_at_index(struct sim_core *c, int idx)
@@ -130,7 +138,7 @@ static uint16_t halfword_at(struct sim_core *c, uint32_t addr)
 static bool wake_pending(struct sim_core *c)
 {
 	/* WFI wakes for an exception that would preempt were PRIMASK clear (B1.5.19). */
-	return exc_pending_preempting(c) != 0 || (exc_any_pending(c) && core_reg(c, UC_ARM_REG_PRIMASK));
+	return exc_pending_preempting(&c->scs) != 0 || (exc_any_pending(&c->scs) && core_reg(c, UC_ARM_REG_PRIMASK));
 }
 
 static void enter_sleep(struct sim_core *c)
@@ -144,7 +152,7 @@ static void enter_sleep(struct sim_core *c)
  * UINT64_MAX. */
 static uint64_t next_event(struct sim_core *c)
 {
-	uint64_t next = systick_next_event(c);
+	uint64_t next = systick_next_event(&c->scs);
 	if (c->soc.next_event) {
 		uint64_t chip = c->soc.next_event(c->soc.ctx, c->now);
 		if (chip < next)
@@ -156,7 +164,7 @@ static uint64_t next_event(struct sim_core *c)
 /* Brings the timers to c->now: each pends what expired. */
 static void advance_timers(struct sim_core *c)
 {
-	systick_advance(c, c->now);
+	systick_advance(&c->scs, c->now);
 	if (c->soc.advance)
 		c->soc.advance(c->soc.ctx, c->now);
 }
@@ -175,7 +183,7 @@ static bool sleep_until(struct sim_core *c, uint64_t end)
 	uint64_t t = c->now + next;
 	if (t > end)
 		t = end;
-	dwt_count_sleep(c, t - c->now);
+	dwt_count_sleep(&c->scs, t - c->now);
 	c->now = t;
 	advance_timers(c);
 	if (wake_pending(c))
@@ -188,21 +196,21 @@ static bool sleep_until(struct sim_core *c, uint64_t end)
 static void halt_or_hardfault_on_debug_event(struct sim_core *c, uint32_t pc, uint32_t dfsr_bit)
 {
 	core_set_pc(c, pc);
-	if (debug_enabled(c)) {
-		debug_halt(c, dfsr_bit);
+	if (debug_enabled(&c->scs)) {
+		debug_halt(&c->scs, dfsr_bit);
 		return;
 	}
 	/* C1.7.1 (debug event behaviour) and B1.5: with halting debug off and DEMCR.MON_EN set, a debug event
 	 * is a DebugMonitor exception (DFSR records why) when its priority lets it preempt; otherwise, and with
 	 * the monitor disabled, a BKPT escalates to HardFault with HFSR.DEBUGEVT. The monitor returns to the
 	 * BKPT itself: its handler steps over it. */
-	if (debug_monitor_enabled(c) &&
-	    exc_group_priority(c, exc_priority(c, EXC_DEBUGMON)) < exc_execution_priority(c)) {
-		debug_set_dfsr(c, dfsr_bit);
-		exc_take_sync(c, EXC_DEBUGMON, pc);
+	if (debug_monitor_enabled(&c->scs) &&
+	    exc_group_priority(&c->scs, exc_priority(&c->scs, EXC_DEBUGMON)) < exc_execution_priority(&c->scs)) {
+		debug_set_dfsr(&c->scs, dfsr_bit);
+		exc_take_sync(&c->scs, EXC_DEBUGMON, pc);
 		return;
 	}
-	exc_fault(c, EXC_HARDFAULT, 0, HFSR_DEBUGEVT, pc);
+	exc_fault(&c->scs, EXC_HARDFAULT, 0, HFSR_DEBUGEVT, pc);
 }
 
 static void handle_error(struct sim_core *c, uc_err err, uint32_t npc)
@@ -215,14 +223,14 @@ static void handle_error(struct sim_core *c, uc_err err, uint32_t npc)
 		/* unicorn left PC stale: find the load/store by its address (core_blocks.c). */
 		int idx = c->cur ? blk_find_access(c, c->cur, c->stop_addr, 0) : -1;
 		settle_at_index(c, idx < 0 ? 0 : idx);
-		exc_set_bfar(c, c->stop_addr);
-		exc_fault(c, EXC_BUSFAULT, CFSR_PRECISERR | CFSR_BFARVALID, 0, core_pc(c));
+		exc_set_bfar(&c->scs, c->stop_addr);
+		exc_fault(&c->scs, EXC_BUSFAULT, CFSR_PRECISERR | CFSR_BFARVALID, 0, core_pc(c));
 		return;
 	}
 	case UC_ERR_FETCH_UNMAPPED:
 	case UC_ERR_FETCH_PROT:
 		settle(c, c->stop_addr);
-		exc_fault(c, EXC_BUSFAULT, CFSR_IBUSERR, 0, c->stop_addr & ~1u);
+		exc_fault(&c->scs, EXC_BUSFAULT, CFSR_IBUSERR, 0, c->stop_addr & ~1u);
 		return;
 	case UC_ERR_INSN_INVALID:
 		/* unicorn stops both on UDF/undefined encodings (PC at them) and on WFE/YIELD
@@ -239,11 +247,11 @@ static void handle_error(struct sim_core *c, uc_err err, uint32_t npc)
 			return;
 		}
 		settle(c, npc);
-		exc_fault(c, EXC_USAGEFAULT, CFSR_UNDEFINSTR, 0, npc);
+		exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_UNDEFINSTR, 0, npc);
 		return;
 	default:
 		settle(c, npc);
-		exc_fault(c, EXC_USAGEFAULT, CFSR_INVSTATE, 0, npc);
+		exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_INVSTATE, 0, npc);
 		return;
 	}
 }
@@ -259,8 +267,8 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 	case STOP_DWT:
 		settle(c, c->stop_pc);
 		core_set_pc(c, c->stop_pc);
-		if (debug_enabled(c))
-			debug_halt(c, c->stop == STOP_FPB ? DFSR_BKPT : DFSR_DWTTRAP);
+		if (debug_enabled(&c->scs))
+			debug_halt(&c->scs, c->stop == STOP_FPB ? DFSR_BKPT : DFSR_DWTTRAP);
 		return;
 	case STOP_STEP:
 		settle(c, npc);
@@ -272,40 +280,41 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 		return;
 	case STOP_SVC:
 		settle(c, c->stop_pc);
-		exc_take_sync(c, EXC_SVCALL, c->stop_pc);
+		exc_take_sync(&c->scs, EXC_SVCALL, c->stop_pc);
 		return;
 	case STOP_EXC_RETURN: {
 		settle(c, c->cur ? c->cur->cb->fallthrough
 		                 : 0); /* the whole block ran; the return's refill is in cyc_exception_return */
-		exc_return(c, c->stop_pc | 1u);
+		exc_return(&c->scs, c->stop_pc | 1u);
 		return;
 	}
 	case STOP_NOCP:
 		settle(c, c->stop_pc);
-		exc_fault(c, EXC_USAGEFAULT, CFSR_NOCP, 0, c->stop_pc);
+		exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_NOCP, 0, c->stop_pc);
 		return;
 	case STOP_LAZYFP:
 		settle(c, c->stop_pc);
 		core_set_pc(c, c->stop_pc);
-		exc_preserve_lazy_fp(c);
+		exc_preserve_lazy_fp(&c->scs);
 		return;
 	case STOP_OTHER:
 		settle(c, c->stop_pc);
 		if (c->stop_addr == CFSR_DIVBYZERO)
-			exc_fault(c, EXC_USAGEFAULT, CFSR_DIVBYZERO, 0, c->stop_pc);
+			exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_DIVBYZERO, 0, c->stop_pc);
 		else if (c->stop_addr == 4 || c->stop_addr == 3)
-			exc_fault(c, EXC_BUSFAULT, c->stop_addr == 3 ? CFSR_IBUSERR : CFSR_PRECISERR, 0, c->stop_pc);
+			exc_fault(&c->scs, EXC_BUSFAULT, c->stop_addr == 3 ? CFSR_IBUSERR : CFSR_PRECISERR, 0,
+			          c->stop_pc);
 		else
-			exc_fault(c, EXC_USAGEFAULT, CFSR_INVSTATE, 0, c->stop_pc);
+			exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_INVSTATE, 0, c->stop_pc);
 		return;
 	case STOP_BUSFAULT:
 		settle(c, npc);
 		core_set_pc(c, npc);
 		if (c->stop_write) {
-			exc_imprecise_bus_fault(c);
+			exc_imprecise_bus_fault(&c->scs);
 		} else {
-			exc_set_bfar(c, c->stop_addr);
-			exc_fault(c, EXC_BUSFAULT, CFSR_PRECISERR | CFSR_BFARVALID, 0, npc);
+			exc_set_bfar(&c->scs, c->stop_addr);
+			exc_fault(&c->scs, EXC_BUSFAULT, CFSR_PRECISERR | CFSR_BFARVALID, 0, npc);
 		}
 		return;
 	default:
@@ -360,7 +369,7 @@ static void hook_pend(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 {
 	struct sim_core *c = ud;
 	(void)size;
-	if (c->stop != STOP_NONE || c->step_hook || !exc_pending_preempting(c))
+	if (c->stop != STOP_NONE || c->step_hook || !exc_pending_preempting(&c->scs))
 		return;
 	c->stop = STOP_TICK_SPLIT; /* settles the block up to here, as for a tick */
 	c->stop_pc = (uint32_t)address;
@@ -396,20 +405,21 @@ void core_learn_pend_site(struct sim_core *c, uint32_t store_addr)
 
 static void run_slice(struct sim_core *c, uint64_t end)
 {
+	fpb_settle(&c->scs); /* halt points the debugger changed while the core was halted */
 	uint64_t stop_at = end;
-	uint64_t st = systick_next_event(c);
+	uint64_t st = systick_next_event(&c->scs);
 	uint64_t ev = next_event(c);
 	if (ev != UINT64_MAX && c->now + ev < stop_at)
 		stop_at = c->now + (ev ? ev : 1);
 	c->tick_at =
-	    !c->cfg.block_ticks && st != UINT64_MAX && systick_tickint(c) ? c->now + (st ? st : 1) : UINT64_MAX;
+	    !c->cfg.block_ticks && st != UINT64_MAX && systick_tickint(&c->scs) ? c->now + (st ? st : 1) : UINT64_MAX;
 	uc_hook split = c->split_hook; /* armed by the previous slice: this one runs with it */
 	c->stop_at = c->step_hook ? UINT64_MAX : stop_at;
 	c->stop = STOP_NONE;
 	c->cur = NULL;
 	c->mmio_last = -1;
 	c->stop_write = false;
-	c->check_pending = exc_any_pending(c);
+	c->check_pending = exc_any_pending(&c->scs);
 	c->block_stop = false;
 	uint64_t before = c->instructions;
 	uint32_t pc = core_pc(c);
@@ -432,17 +442,17 @@ static void run_slice(struct sim_core *c, uint64_t end)
 		core_set_pc(c, c->block_stop_pc);
 	uint32_t npc = core_pc(c);
 	apply_fixups(c);
-	fpb_settle(c);
+	fpb_settle(&c->scs);
 	if (err != UC_ERR_OK && c->stop != STOP_BKPT && c->stop != STOP_SVC && c->stop != STOP_EXC_RETURN)
 		handle_error(c, err, npc);
 	else
 		handle_stop(c, npc);
-	if (dwt_take_watchpoint_hit(c)) {
-		if (debug_enabled(c) && c->state != CORE_HALTED && c->state != CORE_LOCKUP)
-			debug_halt(c, DFSR_DWTTRAP);
+	if (dwt_take_watchpoint_hit(&c->scs)) {
+		if (debug_enabled(&c->scs) && c->state != CORE_HALTED && c->state != CORE_LOCKUP)
+			debug_halt(&c->scs, DFSR_DWTTRAP);
 	}
 	if (c->instructions != before)
-		debug_note_sticky(c, DHCSR_S_RETIRE_ST);
+		debug_note_sticky(&c->scs, DHCSR_S_RETIRE_ST);
 	advance_timers(c);
 	if (c->locked && c->state != CORE_HALTED)
 		c->state = CORE_LOCKUP;
@@ -451,10 +461,10 @@ static void run_slice(struct sim_core *c, uint64_t end)
 /* Takes the highest pending exception that preempts; true when one was taken. */
 static bool take_pending(struct sim_core *c)
 {
-	int exc = exc_pending_preempting(c);
+	int exc = exc_pending_preempting(&c->scs);
 	if (!exc)
 		return false;
-	exc_take(c, exc, core_pc(c));
+	exc_take(&c->scs, exc, core_pc(c));
 	return true;
 }
 
@@ -495,7 +505,7 @@ static void hook_step(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 void core_step(struct sim_core *c)
 {
 	if (c->state == CORE_LOCKUP || c->locked) {
-		debug_halt(c, DFSR_HALTED);
+		debug_halt(&c->scs, DFSR_HALTED);
 		return;
 	}
 	c->state = CORE_RUNNING;
@@ -515,7 +525,7 @@ void core_step(struct sim_core *c)
 		(void)uc_ctl_remove_cache(c->uc, npc, (uint64_t)npc + 2);
 	}
 	if (c->state != CORE_HALTED)
-		debug_halt(c, DFSR_HALTED);
+		debug_halt(&c->scs, DFSR_HALTED);
 }
 
 enum core_state core_state(const struct sim_core *c)
@@ -538,7 +548,7 @@ void core_get_stats(const struct sim_core *c, struct core_stats *s)
 	s->instructions = c->instructions;
 	s->cycles = c->now;
 	s->halts = c->halts;
-	s->exceptions = c->exceptions;
+	s->exceptions = exc_taken(&c->scs);
 	s->blocks_translated = blk_translated(c);
 	s->resets = c->resets;
 }

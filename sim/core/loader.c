@@ -1,6 +1,7 @@
 /* Loading an ELF through the back door (core_load_elf) and the stand-alone built-in debugger
  * (core_run_standalone), both declared in core.h. */
 #include "core/core_internal.h"
+#include "scs/debug.h"
 
 #include <fcntl.h>
 #include <gelf.h>

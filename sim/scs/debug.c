@@ -6,221 +6,206 @@
  *  - a step (C_STEP with C_HALT clear) has finished by the next DHCSR read: cortex_m_step() writes
  *    C_STEP and then C_HALT back to back, so the step runs inside the DHCSR write;
  *  - register transfers complete at once (S_REGRDY reads 1), 53 registers per halt with the FPU. */
-#include "core/core_internal.h"
+#include "scs/debug.h"
+#include "scs/dwt.h"
+#include "scs/scs_state.h"
 
 #include <string.h>
 
-void debug_power_on(struct sim_core *c)
+void debug_power_on(struct scs *s)
 {
-	c->dbg.dhcsr_ctrl = 0;
-	c->dbg.dhcsr_sticky = 0;
-	c->dbg.demcr = 0;
-	scs_reset(c, true); /* DCRDR, DFSR */
+	s->dbg.dhcsr_ctrl = 0;
+	s->dbg.dhcsr_sticky = 0;
+	s->dbg.demcr = 0;
 }
 
-bool debug_enabled(const struct sim_core *c)
+void debug_halt(struct scs *s, uint32_t dfsr_bits)
 {
-	return (c->dbg.dhcsr_ctrl & DHCSR_C_DEBUGEN) != 0;
+	s->dbg.dfsr |= dfsr_bits;
+	s->dbg.dhcsr_ctrl |= DHCSR_C_HALT;
+	s->ops->halt(s->core);
 }
 
-void debug_halt(struct sim_core *c, uint32_t dfsr_bits)
-{
-	c->dbg.dfsr |= dfsr_bits;
-	c->dbg.dhcsr_ctrl |= DHCSR_C_HALT;
-	c->entry_refill = false;
-	c->fetch_next = CYC_FETCH_FULL;
-	if (c->state == CORE_HALTED)
-		return;
-	c->state = CORE_HALTED;
-	c->halts++;
-}
-
-static void resume(struct sim_core *c)
+static void resume(struct scs *s)
 {
 	/* The debugger may have rewritten code (a flash loader into RAM, a patched instruction):
-	 * drop every translation whose bytes changed. */
-	(void)blk_check_rewritten(c);
-	c->state = c->locked ? CORE_LOCKUP : CORE_RUNNING;
+	 * the core drops every translation whose bytes changed. */
+	s->ops->resume(s->core);
 }
 
-uint32_t debug_read_core_reg(struct sim_core *c, unsigned sel, bool *ok)
+uint32_t debug_read_core_reg(struct scs *s, unsigned sel, bool *ok)
 {
 	*ok = true;
 	if (sel <= 12)
-		return core_reg(c, UC_ARM_REG_R0 + (int)sel);
+		return scs_reg(s, SCS_REG_R0 + sel);
 	if (sel >= 0x40 && sel <= 0x5F)
-		return core_read_s(c, sel - 0x40);
+		return scs_reg(s, SCS_REG_S0 + (sel - 0x40));
 	switch (sel) {
 	case 13:
-		return core_reg(c, UC_ARM_REG_SP);
+		return scs_reg(s, SCS_REG_SP);
 	case 14:
-		return core_reg(c, UC_ARM_REG_LR);
+		return scs_reg(s, SCS_REG_LR);
 	case 15:
-		return core_pc(c);
+		return scs_reg(s, SCS_REG_PC);
 	case 16: /* unicorn reads EPSR.T as 0 while stopped; M-profile code is always Thumb */
-		return core_reg(c, UC_ARM_REG_XPSR) | 0x01000000u;
+		return scs_reg(s, SCS_REG_XPSR) | 0x01000000u;
 	case 17:
-		return core_reg(c, UC_ARM_REG_MSP);
+		return scs_reg(s, SCS_REG_MSP);
 	case 18:
-		return core_reg(c, UC_ARM_REG_PSP);
+		return scs_reg(s, SCS_REG_PSP);
 	case 20:
-		return (core_reg(c, UC_ARM_REG_CONTROL) & 0xFFu) << 24 |
-		       (core_reg(c, UC_ARM_REG_FAULTMASK) & 1u) << 16 | (core_reg(c, UC_ARM_REG_BASEPRI) & 0xFFu) << 8 |
-		       (core_reg(c, UC_ARM_REG_PRIMASK) & 1u);
+		return (scs_reg(s, SCS_REG_CONTROL) & 0xFFu) << 24 | (scs_reg(s, SCS_REG_FAULTMASK) & 1u) << 16 |
+		       (scs_reg(s, SCS_REG_BASEPRI) & 0xFFu) << 8 | (scs_reg(s, SCS_REG_PRIMASK) & 1u);
 	case 0x21:
-		return core_reg(c, UC_ARM_REG_FPSCR);
+		return scs_reg(s, SCS_REG_FPSCR);
 	default:
 		*ok = false;
 		return 0;
 	}
 }
 
-bool debug_write_core_reg(struct sim_core *c, unsigned sel, uint32_t v)
+bool debug_write_core_reg(struct scs *s, unsigned sel, uint32_t v)
 {
 	if (sel <= 12) {
-		core_set_reg(c, UC_ARM_REG_R0 + (int)sel, v);
+		scs_set_reg(s, SCS_REG_R0 + sel, v);
 		return true;
 	}
 	if (sel >= 0x40 && sel <= 0x5F) {
-		core_write_s(c, sel - 0x40, v);
+		scs_set_reg(s, SCS_REG_S0 + (sel - 0x40), v);
 		return true;
 	}
 	switch (sel) {
 	case 13:
-		core_set_reg(c, UC_ARM_REG_SP, v & ~3u);
+		scs_set_reg(s, SCS_REG_SP, v & ~3u);
 		return true;
 	case 14:
-		core_set_reg(c, UC_ARM_REG_LR, v);
+		scs_set_reg(s, SCS_REG_LR, v);
 		return true;
 	case 15:
-		core_set_pc(c, v & ~1u);
+		scs_set_reg(s, SCS_REG_PC, v & ~1u);
 		return true;
 	case 16:
-		core_set_reg(c, UC_ARM_REG_XPSR, v | 0x01000000u);
+		scs_set_reg(s, SCS_REG_XPSR, v | 0x01000000u);
 		return true;
 	case 17:
-		core_set_reg(c, UC_ARM_REG_MSP, v & ~3u);
+		scs_set_reg(s, SCS_REG_MSP, v & ~3u);
 		return true;
 	case 18:
-		core_set_reg(c, UC_ARM_REG_PSP, v & ~3u);
+		scs_set_reg(s, SCS_REG_PSP, v & ~3u);
 		return true;
 	case 20:
-		core_set_reg(c, UC_ARM_REG_PRIMASK, v & 1u);
-		core_set_reg(c, UC_ARM_REG_BASEPRI, (v >> 8) & 0xFFu);
-		core_set_reg(c, UC_ARM_REG_FAULTMASK, (v >> 16) & 1u);
-		core_set_reg(c, UC_ARM_REG_CONTROL, (v >> 24) & 0x7u);
+		scs_set_reg(s, SCS_REG_PRIMASK, v & 1u);
+		scs_set_reg(s, SCS_REG_BASEPRI, (v >> 8) & 0xFFu);
+		scs_set_reg(s, SCS_REG_FAULTMASK, (v >> 16) & 1u);
+		scs_set_reg(s, SCS_REG_CONTROL, (v >> 24) & 0x7u);
 		return true;
 	case 0x21:
-		core_set_reg(c, UC_ARM_REG_FPSCR, v);
+		scs_set_reg(s, SCS_REG_FPSCR, v);
 		return true;
 	default:
 		return false;
 	}
 }
 
-uint32_t debug_dhcsr_read(struct sim_core *c)
+uint32_t debug_dhcsr_read(struct scs *s)
 {
-	uint32_t v = c->dbg.dhcsr_ctrl | c->dbg.dhcsr_sticky | DHCSR_S_REGRDY;
-	if (c->state == CORE_HALTED)
+	uint32_t v = s->dbg.dhcsr_ctrl | s->dbg.dhcsr_sticky | DHCSR_S_REGRDY;
+	enum scs_cpu cpu = s->ops->cpu(s->core);
+	if (cpu == SCS_CPU_HALTED)
 		v |= DHCSR_S_HALT | DHCSR_C_HALT;
-	if (c->state == CORE_SLEEPING)
+	if (cpu == SCS_CPU_SLEEPING)
 		v |= DHCSR_S_SLEEP;
-	if (c->locked)
+	if (s->ops->locked(s->core))
 		v |= DHCSR_S_LOCKUP;
-	c->dbg.dhcsr_sticky = 0; /* S_RETIRE_ST, S_RESET_ST: cleared on read (C1.6.3) */
+	s->dbg.dhcsr_sticky = 0; /* S_RETIRE_ST, S_RESET_ST: cleared on read (C1.6.3) */
 	return v;
 }
 
-void debug_dhcsr_write(struct sim_core *c, enum bus_initiator who, uint32_t v)
+void debug_dhcsr_write(struct scs *s, enum bus_initiator who, uint32_t v)
 {
 	if (who != BUS_DEBUG)
 		return; /* the processor cannot write DHCSR (C1.6.3) */
 	if ((v & 0xFFFF0000u) != DHCSR_DBGKEY)
 		return; /* C1.6.3: writes without DBGKEY are ignored */
 	uint32_t ctrl = v & (DHCSR_C_DEBUGEN | DHCSR_C_HALT | DHCSR_C_STEP | DHCSR_C_MASKINTS | DHCSR_C_SNAPSTALL);
-	bool was_enabled = debug_enabled(c);
-	bool halted = c->state == CORE_HALTED;
+	bool was_enabled = debug_enabled(s);
+	bool halted = s->ops->cpu(s->core) == SCS_CPU_HALTED;
 	if (!(ctrl & DHCSR_C_DEBUGEN)) {
-		c->dbg.dhcsr_ctrl = 0;
+		s->dbg.dhcsr_ctrl = 0;
 		if (was_enabled)
-			fpb_update(c);
+			scs_points_changed(s);
 		if (halted)
-			resume(c);
+			resume(s);
 		return;
 	}
-	c->dbg.dhcsr_ctrl = ctrl;
+	s->dbg.dhcsr_ctrl = ctrl;
 	if (!was_enabled)
-		fpb_update(c);
+		scs_points_changed(s);
 	if (halted) {
 		if (ctrl & DHCSR_C_HALT)
 			return;
 		if (ctrl & DHCSR_C_STEP) {
-			resume(c);
-			core_step(c);
+			resume(s);
+			s->ops->step(s->core);
 		} else {
-			resume(c);
+			resume(s);
 		}
 		return;
 	}
 	if (ctrl & DHCSR_C_HALT)
-		debug_halt(c, DFSR_HALTED);
+		debug_halt(s, DFSR_HALTED);
 }
 
 /* DCRSR (C1.6.4): a register transfer, only from the debugger in debug state; REGWnR is bit 16. */
-void debug_dcrsr_write(struct sim_core *c, enum bus_initiator who, uint32_t v)
+void debug_dcrsr_write(struct scs *s, enum bus_initiator who, uint32_t v)
 {
-	if (who != BUS_DEBUG || c->state != CORE_HALTED)
+	if (who != BUS_DEBUG || s->ops->cpu(s->core) != SCS_CPU_HALTED)
 		return;
 	if (v & (1u << 16)) {
-		(void)debug_write_core_reg(c, v & 0x7Fu, c->dbg.dcrdr);
+		(void)debug_write_core_reg(s, v & 0x7Fu, s->dbg.dcrdr);
 	} else {
 		bool ok;
-		c->dbg.dcrdr = debug_read_core_reg(c, v & 0x7Fu, &ok);
+		s->dbg.dcrdr = debug_read_core_reg(s, v & 0x7Fu, &ok);
 	}
 }
 
-void debug_demcr_write(struct sim_core *c, uint32_t v)
+void debug_demcr_write(struct scs *s, uint32_t v)
 {
-	dwt_sync(c, core_now(c, 0xE000EDFCu)); /* TRCENA gates CYCCNT: fold the cycles so far first */
-	c->dbg.demcr = v & DEMCR_WRITABLE;
+	dwt_sync(s, scs_now(s, 0xE000EDFCu)); /* TRCENA gates CYCCNT: fold the cycles so far first */
+	s->dbg.demcr = v & DEMCR_WRITABLE;
 }
 
-uint32_t debug_demcr(const struct sim_core *c)
+uint32_t debug_demcr(const struct scs *s)
 {
-	return c->dbg.demcr;
+	return s->dbg.demcr;
 }
 
-bool debug_trcena(const struct sim_core *c)
+bool debug_vector_catch(const struct scs *s, uint32_t vc_bits)
 {
-	return (c->dbg.demcr & DEMCR_TRCENA) != 0;
+	return debug_enabled(s) && (s->dbg.demcr & vc_bits);
 }
 
-bool debug_vector_catch(const struct sim_core *c, uint32_t vc_bits)
+bool debug_masking_ints(const struct scs *s)
 {
-	return debug_enabled(c) && (c->dbg.demcr & vc_bits);
+	return debug_enabled(s) && (s->dbg.dhcsr_ctrl & DHCSR_C_MASKINTS);
 }
 
-bool debug_masking_ints(const struct sim_core *c)
+bool debug_halt_requested(const struct scs *s)
 {
-	return debug_enabled(c) && (c->dbg.dhcsr_ctrl & DHCSR_C_MASKINTS);
+	return (s->dbg.dhcsr_ctrl & DHCSR_C_HALT) != 0;
 }
 
-bool debug_halt_requested(const struct sim_core *c)
+void debug_note_sticky(struct scs *s, uint32_t s_bits)
 {
-	return (c->dbg.dhcsr_ctrl & DHCSR_C_HALT) != 0;
+	s->dbg.dhcsr_sticky |= s_bits & (DHCSR_S_RETIRE_ST | DHCSR_S_RESET_ST);
 }
 
-void debug_note_sticky(struct sim_core *c, uint32_t s_bits)
+bool debug_monitor_enabled(const struct scs *s)
 {
-	c->dbg.dhcsr_sticky |= s_bits & (DHCSR_S_RETIRE_ST | DHCSR_S_RESET_ST);
+	return (s->dbg.demcr & DEMCR_MON_EN) != 0;
 }
 
-bool debug_monitor_enabled(const struct sim_core *c)
+void debug_set_dfsr(struct scs *s, uint32_t dfsr_bits)
 {
-	return (c->dbg.demcr & DEMCR_MON_EN) != 0;
-}
-
-void debug_set_dfsr(struct sim_core *c, uint32_t dfsr_bits)
-{
-	c->dbg.dfsr |= dfsr_bits;
+	s->dbg.dfsr |= dfsr_bits;
 }

@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct sim_core;
+#include "bus/bus.h"
+
+struct scs;
 
 /* DHCSR (Armv7-M ARM C1.6.3). */
 #define DHCSR_DBGKEY      0xA05F0000u
@@ -43,39 +45,30 @@ struct sim_core;
 #define DEMCR_TRCENA       (1u << 24)
 #define DEMCR_WRITABLE     0x010F07F1u
 
-/* The debug registers (C1.6); DCRDR and DFSR are rows of the SCS table, reset at power-on only. */
-struct debug_state {
-	uint32_t dhcsr_ctrl;   /* C_* bits */
-	uint32_t dhcsr_sticky; /* S_RETIRE_ST, S_RESET_ST */
-	uint32_t dcrdr, demcr, dfsr;
-};
-
-void debug_power_on(struct sim_core *c);
+void debug_power_on(struct scs *s);
 /* The debug registers' behaviour (rows of the SCS table): DHCSR (C1.6.3), DCRSR (C1.6.4), DEMCR (C1.6.5). */
-uint32_t debug_dhcsr_read(struct sim_core *c);
-void debug_dhcsr_write(struct sim_core *c, enum bus_initiator who, uint32_t v);
-void debug_dcrsr_write(struct sim_core *c, enum bus_initiator who, uint32_t v);
-void debug_demcr_write(struct sim_core *c, uint32_t v);
+uint32_t debug_dhcsr_read(struct scs *s);
+void debug_dhcsr_write(struct scs *s, enum bus_initiator who, uint32_t v);
+void debug_dcrsr_write(struct scs *s, enum bus_initiator who, uint32_t v);
+void debug_demcr_write(struct scs *s, uint32_t v);
 /* Enters debug state (C1.5) with the DFSR reason bits. */
-void debug_halt(struct sim_core *c, uint32_t dfsr_bits);
-bool debug_enabled(const struct sim_core *c);
-uint32_t debug_read_core_reg(struct sim_core *c, unsigned sel, bool *ok);
-bool debug_write_core_reg(struct sim_core *c, unsigned sel, uint32_t v);
+void debug_halt(struct scs *s, uint32_t dfsr_bits);
+uint32_t debug_read_core_reg(struct scs *s, unsigned sel, bool *ok);
+bool debug_write_core_reg(struct scs *s, unsigned sel, uint32_t v);
 
-uint32_t debug_demcr(const struct sim_core *c);
+uint32_t debug_demcr(const struct scs *s);
 /* DEMCR.TRCENA (C1.6.5): the DWT and ITM work. */
-bool debug_trcena(const struct sim_core *c);
 /* Halting debug is on and DEMCR has one of vc_bits (vector catch, C1.6.5). */
-bool debug_vector_catch(const struct sim_core *c, uint32_t vc_bits);
+bool debug_vector_catch(const struct scs *s, uint32_t vc_bits);
 /* C_MASKINTS (C1.6.3): PendSV, SysTick and interrupts do not preempt while halting debug is on. */
-bool debug_masking_ints(const struct sim_core *c);
+bool debug_masking_ints(const struct scs *s);
 /* C_HALT is set (the debugger asked for a halt that a reset must honour). */
-bool debug_halt_requested(const struct sim_core *c);
+bool debug_halt_requested(const struct scs *s);
 /* DEMCR.MON_EN (C1.7): a debug event with halting debug off may enter DebugMonitor. */
-bool debug_monitor_enabled(const struct sim_core *c);
+bool debug_monitor_enabled(const struct scs *s);
 /* Records why a debug event happened (DFSR, C1.6.1), for DebugMonitor as for a halt. */
-void debug_set_dfsr(struct sim_core *c, uint32_t dfsr_bits);
+void debug_set_dfsr(struct scs *s, uint32_t dfsr_bits);
 /* DHCSR's sticky status (C1.6.3): S_RESET_ST after a reset, S_RETIRE_ST after instructions retired. */
-void debug_note_sticky(struct sim_core *c, uint32_t s_bits);
+void debug_note_sticky(struct scs *s, uint32_t s_bits);
 
 #endif /* SIM_CORE_DEBUG_H */

@@ -7,8 +7,9 @@
  *
  * CYCCNT is kept lazily: the value at a sync point plus the core cycles since, so the running core
  * pays nothing for it. */
-#include "core/core_internal.h"
+#include "scs/dwt.h"
 #include "scs/romtable.h"
+#include "scs/scs_state.h"
 
 #include <string.h>
 
@@ -21,118 +22,102 @@
 #define CTRL_WRITABLE    0x007F1FFFu
 #define CTRL_NUMCOMP     (4u << 28)
 
-void dwt_power_on(struct sim_core *c)
+void dwt_power_on(struct scs *s)
 {
-	for (unsigned i = 0; i < c->dwt.n_wp_hooks; i++)
-		(void)uc_hook_del(c->uc, c->dwt.wp_hooks[i]);
-	memset(&c->dwt, 0, sizeof(c->dwt));
-	c->dwt.cyc_sync = c->now;
+	memset(&s->dwt, 0, sizeof(s->dwt));
+	s->dwt.cyc_sync = s->ops->cycles(s->core);
 }
 
-static bool on(const struct sim_core *c, uint32_t enable)
+static bool on(const struct scs *s, uint32_t enable)
 {
-	return debug_trcena(c) && (c->dwt.ctrl & enable);
+	return debug_trcena(s) && (s->dwt.ctrl & enable);
 }
 
-uint32_t dwt_cyccnt(struct sim_core *c, uint64_t now)
+uint32_t dwt_cyccnt(struct scs *s, uint64_t now)
 {
-	if (!on(c, CTRL_CYCCNTENA))
-		return c->dwt.cyccnt;
-	return c->dwt.cyccnt + (uint32_t)(now - c->dwt.cyc_sync);
+	if (!on(s, CTRL_CYCCNTENA))
+		return s->dwt.cyccnt;
+	return s->dwt.cyccnt + (uint32_t)(now - s->dwt.cyc_sync);
 }
 
-void dwt_sync(struct sim_core *c, uint64_t now)
+void dwt_sync(struct scs *s, uint64_t now)
 {
-	c->dwt.cyccnt = dwt_cyccnt(c, now);
-	c->dwt.cyc_sync = now;
+	s->dwt.cyccnt = dwt_cyccnt(s, now);
+	s->dwt.cyc_sync = now;
 }
 
-void dwt_count_exception(struct sim_core *c, uint32_t overhead_cycles)
+void dwt_count_exception(struct scs *s, uint32_t overhead_cycles)
 {
-	if (on(c, CTRL_EXCEVTENA))
-		c->dwt.exccnt = (uint8_t)(c->dwt.exccnt + overhead_cycles);
+	if (on(s, CTRL_EXCEVTENA))
+		s->dwt.exccnt = (uint8_t)(s->dwt.exccnt + overhead_cycles);
 }
 
-void dwt_count_sleep(struct sim_core *c, uint64_t cycles)
+void dwt_count_sleep(struct scs *s, uint64_t cycles)
 {
-	if (on(c, CTRL_SLEEPEVTENA))
-		c->dwt.sleepcnt = (uint8_t)(c->dwt.sleepcnt + cycles);
+	if (on(s, CTRL_SLEEPEVTENA))
+		s->dwt.sleepcnt = (uint8_t)(s->dwt.sleepcnt + cycles);
 }
 
-void dwt_count_cpi(struct sim_core *c, uint32_t cycles)
+void dwt_count_cpi(struct scs *s, uint32_t cycles)
 {
-	if (on(c, CTRL_CPIEVTENA))
-		c->dwt.cpicnt = (uint8_t)(c->dwt.cpicnt + cycles);
+	if (on(s, CTRL_CPIEVTENA))
+		s->dwt.cpicnt = (uint8_t)(s->dwt.cpicnt + cycles);
 }
 
-void dwt_count_lsu(struct sim_core *c, uint32_t cycles)
+void dwt_count_lsu(struct scs *s, uint32_t cycles)
 {
-	if (on(c, CTRL_LSUEVTENA))
-		c->dwt.lsucnt = (uint8_t)(c->dwt.lsucnt + cycles);
+	if (on(s, CTRL_LSUEVTENA))
+		s->dwt.lsucnt = (uint8_t)(s->dwt.lsucnt + cycles);
 }
 
-void dwt_count_block(struct sim_core *c, const struct cyc_block *cb, uint32_t cpi_extra)
+void dwt_count_block(struct scs *s, const struct cyc_block *cb, uint32_t cpi_extra)
 {
-	if (!(c->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS) || !debug_trcena(c))
+	if (!(s->dwt.ctrl & DWT_CTRL_BLOCK_EVENTS) || !debug_trcena(s))
 		return;
-	if (c->dwt.ctrl & CTRL_CPIEVTENA)
-		c->dwt.cpicnt = (uint8_t)(c->dwt.cpicnt + cb->cpi_extra + cpi_extra);
-	if (c->dwt.ctrl & CTRL_LSUEVTENA)
-		c->dwt.lsucnt = (uint8_t)(c->dwt.lsucnt + cb->lsu_extra);
-	if (c->dwt.ctrl & CTRL_FOLDEVTENA)
-		c->dwt.foldcnt = (uint8_t)(c->dwt.foldcnt + cb->fold_count);
+	if (s->dwt.ctrl & CTRL_CPIEVTENA)
+		s->dwt.cpicnt = (uint8_t)(s->dwt.cpicnt + cb->cpi_extra + cpi_extra);
+	if (s->dwt.ctrl & CTRL_LSUEVTENA)
+		s->dwt.lsucnt = (uint8_t)(s->dwt.lsucnt + cb->lsu_extra);
+	if (s->dwt.ctrl & CTRL_FOLDEVTENA)
+		s->dwt.foldcnt = (uint8_t)(s->dwt.foldcnt + cb->fold_count);
 }
 
 /* A data access inside a watched range (C1.8.17, FUNCTION 0b0101 read, 0b0110 write, 0b0111
  * both): the Cortex-M4 halts imprecisely, after the access completes; here at the end of the block,
  * never from inside the memory callback (see core_request_stop). */
-static void hook_watch(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *ud)
+bool dwt_watch_access(struct scs *s, bool write, uint32_t lo, uint32_t hi)
 {
-	struct sim_core *c = ud;
-	(void)uc, (void)value;
-	uint32_t lo = (uint32_t)address, hi = lo + (uint32_t)(size > 0 ? size - 1 : 0);
 	for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++) {
-		unsigned f = c->dwt.function[n] & 0xFu;
-		bool wanted = f == 7u || (f == 5u && type == UC_MEM_READ) || (f == 6u && type == UC_MEM_WRITE);
-		uint32_t mask = ~((1u << c->dwt.mask[n]) - 1u);
-		uint32_t base = c->dwt.comp[n] & mask;
+		unsigned f = s->dwt.function[n] & 0xFu;
+		bool wanted = f == 7u || (f == 5u && !write) || (f == 6u && write);
+		uint32_t mask = ~((1u << s->dwt.mask[n]) - 1u);
+		uint32_t base = s->dwt.comp[n] & mask;
 		if (wanted && (lo & mask) <= base && (hi & mask) >= base) {
-			c->dwt.function[n] |= 1u << 24; /* MATCHED */
-			c->dwt.wp_hit = true;
+			s->dwt.function[n] |= 1u << 24; /* MATCHED */
+			s->dwt.wp_hit = true;
 		}
 	}
-	if (c->dwt.wp_hit)
-		core_request_stop(c);
+	return s->dwt.wp_hit;
 }
 
-void dwt_update_watchpoints(struct sim_core *c)
+unsigned dwt_watchpoints(const struct scs *s, struct scs_watch *w)
 {
-	bool changed = c->dwt.n_wp_hooks != 0;
-	for (unsigned i = 0; i < c->dwt.n_wp_hooks; i++)
-		(void)uc_hook_del(c->uc, c->dwt.wp_hooks[i]);
-	c->dwt.n_wp_hooks = 0;
-	if (debug_enabled(c)) {
-		for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++) {
-			unsigned f = c->dwt.function[n] & 0xFu;
-			if (f < 5u || f > 7u)
-				continue;
-			uint32_t lo = c->dwt.comp[n] & ~((1u << c->dwt.mask[n]) - 1u);
-			uint32_t hi = lo + ((1u << c->dwt.mask[n]) - 1u);
-			int type = f == 5u   ? UC_HOOK_MEM_READ
-			           : f == 6u ? UC_HOOK_MEM_WRITE
-			                     : UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE;
-			if (uc_hook_add(c->uc, &c->dwt.wp_hooks[c->dwt.n_wp_hooks], type, (void *)hook_watch, c, lo,
-			                hi) == UC_ERR_OK) {
-				c->dwt.n_wp_hooks++;
-				changed = true;
-			}
-		}
+	unsigned n_w = 0;
+	for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++) {
+		unsigned f = s->dwt.function[n] & 0xFu;
+		if (f < 5u || f > 7u)
+			continue;
+		uint32_t lo = s->dwt.comp[n] & ~((1u << s->dwt.mask[n]) - 1u);
+		w[n_w].lo = lo;
+		w[n_w].hi = lo + ((1u << s->dwt.mask[n]) - 1u);
+		w[n_w].read = f != 6u;
+		w[n_w].write = f != 5u;
+		n_w++;
 	}
-	if (changed)
-		blk_retranslate_all(c); /* translations made before carry no memory-hook calls */
+	return n_w;
 }
 
-static uint32_t read_word(struct sim_core *c, uint32_t off)
+static uint32_t read_word(struct scs *s, uint32_t off)
 {
 	uint32_t v = 0;
 	if (off >= 0xFD0) {
@@ -144,12 +129,12 @@ static uint32_t read_word(struct sim_core *c, uint32_t off)
 		unsigned n = (off - 0x20) / 16;
 		switch ((off - 0x20) % 16) {
 		case 0:
-			return c->dwt.comp[n];
+			return s->dwt.comp[n];
 		case 4:
-			return c->dwt.mask[n];
+			return s->dwt.mask[n];
 		case 8:
-			v = c->dwt.function[n];
-			c->dwt.function[n] &= ~(1u << 24); /* MATCHED clears on read (C1.8.17) */
+			v = s->dwt.function[n];
+			s->dwt.function[n] &= ~(1u << 24); /* MATCHED clears on read (C1.8.17) */
 			return v;
 		default:
 			return 0;
@@ -157,21 +142,21 @@ static uint32_t read_word(struct sim_core *c, uint32_t off)
 	}
 	switch (off) {
 	case 0x000:
-		return CTRL_NUMCOMP | c->dwt.ctrl;
+		return CTRL_NUMCOMP | s->dwt.ctrl;
 	case 0x004:
-		return dwt_cyccnt(c, core_now(c, 0xE0001004u));
+		return dwt_cyccnt(s, scs_now(s, 0xE0001004u));
 	case 0x008:
-		return c->dwt.cpicnt;
+		return s->dwt.cpicnt;
 	case 0x00C:
-		return c->dwt.exccnt;
+		return s->dwt.exccnt;
 	case 0x010:
-		return c->dwt.sleepcnt;
+		return s->dwt.sleepcnt;
 	case 0x014:
-		return c->dwt.lsucnt;
+		return s->dwt.lsucnt;
 	case 0x018:
-		return c->dwt.foldcnt;
+		return s->dwt.foldcnt;
 	case 0x01C: /* PCSR: 0xFFFFFFFF in Debug state (C1.8.8) */
-		return c->state == CORE_HALTED ? 0xFFFFFFFFu : core_pc(c);
+		return s->ops->cpu(s->core) == SCS_CPU_HALTED ? 0xFFFFFFFFu : scs_reg(s, SCS_REG_PC);
 	default:
 		return 0; /* DEVARCH (0xFBC, read by OpenOCD 0.12 at examine) is RAZ on Armv7-M */
 	}
@@ -186,7 +171,7 @@ enum bus_result dwt_read(void *ctx, uint32_t off, unsigned size, enum bus_initia
 
 enum bus_result dwt_write(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t v)
 {
-	struct sim_core *c = ctx;
+	struct scs *s = ctx;
 	(void)who;
 	if (size != 4)
 		return BUS_OK; /* the DWT takes word accesses only */
@@ -194,72 +179,72 @@ enum bus_result dwt_write(void *ctx, uint32_t off, unsigned size, enum bus_initi
 		unsigned n = (off - 0x20) / 16;
 		switch ((off - 0x20) % 16) {
 		case 0:
-			c->dwt.comp[n] = v;
+			s->dwt.comp[n] = v;
 			break;
 		case 4:
-			c->dwt.mask[n] = v & 0xFu; /* MASK is 4 bits on the Cortex-M4 (TRM 8.3) */
+			s->dwt.mask[n] = v & 0xFu; /* MASK is 4 bits on the Cortex-M4 (TRM 8.3) */
 			break;
 		case 8:
-			c->dwt.function[n] = (c->dwt.function[n] & (1u << 24)) | (v & 0x000F03EFu);
+			s->dwt.function[n] = (s->dwt.function[n] & (1u << 24)) | (v & 0x000F03EFu);
 			break;
 		default:
 			return BUS_OK;
 		}
-		fpb_update(c);
+		scs_points_changed(s);
 		return BUS_OK;
 	}
 	switch (off) {
 	case 0x000:
-		dwt_sync(c, core_now(c, 0xE0001000u));
-		c->dwt.ctrl = v & CTRL_WRITABLE;
+		dwt_sync(s, scs_now(s, 0xE0001000u));
+		s->dwt.ctrl = v & CTRL_WRITABLE;
 		return BUS_OK;
 	case 0x004:
-		c->dwt.cyccnt = v;
-		c->dwt.cyc_sync = core_now(c, 0xE0001004u);
+		s->dwt.cyccnt = v;
+		s->dwt.cyc_sync = scs_now(s, 0xE0001004u);
 		return BUS_OK;
 	case 0x008:
-		c->dwt.cpicnt = (uint8_t)v;
+		s->dwt.cpicnt = (uint8_t)v;
 		return BUS_OK;
 	case 0x00C:
-		c->dwt.exccnt = (uint8_t)v;
+		s->dwt.exccnt = (uint8_t)v;
 		return BUS_OK;
 	case 0x010:
-		c->dwt.sleepcnt = (uint8_t)v;
+		s->dwt.sleepcnt = (uint8_t)v;
 		return BUS_OK;
 	case 0x014:
-		c->dwt.lsucnt = (uint8_t)v;
+		s->dwt.lsucnt = (uint8_t)v;
 		return BUS_OK;
 	case 0x018:
-		c->dwt.foldcnt = (uint8_t)v;
+		s->dwt.foldcnt = (uint8_t)v;
 		return BUS_OK;
 	default:
 		return BUS_OK;
 	}
 }
 
-bool dwt_pc_comparator(const struct sim_core *c, unsigned n, uint32_t *addr)
+bool dwt_pc_comparator(const struct scs *s, unsigned n, uint32_t *addr)
 {
-	if (n >= CORE_DWT_NUM_COMP || (c->dwt.function[n] & 0xFu) != 4u || c->dwt.mask[n] != 0)
+	if (n >= CORE_DWT_NUM_COMP || (s->dwt.function[n] & 0xFu) != 4u || s->dwt.mask[n] != 0)
 		return false;
-	*addr = c->dwt.comp[n] & ~1u;
+	*addr = s->dwt.comp[n] & ~1u;
 	return true;
 }
 
-bool dwt_pc_match(struct sim_core *c, uint32_t addr)
+bool dwt_pc_match(struct scs *s, uint32_t addr)
 {
 	bool hit = false;
 	for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++) {
-		if ((c->dwt.function[n] & 0xFu) == 4u && ((c->dwt.comp[n] ^ addr) & ~1u) == 0) {
-			c->dwt.function[n] |= 1u << 24; /* MATCHED (C1.8.17) */
+		if ((s->dwt.function[n] & 0xFu) == 4u && ((s->dwt.comp[n] ^ addr) & ~1u) == 0) {
+			s->dwt.function[n] |= 1u << 24; /* MATCHED (C1.8.17) */
 			hit = true;
 		}
 	}
 	return hit;
 }
 
-bool dwt_take_watchpoint_hit(struct sim_core *c)
+bool dwt_take_watchpoint_hit(struct scs *s)
 {
-	bool hit = c->dwt.wp_hit;
-	c->dwt.wp_hit = false;
+	bool hit = s->dwt.wp_hit;
+	s->dwt.wp_hit = false;
 	return hit;
 }

@@ -6,27 +6,29 @@
  * comparators with FUNCTION = 0b0100, instruction address match, C1.8.17) gets a unicorn code hook
  * on exactly that address. A comparator at the address the core resumes from fires at once, as on
  * silicon: OpenOCD's cortex_m_step() sets one at the PC to let pending interrupts run first. */
-#include "core/core_internal.h"
+#include "scs/dwt.h"
+#include "scs/fpb.h"
 #include "scs/romtable.h"
+#include "scs/scs_state.h"
 
 #include <string.h>
 
 #define FP_CTRL_ENABLE 1u
 #define FP_CTRL_KEY    2u
 
-void fpb_power_on(struct sim_core *c)
+void fpb_power_on(struct scs *s)
 {
-	memset(c->fpb.comp, 0, sizeof(c->fpb.comp));
-	c->fpb.ctrl = 0;
-	fpb_update(c);
+	memset(s->fpb.comp, 0, sizeof(s->fpb.comp));
+	s->fpb.ctrl = 0;
+	fpb_update(s);
 }
 
-static bool is_fpb_bp(const struct sim_core *c, uint32_t addr)
+static bool is_fpb_bp(const struct scs *s, uint32_t addr)
 {
-	if (!(c->fpb.ctrl & FP_CTRL_ENABLE))
+	if (!(s->fpb.ctrl & FP_CTRL_ENABLE))
 		return false;
 	for (unsigned n = 0; n < CORE_FPB_NUM_CODE; n++) {
-		uint32_t comp = c->fpb.comp[n];
+		uint32_t comp = s->fpb.comp[n];
 		unsigned replace = comp >> 30;
 		if (!(comp & 1u) || (comp & 0x1FFFFFFCu) != (addr & ~3u))
 			continue;
@@ -36,91 +38,67 @@ static bool is_fpb_bp(const struct sim_core *c, uint32_t addr)
 	return false;
 }
 
-static void hook_bp(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+enum scs_point fpb_point_at(struct scs *s, uint32_t addr)
 {
-	struct sim_core *c = ud;
-	uint32_t addr = (uint32_t)address;
-	(void)size;
-	if (c->state == CORE_HALTED || !debug_enabled(c))
-		return;
-	enum core_stop why = STOP_NONE;
-	if (dwt_pc_match(c, addr))
-		why = STOP_DWT;
-	if (is_fpb_bp(c, addr))
-		why = STOP_FPB; /* DFSR.BKPT */
+	if (s->ops->cpu(s->core) == SCS_CPU_HALTED || !debug_enabled(s))
+		return SCS_POINT_NONE;
 	/* A hook whose comparator was just cleared may still fire once (unicorn deletes hooks
 	 * lazily): only a live comparator halts. */
-	if (why == STOP_NONE)
-		return;
-	c->stop = why;
-	c->stop_pc = addr;
-	(void)uc_emu_stop(uc);
+	bool dwt = dwt_pc_match(s, addr); /* sets MATCHED even where the FPB halts too */
+	if (is_fpb_bp(s, addr))
+		return SCS_POINT_FPB; /* DFSR.BKPT */
+	return dwt ? SCS_POINT_DWT : SCS_POINT_NONE;
 }
 
-static void add_bp(struct sim_core *c, uint32_t addr)
+static void add_bp(struct scs *s, uint32_t addr)
 {
-	for (unsigned i = 0; i < c->fpb.n_bp; i++)
-		if (c->fpb.bp[i] == addr)
+	for (unsigned i = 0; i < s->fpb.n_bp; i++)
+		if (s->fpb.bp[i] == addr)
 			return;
-	if (c->fpb.n_bp < sizeof(c->fpb.bp) / sizeof(c->fpb.bp[0]))
-		c->fpb.bp[c->fpb.n_bp++] = addr;
+	if (s->fpb.n_bp < sizeof(s->fpb.bp) / sizeof(s->fpb.bp[0]))
+		s->fpb.bp[s->fpb.n_bp++] = addr;
 }
 
-void fpb_update(struct sim_core *c)
+void fpb_update(struct scs *s)
 {
-	if (c->in_emu) {
-		/* The core wrote a comparator: rebuild after this slice, never under unicorn. */
-		c->fpb.dirty = true;
-		core_request_stop(c);
-		return;
-	}
-	c->fpb.dirty = false;
-	for (unsigned i = 0; i < c->fpb.n_hooks; i++)
-		(void)uc_hook_del(c->uc, c->fpb.hooks[i]);
-	for (unsigned i = 0; i < c->fpb.n_bp; i++)
-		(void)uc_ctl_remove_cache(c->uc, c->fpb.bp[i], (uint64_t)c->fpb.bp[i] + 2);
-	c->fpb.n_hooks = 0;
-	c->fpb.n_bp = 0;
-	dwt_update_watchpoints(c);
-	if (!debug_enabled(c))
-		return;
-	if (c->fpb.ctrl & FP_CTRL_ENABLE) {
-		for (unsigned n = 0; n < CORE_FPB_NUM_CODE; n++) {
-			uint32_t comp = c->fpb.comp[n];
-			if (!(comp & 1u))
-				continue;
-			uint32_t base = comp & 0x1FFFFFFCu;
-			unsigned replace = comp >> 30;
-			if (replace == 1u || replace == 3u)
-				add_bp(c, base);
-			if (replace == 2u || replace == 3u)
-				add_bp(c, base + 2);
+	s->points_dirty = false;
+	s->fpb.n_bp = 0;
+	struct scs_watch w[CORE_DWT_NUM_COMP];
+	unsigned n_w = 0;
+	if (debug_enabled(s)) {
+		n_w = dwt_watchpoints(s, w);
+		if (s->fpb.ctrl & FP_CTRL_ENABLE) {
+			for (unsigned n = 0; n < CORE_FPB_NUM_CODE; n++) {
+				uint32_t comp = s->fpb.comp[n];
+				if (!(comp & 1u))
+					continue;
+				uint32_t base = comp & 0x1FFFFFFCu;
+				unsigned replace = comp >> 30;
+				if (replace == 1u || replace == 3u)
+					add_bp(s, base);
+				if (replace == 2u || replace == 3u)
+					add_bp(s, base + 2);
+			}
+		}
+		for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++) {
+			uint32_t a;
+			if (dwt_pc_comparator(s, n, &a))
+				add_bp(s, a);
 		}
 	}
-	for (unsigned n = 0; n < CORE_DWT_NUM_COMP; n++) {
-		uint32_t a;
-		if (dwt_pc_comparator(c, n, &a))
-			add_bp(c, a);
-	}
-	for (unsigned i = 0; i < c->fpb.n_bp; i++) {
-		uint32_t a = c->fpb.bp[i];
-		if (uc_hook_add(c->uc, &c->fpb.hooks[c->fpb.n_hooks], UC_HOOK_CODE, (void *)hook_bp, c, a, a) ==
-		    UC_ERR_OK)
-			c->fpb.n_hooks++;
-		(void)uc_ctl_remove_cache(c->uc, a, (uint64_t)a + 2);
-	}
+	s->ops->set_points(s->core, s->fpb.bp, s->fpb.n_bp, w, n_w);
 }
 
-static uint32_t read_word(struct sim_core *c, uint32_t off)
+static uint32_t read_word(struct scs *s, uint32_t off)
 {
 	uint32_t v = 0;
 	if (off >= 0xFD0)
 		return romtable_id_read(ROMTABLE_FPB_BASE, off, &v) == 0 ? v : 0;
 	if (off == 0x000) /* NUM_LIT 2 [11:8], NUM_CODE 6 [7:4], REV 0 [31:28] */
 		return (uint32_t)CORE_FPB_NUM_LIT << 8 | (uint32_t)CORE_FPB_NUM_CODE << 4 |
-		       (c->fpb.ctrl & FP_CTRL_ENABLE);
+		       (s->fpb.ctrl & FP_CTRL_ENABLE);
 	if (off >= 0x008 && off < 0x008 + 4 * (CORE_FPB_NUM_CODE + CORE_FPB_NUM_LIT))
-		return c->fpb.comp[(off - 0x008) / 4];
+		return s->fpb.comp[(off - 0x008) / 4];
 	return 0; /* FP_REMAP: remapping not supported */
 }
 
@@ -133,24 +111,24 @@ enum bus_result fpb_read(void *ctx, uint32_t off, unsigned size, enum bus_initia
 
 enum bus_result fpb_write(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t v)
 {
-	struct sim_core *c = ctx;
+	struct scs *s = ctx;
 	(void)who;
 	if (size != 4)
 		return BUS_OK;
 	if (off == 0x000) {
 		if (v & FP_CTRL_KEY) /* C1.11.3: writes without KEY are ignored */
-			c->fpb.ctrl = v & FP_CTRL_ENABLE;
+			s->fpb.ctrl = v & FP_CTRL_ENABLE;
 	} else if (off >= 0x008 && off < 0x008 + 4 * (CORE_FPB_NUM_CODE + CORE_FPB_NUM_LIT)) {
-		c->fpb.comp[(off - 0x008) / 4] = v & 0xDFFFFFFDu;
+		s->fpb.comp[(off - 0x008) / 4] = v & 0xDFFFFFFDu;
 	} else {
 		return BUS_OK;
 	}
-	fpb_update(c);
+	scs_points_changed(s);
 	return BUS_OK;
 }
 
-void fpb_settle(struct sim_core *c)
+void fpb_settle(struct scs *s)
 {
-	if (c->fpb.dirty)
-		fpb_update(c);
+	if (s->points_dirty)
+		fpb_update(s);
 }

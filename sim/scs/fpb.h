@@ -7,33 +7,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <unicorn/unicorn.h>
-
 #include "bus/bus.h"
-#include "scs/dwt.h"
+#include "scs/scs_state.h"
 
-struct sim_core;
-
-#define CORE_FPB_NUM_CODE 6
-#define CORE_FPB_NUM_LIT  2
-
-struct fpb_state {
-	uint32_t ctrl; /* ENABLE bit only; the rest is read-only */
-	uint32_t comp[CORE_FPB_NUM_CODE + CORE_FPB_NUM_LIT];
-	uint32_t bp[2 * CORE_FPB_NUM_CODE + 2 * CORE_DWT_NUM_COMP]; /* halfword addresses that halt */
-	unsigned n_bp;
-	uc_hook hooks[2 * CORE_FPB_NUM_CODE + 2 * CORE_DWT_NUM_COMP];
-	unsigned n_hooks;
-	bool dirty; /* comparators written by the core during emulation: rebuild after the slice */
-};
-
-void fpb_power_on(struct sim_core *c);
+void fpb_power_on(struct scs *s);
 enum bus_result fpb_read(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t *v);
 enum bus_result fpb_write(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t v);
-/* Rebuilds the set of halting addresses from FPB and DWT comparators and the code hooks for them. */
-void fpb_update(struct sim_core *c);
+/* Rebuilds the set of halting addresses from FPB and DWT comparators and hands them to the core
+ * (scs_core_ops.set_points), with the DWT's data watchpoints. */
+void fpb_update(struct scs *s);
+/* The core's code hook at a halting address: which comparator halts there, if any still does. */
+enum scs_point fpb_point_at(struct scs *s, uint32_t addr);
 
-/* After a slice: rebuilds what the core's own comparator writes changed (fpb_update deferred). */
-void fpb_settle(struct sim_core *c);
+/* Before and after a slice: rebuilds what comparator or DEBUGEN writes changed (never under unicorn). */
+void fpb_settle(struct scs *s);
 
 #endif /* SIM_CORE_FPB_H */

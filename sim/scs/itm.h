@@ -9,17 +9,11 @@
 
 #include "bus/bus.h"
 
-struct sim_core;
-
-struct itm_state {
-	uint32_t ter, tcr, tpr;
-	char line[128]; /* the stimulus bytes since the last newline */
-	unsigned len;
-};
+struct scs;
 
 /* itm.c: the ITM page (C1.7 of the Cortex-M4 TRM; stimulus ports print when cfg.uart_echo). */
 enum bus_result itm_read(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t *v);
 enum bus_result itm_write(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t v);
-void itm_flush(struct sim_core *c);
+void itm_flush(struct scs *s);
 
 #endif /* SIM_CORE_ITM_H */

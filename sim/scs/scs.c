@@ -5,7 +5,11 @@
  * of state it reads and the bits a write stores (with the value at reset), or the functions that
  * read and write it; scs_read/scs_write find the row and do the byte-lane work once.
  * Values are those of the STM32F4's Cortex-M4F r0p1 (PM0214 chapter 4). */
-#include "core/core_internal.h"
+#include "scs/debug.h"
+#include "scs/exc.h"
+#include "scs/scs.h"
+#include "scs/scs_state.h"
+#include "scs/systick.h"
 #include "scs/romtable.h"
 
 #include <stddef.h>
@@ -20,36 +24,36 @@
 
 /* ---- NVIC (B3.4) and SCB (B3.2) registers with behaviour ---------------------------------------- */
 
-static uint32_t irq_bits(const struct sim_core *c, const bool *arr, unsigned word)
+static uint32_t irq_bits(const struct scs *s, const bool *arr, unsigned word)
 {
 	uint32_t v = 0;
 	for (unsigned b = 0; b < 32; b++) {
 		unsigned irq = word * 32 + b;
-		if (irq < c->num_irq && arr[EXC_IRQ0 + irq])
+		if (irq < s->num_irq && arr[EXC_IRQ0 + irq])
 			v |= 1u << b;
 	}
 	return v;
 }
 
-static void irq_set_bits(struct sim_core *c, bool *arr, unsigned word, uint32_t v, bool value)
+static void irq_set_bits(struct scs *s, bool *arr, unsigned word, uint32_t v, bool value)
 {
 	for (unsigned b = 0; b < 32; b++) {
 		unsigned irq = word * 32 + b;
-		if (irq < c->num_irq && (v & (1u << b)))
+		if (irq < s->num_irq && (v & (1u << b)))
 			arr[EXC_IRQ0 + irq] = value;
 	}
-	core_request_stop(c);
+	scs_request_stop(s);
 }
 
-static uint32_t icsr_read(struct sim_core *c)
+static uint32_t icsr_read(struct scs *s)
 {
-	int cur = exc_current(c);
+	int cur = exc_current(s);
 	unsigned nactive = 0;
 	int pend = 0, pend_prio = 0x7FFFFFFF;
-	for (int e = EXC_NMI; e < c->num_exc; e++) {
-		nactive += c->exc.active[e];
-		if (c->exc.pending[e] && c->exc.enabled[e]) {
-			int p = e < EXC_MEMMANAGE ? e - 4 : c->exc.prio[e];
+	for (int e = EXC_NMI; e < s->num_exc; e++) {
+		nactive += s->exc.active[e];
+		if (s->exc.pending[e] && s->exc.enabled[e]) {
+			int p = e < EXC_MEMMANAGE ? e - 4 : s->exc.prio[e];
 			if (p < pend_prio) {
 				pend = e;
 				pend_prio = p;
@@ -57,28 +61,28 @@ static uint32_t icsr_read(struct sim_core *c)
 		}
 	}
 	bool irq_pending = false;
-	for (int e = EXC_IRQ0; e < c->num_exc; e++)
-		irq_pending |= c->exc.pending[e];
+	for (int e = EXC_IRQ0; e < s->num_exc; e++)
+		irq_pending |= s->exc.pending[e];
 	return (uint32_t)cur | (nactive <= 1 ? 1u << 11 : 0) | (uint32_t)pend << 12 | (irq_pending ? 1u << 22 : 0) |
-	       (c->exc.pending[EXC_SYSTICK] ? ICSR_PENDSTSET : 0) | (c->exc.pending[EXC_PENDSV] ? ICSR_PENDSVSET : 0) |
-	       (c->exc.pending[EXC_NMI] ? ICSR_NMIPENDSET : 0);
+	       (s->exc.pending[EXC_SYSTICK] ? ICSR_PENDSTSET : 0) | (s->exc.pending[EXC_PENDSV] ? ICSR_PENDSVSET : 0) |
+	       (s->exc.pending[EXC_NMI] ? ICSR_NMIPENDSET : 0);
 }
 
-static void icsr_write(struct sim_core *c, uint32_t v)
+static void icsr_write(struct scs *s, uint32_t v)
 {
 	if (v & ICSR_NMIPENDSET)
-		exc_set_pending(c, EXC_NMI);
+		exc_set_pending(s, EXC_NMI);
 	if (v & ICSR_PENDSVSET)
-		exc_set_pending(c, EXC_PENDSV);
+		exc_set_pending(s, EXC_PENDSV);
 	else if (v & ICSR_PENDSVCLR)
-		c->exc.pending[EXC_PENDSV] = false;
+		s->exc.pending[EXC_PENDSV] = false;
 	if (v & ICSR_PENDSTSET)
-		exc_set_pending(c, EXC_SYSTICK);
+		exc_set_pending(s, EXC_SYSTICK);
 	else if (v & ICSR_PENDSTCLR)
-		c->exc.pending[EXC_SYSTICK] = false;
+		s->exc.pending[EXC_SYSTICK] = false;
 }
 
-static uint32_t shcsr_read(const struct sim_core *c)
+static uint32_t shcsr_read(const struct scs *s)
 {
 	static const struct {
 		int exc;
@@ -87,265 +91,265 @@ static uint32_t shcsr_read(const struct sim_core *c)
 	           {EXC_DEBUGMON, 8},  {EXC_PENDSV, 10},  {EXC_SYSTICK, 11}};
 	uint32_t v = 0;
 	for (size_t i = 0; i < sizeof(act) / sizeof(act[0]); i++)
-		if (c->exc.active[act[i].exc])
+		if (s->exc.active[act[i].exc])
 			v |= 1u << act[i].bit;
-	v |= (c->exc.pending[EXC_USAGEFAULT] ? 1u << 12 : 0) | (c->exc.pending[EXC_MEMMANAGE] ? 1u << 13 : 0) |
-	     (c->exc.pending[EXC_BUSFAULT] ? 1u << 14 : 0) | (c->exc.pending[EXC_SVCALL] ? 1u << 15 : 0);
-	v |= (c->exc.enabled[EXC_MEMMANAGE] ? 1u << 16 : 0) | (c->exc.enabled[EXC_BUSFAULT] ? 1u << 17 : 0) |
-	     (c->exc.enabled[EXC_USAGEFAULT] ? 1u << 18 : 0);
+	v |= (s->exc.pending[EXC_USAGEFAULT] ? 1u << 12 : 0) | (s->exc.pending[EXC_MEMMANAGE] ? 1u << 13 : 0) |
+	     (s->exc.pending[EXC_BUSFAULT] ? 1u << 14 : 0) | (s->exc.pending[EXC_SVCALL] ? 1u << 15 : 0);
+	v |= (s->exc.enabled[EXC_MEMMANAGE] ? 1u << 16 : 0) | (s->exc.enabled[EXC_BUSFAULT] ? 1u << 17 : 0) |
+	     (s->exc.enabled[EXC_USAGEFAULT] ? 1u << 18 : 0);
 	return v;
 }
 
-static void shcsr_write(struct sim_core *c, uint32_t v)
+static void shcsr_write(struct scs *s, uint32_t v)
 {
-	c->exc.enabled[EXC_MEMMANAGE] = (v >> 16) & 1u;
-	c->exc.enabled[EXC_BUSFAULT] = (v >> 17) & 1u;
-	c->exc.enabled[EXC_USAGEFAULT] = (v >> 18) & 1u;
-	c->exc.pending[EXC_USAGEFAULT] = (v >> 12) & 1u;
-	c->exc.pending[EXC_MEMMANAGE] = (v >> 13) & 1u;
-	c->exc.pending[EXC_BUSFAULT] = (v >> 14) & 1u;
-	c->exc.pending[EXC_SVCALL] = (v >> 15) & 1u;
-	core_request_stop(c);
+	s->exc.enabled[EXC_MEMMANAGE] = (v >> 16) & 1u;
+	s->exc.enabled[EXC_BUSFAULT] = (v >> 17) & 1u;
+	s->exc.enabled[EXC_USAGEFAULT] = (v >> 18) & 1u;
+	s->exc.pending[EXC_USAGEFAULT] = (v >> 12) & 1u;
+	s->exc.pending[EXC_MEMMANAGE] = (v >> 13) & 1u;
+	s->exc.pending[EXC_BUSFAULT] = (v >> 14) & 1u;
+	s->exc.pending[EXC_SVCALL] = (v >> 15) & 1u;
+	scs_request_stop(s);
 }
 
-static void write_prio_bytes(struct sim_core *c, int first_exc, uint32_t v, uint32_t bytemask)
+static void write_prio_bytes(struct scs *s, int first_exc, uint32_t v, uint32_t bytemask)
 {
 	for (unsigned b = 0; b < 4; b++) {
 		int e = first_exc + (int)b;
-		if ((bytemask >> (8 * b)) & 0xFFu && e < c->num_exc)
-			c->exc.prio[e] = (uint8_t)((v >> (8 * b)) & c->exc.prio_mask);
+		if ((bytemask >> (8 * b)) & 0xFFu && e < s->num_exc)
+			s->exc.prio[e] = (uint8_t)((v >> (8 * b)) & s->exc.prio_mask);
 	}
-	core_request_stop(c);
+	scs_request_stop(s);
 }
 
-static void aircr_write(struct sim_core *c, uint32_t v)
+static void aircr_write(struct scs *s, uint32_t v)
 {
 	if ((v >> 16) != 0x05FAu)
 		return; /* VECTKEY (B3.2.6) */
-	c->scb.aircr_prigroup = (v >> 8) & 7u;
+	s->scb.aircr_prigroup = (v >> 8) & 7u;
 	if (v & 4u) { /* SYSRESETREQ: the whole chip but the debug logic */
-		core_local_reset(c, true);
+		s->ops->local_reset(s->core, true);
 	} else if (v & 1u) { /* VECTRESET: the core only */
-		core_local_reset(c, false);
+		s->ops->local_reset(s->core, false);
 	} else if (v & 2u) { /* VECTCLRACTIVE */
-		memset(c->exc.active, 0, sizeof(c->exc.active));
+		memset(s->exc.active, 0, sizeof(s->exc.active));
 	}
 }
 
 /* ---- row functions: i is the word's index within its row ---------------------------------------- */
 
-static uint32_t ictr_read(struct sim_core *c, unsigned i)
+static uint32_t ictr_read(struct scs *s, unsigned i)
 {
 	(void)i;
-	return (c->num_irq - 1u) / 32u; /* INTLINESNUM: interrupt lines in steps of 32 */
+	return (s->num_irq - 1u) / 32u; /* INTLINESNUM: interrupt lines in steps of 32 */
 }
 
-static uint32_t iser_read(struct sim_core *c, unsigned i)
+static uint32_t iser_read(struct scs *s, unsigned i)
 {
-	return irq_bits(c, c->exc.enabled, i);
+	return irq_bits(s, s->exc.enabled, i);
 }
 
-static void iser_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
-{
-	(void)lanes, (void)who;
-	irq_set_bits(c, c->exc.enabled, i, v, true);
-}
-
-static void icer_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void iser_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)lanes, (void)who;
-	irq_set_bits(c, c->exc.enabled, i, v, false);
+	irq_set_bits(s, s->exc.enabled, i, v, true);
 }
 
-static uint32_t ispr_read(struct sim_core *c, unsigned i)
-{
-	return irq_bits(c, c->exc.pending, i);
-}
-
-static void ispr_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void icer_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)lanes, (void)who;
-	irq_set_bits(c, c->exc.pending, i, v, true);
+	irq_set_bits(s, s->exc.enabled, i, v, false);
 }
 
-static void icpr_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static uint32_t ispr_read(struct scs *s, unsigned i)
+{
+	return irq_bits(s, s->exc.pending, i);
+}
+
+static void ispr_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)lanes, (void)who;
-	irq_set_bits(c, c->exc.pending, i, v, false);
+	irq_set_bits(s, s->exc.pending, i, v, true);
 }
 
-static uint32_t iabr_read(struct sim_core *c, unsigned i)
+static void icpr_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
-	return irq_bits(c, c->exc.active, i);
+	(void)lanes, (void)who;
+	irq_set_bits(s, s->exc.pending, i, v, false);
+}
+
+static uint32_t iabr_read(struct scs *s, unsigned i)
+{
+	return irq_bits(s, s->exc.active, i);
 }
 
 /* NVIC_IPRn: the priority bytes of IRQs 4n..4n+3 (B3.4.7). */
-static uint32_t ipr_read(struct sim_core *c, unsigned i)
+static uint32_t ipr_read(struct scs *s, unsigned i)
 {
 	uint32_t v = 0;
 	for (unsigned b = 0; b < 4; b++) {
 		unsigned irq = 4 * i + b;
-		if (irq < c->num_irq)
-			v |= (uint32_t)c->exc.prio[EXC_IRQ0 + irq] << (8 * b);
+		if (irq < s->num_irq)
+			v |= (uint32_t)s->exc.prio[EXC_IRQ0 + irq] << (8 * b);
 	}
 	return v;
 }
 
-static void ipr_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void ipr_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)who;
-	if (4 * i < c->num_irq)
-		write_prio_bytes(c, EXC_IRQ0 + (int)(4 * i), v, lanes);
+	if (4 * i < s->num_irq)
+		write_prio_bytes(s, EXC_IRQ0 + (int)(4 * i), v, lanes);
 }
 
 /* SHPR1-3: the priority bytes of exceptions 4..15 (B3.2.10). */
-static uint32_t shpr_read(struct sim_core *c, unsigned i)
+static uint32_t shpr_read(struct scs *s, unsigned i)
 {
 	uint32_t v = 0;
 	for (unsigned b = 0; b < 4; b++)
-		v |= (uint32_t)c->exc.prio[4 + 4 * i + b] << (8 * b);
+		v |= (uint32_t)s->exc.prio[4 + 4 * i + b] << (8 * b);
 	return v;
 }
 
-static void shpr_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void shpr_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)who;
-	write_prio_bytes(c, 4 + 4 * (int)i, v, lanes);
+	write_prio_bytes(s, 4 + 4 * (int)i, v, lanes);
 }
 
-static uint32_t icsr_row_read(struct sim_core *c, unsigned i)
+static uint32_t icsr_row_read(struct scs *s, unsigned i)
 {
 	(void)i;
-	return icsr_read(c);
+	return icsr_read(s);
 }
 
-static void icsr_row_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void icsr_row_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)i, (void)lanes, (void)who;
-	icsr_write(c, v);
+	icsr_write(s, v);
 }
 
-static uint32_t aircr_read(struct sim_core *c, unsigned i)
+static uint32_t aircr_read(struct scs *s, unsigned i)
 {
 	(void)i;
-	return 0xFA050000u | c->scb.aircr_prigroup << 8; /* VECTKEYSTAT reads 0xFA05 */
+	return 0xFA050000u | s->scb.aircr_prigroup << 8; /* VECTKEYSTAT reads 0xFA05 */
 }
 
-static void aircr_row_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void aircr_row_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)i, (void)lanes, (void)who;
-	aircr_write(c, v);
+	aircr_write(s, v);
 }
 
-static uint32_t shcsr_row_read(struct sim_core *c, unsigned i)
+static uint32_t shcsr_row_read(struct scs *s, unsigned i)
 {
 	(void)i;
-	return shcsr_read(c);
+	return shcsr_read(s);
 }
 
-static void shcsr_row_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void shcsr_row_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)i, (void)lanes, (void)who;
-	shcsr_write(c, v);
+	shcsr_write(s, v);
 }
 
 /* CPACR and FPCCR decide whether FP instructions trap (NOCP, lazy stacking): the blocks' hooks follow. */
-static void fp_access_changed(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void fp_access_changed(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)i, (void)v, (void)lanes, (void)who;
-	exc_update_fp_trap(c);
-	core_request_stop(c);
+	exc_update_fp_trap(s);
+	scs_request_stop(s);
 }
 
-static uint32_t fpccr_read(struct sim_core *c, unsigned i)
+static uint32_t fpccr_read(struct scs *s, unsigned i)
 {
 	(void)i;
-	return c->scb.fpccr;
+	return s->scb.fpccr;
 }
 
-static void fpccr_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void fpccr_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	/* ASPEN, LSPEN and LSPACT are writable; the frame-state bits are the core's (B3.2.22). */
-	c->scb.fpccr = (c->scb.fpccr & ~0xC0000001u) | (v & 0xC0000001u);
-	fp_access_changed(c, i, v, lanes, who);
+	s->scb.fpccr = (s->scb.fpccr & ~0xC0000001u) | (v & 0xC0000001u);
+	fp_access_changed(s, i, v, lanes, who);
 }
 
-static void stir_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void stir_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)i, (void)lanes, (void)who;
-	if ((v & 0x1FFu) < c->num_irq)
-		exc_set_pending(c, EXC_IRQ0 + (int)(v & 0x1FFu));
+	if ((v & 0x1FFu) < s->num_irq)
+		exc_set_pending(s, EXC_IRQ0 + (int)(v & 0x1FFu));
 }
 
-static uint32_t syst_csr_read(struct sim_core *c, unsigned i)
+static uint32_t syst_csr_read(struct scs *s, unsigned i)
 {
 	(void)i;
-	return systick_csr_read(c);
+	return systick_csr_read(s);
 }
 
-static void syst_csr_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void syst_csr_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)i, (void)lanes, (void)who;
-	systick_csr_write(c, v);
+	systick_csr_write(s, v);
 }
 
-static uint32_t syst_rvr_read(struct sim_core *c, unsigned i)
+static uint32_t syst_rvr_read(struct scs *s, unsigned i)
 {
 	(void)i;
-	return systick_rvr_read(c);
+	return systick_rvr_read(s);
 }
 
-static void syst_rvr_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void syst_rvr_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)i, (void)lanes, (void)who;
-	systick_rvr_write(c, v);
+	systick_rvr_write(s, v);
 }
 
-static uint32_t syst_cvr_read(struct sim_core *c, unsigned i)
+static uint32_t syst_cvr_read(struct scs *s, unsigned i)
 {
 	(void)i;
-	return systick_cvr_read(c);
+	return systick_cvr_read(s);
 }
 
-static void syst_cvr_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void syst_cvr_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)i, (void)lanes, (void)who;
-	systick_cvr_write(c, v);
+	systick_cvr_write(s, v);
 }
 
-static uint32_t dhcsr_row_read(struct sim_core *c, unsigned i)
+static uint32_t dhcsr_row_read(struct scs *s, unsigned i)
 {
 	(void)i;
-	return debug_dhcsr_read(c);
+	return debug_dhcsr_read(s);
 }
 
-static void dhcsr_row_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void dhcsr_row_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)i, (void)lanes;
-	debug_dhcsr_write(c, who, v);
+	debug_dhcsr_write(s, who, v);
 }
 
-static void dcrsr_row_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void dcrsr_row_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)i, (void)lanes;
-	debug_dcrsr_write(c, who, v);
+	debug_dcrsr_write(s, who, v);
 }
 
-static uint32_t demcr_read(struct sim_core *c, unsigned i)
+static uint32_t demcr_read(struct scs *s, unsigned i)
 {
 	(void)i;
-	return debug_demcr(c);
+	return debug_demcr(s);
 }
 
-static void demcr_row_write(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
+static void demcr_row_write(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who)
 {
 	(void)i, (void)lanes, (void)who;
-	debug_demcr_write(c, v);
+	debug_demcr_write(s, v);
 }
 
-static uint32_t coresight_id_read(struct sim_core *c, unsigned i)
+static uint32_t coresight_id_read(struct scs *s, unsigned i)
 {
-	(void)c;
+	(void)s;
 	uint32_t v = 0;
 	if (romtable_id_read(ROMTABLE_SCS_BASE, 0xFD0u + 4u * i, &v) != 0)
 		v = 0;
@@ -374,11 +378,11 @@ struct scs_reg {
 	bool lanes; /* a byte or halfword write passes only the lanes written (the rest zero) instead of
 	             * merging with a read: byte-accessible registers (B3.4.7, B3.2.10) and set/clear bits */
 	enum scs_domain domain;
-	uint16_t field; /* SCS_FIELD, SCS_W1C: offsetof(struct sim_core, ...) of the stored word */
+	uint16_t field; /* SCS_FIELD, SCS_W1C: offsetof(struct scs, ...) of the stored word */
 	uint32_t wmask; /* SCS_FIELD: the bits a write stores (0: read-only) */
 	uint32_t value; /* SCS_CONST: the value; SCS_FIELD, SCS_W1C: the value at reset */
-	uint32_t (*read)(struct sim_core *c, unsigned i);
-	void (*write)(struct sim_core *c, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who);
+	uint32_t (*read)(struct scs *s, unsigned i);
+	void (*write)(struct scs *s, unsigned i, uint32_t v, uint32_t lanes, enum bus_initiator who);
 };
 
 /* The table rows below: each argument is one designated initializer's value or, for FIELD and W1C,
@@ -390,13 +394,13 @@ struct scs_reg {
 	}
 #define FIELD(o, n, r, f, m, v, wr)                                                                                    \
 	{                                                                                                              \
-		.off = o, .words = 1, .name = n, .ref = r, .kind = SCS_FIELD, .field = offsetof(struct sim_core, f),   \
+		.off = o, .words = 1, .name = n, .ref = r, .kind = SCS_FIELD, .field = offsetof(struct scs, f),        \
 		.wmask = m, .value = v, .write = wr                                                                    \
 	}
 #define W1C(o, n, r, f, d)                                                                                             \
 	{                                                                                                              \
 		.off = o, .words = 1, .name = n, .ref = r, .kind = SCS_W1C, .lanes = true, .domain = d,                \
-		.field = offsetof(struct sim_core, f)                                                                  \
+		.field = offsetof(struct scs, f)                                                                       \
 	}
 #define FN(o, w, n, r, l, rd, wr)                                                                                      \
 	{                                                                                                              \
@@ -456,7 +460,7 @@ static const struct scs_reg scs_regs[] = {
      .ref = "C1.6",
      .kind = SCS_FIELD,
      .domain = SCS_DEBUG,
-     .field = offsetof(struct sim_core, dbg.dcrdr),
+     .field = offsetof(struct scs, dbg.dcrdr),
      .wmask = 0xFFFFFFFFu},
     FN(0xDFC, 1, "DEMCR", "C1.6.5", false, demcr_read, demcr_row_write),
     FN(0xF00, 1, "STIR", "B3.4", false, NULL, stir_write),
@@ -465,7 +469,7 @@ static const struct scs_reg scs_regs[] = {
     FIELD(0xF3C, "FPDSCR", "B3.2.20-B3.2.24", scb.fpdscr, 0x07C00000u, 0, NULL), /* AHP, DN, FZ, RMode */
     CONST(0xF40, "MVFR0", "B3.2.20-B3.2.24", 0x10110021u),                       /* single precision VFPv4-D16 */
     CONST(0xF44, "MVFR1", "B3.2.20-B3.2.24", 0x11000011u),
-    FN(0xFD0, 12, "PIDR4", "CoreSight IHI 0029 B2.1", false, coresight_id_read, NULL), /* romtable.c */
+    FN(0xFD0, 12, "PIDR4", "CoreSight IHI 0029 B2.1", false, coresight_id_read, NULL), /* romtable.s */
 };
 
 #define N_REGS (sizeof(scs_regs) / sizeof(scs_regs[0]))
@@ -486,12 +490,12 @@ static const struct scs_reg *scs_find(uint32_t word)
 	return word < r->off + 4u * r->words ? r : NULL;
 }
 
-static uint32_t *scs_field(struct sim_core *c, const struct scs_reg *r)
+static uint32_t *scs_field(struct scs *s, const struct scs_reg *r)
 {
-	return (uint32_t *)((char *)c + r->field);
+	return (uint32_t *)((char *)s + r->field);
 }
 
-static uint32_t read_word(struct sim_core *c, const struct scs_reg *r, uint32_t word)
+static uint32_t read_word(struct scs *s, const struct scs_reg *r, uint32_t word)
 {
 	unsigned i = (word - r->off) / 4;
 	switch (r->kind) {
@@ -499,14 +503,14 @@ static uint32_t read_word(struct sim_core *c, const struct scs_reg *r, uint32_t 
 		return r->value;
 	case SCS_FIELD:
 	case SCS_W1C:
-		return *scs_field(c, r);
+		return *scs_field(s, r);
 	case SCS_FN:
 	default:
-		return r->read ? r->read(c, i) : 0;
+		return r->read ? r->read(s, i) : 0;
 	}
 }
 
-static void write_word(struct sim_core *c, const struct scs_reg *r, uint32_t word, uint32_t v, uint32_t lanes,
+static void write_word(struct scs *s, const struct scs_reg *r, uint32_t word, uint32_t v, uint32_t lanes,
                        enum bus_initiator who)
 {
 	unsigned i = (word - r->off) / 4;
@@ -516,17 +520,17 @@ static void write_word(struct sim_core *c, const struct scs_reg *r, uint32_t wor
 	case SCS_FIELD:
 		if (!r->wmask)
 			return;
-		*scs_field(c, r) = v & r->wmask;
+		*scs_field(s, r) = v & r->wmask;
 		if (r->write)
-			r->write(c, i, v, lanes, who);
+			r->write(s, i, v, lanes, who);
 		return;
 	case SCS_W1C:
-		*scs_field(c, r) &= ~v;
+		*scs_field(s, r) &= ~v;
 		return;
 	case SCS_FN:
 	default:
 		if (r->write)
-			r->write(c, i, v, lanes, who);
+			r->write(s, i, v, lanes, who);
 		return;
 	}
 }
@@ -542,26 +546,26 @@ enum bus_result scs_read(void *ctx, uint32_t off, unsigned size, enum bus_initia
 
 enum bus_result scs_write(void *ctx, uint32_t off, unsigned size, enum bus_initiator who, uint32_t v)
 {
-	struct sim_core *c = ctx;
+	struct scs *s = ctx;
 	uint32_t word = off & ~3u;
 	const struct scs_reg *r = scs_find(word);
 	if (!r)
 		return BUS_OK; /* reserved: WI */
 	if (size == 4)
-		write_word(c, r, word, v, 0xFFFFFFFFu, who);
+		write_word(s, r, word, v, 0xFFFFFFFFu, who);
 	else if (r->lanes)
-		write_word(c, r, word, bus_merge(0, off, size, v), bus_lanes(off, size), who);
+		write_word(s, r, word, bus_merge(0, off, size, v), bus_lanes(off, size), who);
 	else /* the other bytes keep their value: read, merge, write the word */
-		write_word(c, r, word, bus_merge(read_word(c, r, word), off, size, v), 0xFFFFFFFFu, who);
+		write_word(s, r, word, bus_merge(read_word(s, r, word), off, size, v), 0xFFFFFFFFu, who);
 	return BUS_OK;
 }
 
-void scs_reset(struct sim_core *c, bool debug_domain)
+void scs_reset(struct scs *s, bool debug_domain)
 {
 	for (size_t i = 0; i < N_REGS; i++) {
 		const struct scs_reg *r = &scs_regs[i];
 		if ((r->kind == SCS_FIELD || r->kind == SCS_W1C) && (r->domain == SCS_DEBUG) == debug_domain)
-			*scs_field(c, r) = r->value;
+			*scs_field(s, r) = r->value;
 	}
 }
 

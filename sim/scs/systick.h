@@ -7,26 +7,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct sim_core;
+struct scs;
 
-struct systick_state {
-	uint32_t csr, rvr;
-	uint32_t cvr;  /* value at sync */
-	uint64_t sync; /* core cycles at which cvr was valid */
-};
-
-void systick_reset(struct sim_core *c);
+void systick_reset(struct scs *s);
 /* Cycles from now until SysTick next sets COUNTFLAG, or UINT64_MAX when disabled. */
-uint64_t systick_next_event(struct sim_core *c);
+uint64_t systick_next_event(struct scs *s);
 /* SysTick counts with TICKINT: its expiry pends the exception (B3.3.3). */
-bool systick_tickint(const struct sim_core *c);
+bool systick_tickint(const struct scs *s);
 /* Brings SysTick to time `now`, pending the exception for each wrap. */
-void systick_advance(struct sim_core *c, uint64_t now);
-uint32_t systick_csr_read(struct sim_core *c);
-void systick_csr_write(struct sim_core *c, uint32_t v);
-uint32_t systick_rvr_read(struct sim_core *c);
-void systick_rvr_write(struct sim_core *c, uint32_t v);
-uint32_t systick_cvr_read(struct sim_core *c);
-void systick_cvr_write(struct sim_core *c, uint32_t v);
+void systick_advance(struct scs *s, uint64_t now);
+uint32_t systick_csr_read(struct scs *s);
+void systick_csr_write(struct scs *s, uint32_t v);
+uint32_t systick_rvr_read(struct scs *s);
+void systick_rvr_write(struct scs *s, uint32_t v);
+uint32_t systick_cvr_read(struct scs *s);
+void systick_cvr_write(struct scs *s, uint32_t v);
 
 #endif /* SIM_CORE_SYSTICK_H */
