@@ -7,9 +7,14 @@ one static library per folder in the same order, so most back-edges also fail to
 check names the file and line. With --cycles it also lists the file-level include cycles (a file
 reaching itself through other files' #include lines), which are allowed inside a folder but
 worth knowing; --file-cycles lists them with each .c and .h a node of its own (#include lines only).
-Run: python3 scripts/check_layers.py [--cycles | --file-cycles]; exit 1 on a violation."""
+--sim-cycles [BUILD/sim] fails on any cycle between the files of sim/ (ctest layers.sim_cycles): include
+cycles between units, also those hidden behind an aggregate header, and, given the build's object
+folder, call cycles between files from `nm` (A uses a symbol B defines and B one A defines).
+Run: python3 scripts/check_layers.py [--cycles | --file-cycles | --sim-cycles [OBJDIR]]; exit 1 on a
+violation."""
 import os
 import re
+import subprocess
 import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
@@ -79,29 +84,15 @@ def check(top, layers):
     return bad
 
 
-def cycles(top, by_file=False):
-    """Include cycles: strongly connected components of more than one node. A node is a unit (x.c
-    and x.h together), or with by_file each file on its own (what the compiler sees)."""
-    graph = {}
-    for path in sources(top):
-        rel = os.path.relpath(path, os.path.join(ROOT, top))
-        base = rel if by_file else os.path.splitext(rel)[0]
-        deps = graph.setdefault(base, set())
-        for m in INCLUDE.finditer(open(path, encoding='utf-8').read()):
-            inc = m.group(1) if by_file else os.path.splitext(m.group(1))[0]
-            cand = os.path.normpath(os.path.join(os.path.dirname(rel), inc))
-            ext = '' if by_file else '.h'
-            for c in (inc, cand):
-                if os.path.exists(os.path.join(ROOT, top, c + ext)) and c != base:
-                    deps.add(c)
-                    break
+def scc(graph):
+    """Strongly connected components of more than one node (Tarjan), each sorted."""
     index, low, stack, on, out = {}, {}, [], set(), []
 
     def visit(v):
         index[v] = low[v] = len(index)
         stack.append(v)
         on.add(v)
-        for w in graph.get(v, ()):
+        for w in sorted(graph.get(v, ())):
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -125,6 +116,109 @@ def cycles(top, by_file=False):
     return out
 
 
+def include_graph(top, by_file=False):
+    """#include edges: a node is a unit (x.c and x.h together), or with by_file each file."""
+    graph = {}
+    for path in sources(top):
+        rel = os.path.relpath(path, os.path.join(ROOT, top))
+        base = rel if by_file else os.path.splitext(rel)[0]
+        deps = graph.setdefault(base, set())
+        for m in INCLUDE.finditer(open(path, encoding='utf-8').read()):
+            inc = m.group(1) if by_file else os.path.splitext(m.group(1))[0]
+            cand = os.path.normpath(os.path.join(os.path.dirname(rel), inc))
+            ext = '' if by_file else '.h'
+            for c in (inc, cand):
+                if os.path.exists(os.path.join(ROOT, top, c + ext)) and c != base:
+                    deps.add(c)
+                    break
+    return graph
+
+
+def cycles(top, by_file=False):
+    """Include cycles: strongly connected components of the include graph."""
+    return scc(include_graph(top, by_file))
+
+
+def unit_cycles(top):
+    """Include cycles between units (x.c with x.h) that an aggregate header hides: a header with no
+    .c of its own (core_internal.h) is not a node but a shortcut, so a unit that includes it
+    depends on every unit whose header it includes. x.c including all.h, which includes y.h, while
+    y.c includes all.h, which includes x.h, is the cycle x <-> y."""
+    graph = include_graph(top)
+    real = {u for u in graph if os.path.exists(os.path.join(ROOT, top, u + '.c'))}
+    units = {}
+    for u in real:
+        seen, todo, deps = set(), list(graph[u]), set()
+        while todo:
+            v = todo.pop()
+            if v in seen:
+                continue
+            seen.add(v)
+            if v in real:
+                deps.add(v)
+            else:
+                todo.extend(graph.get(v, ()))  # an aggregate header: look through it
+        units[u] = deps - {u}
+    return scc(units)
+
+
+def call_graph(top, objdir):
+    """Call (and data) edges between a tree's .c files from `nm` on the build's objects: A -> B when
+    A's object uses a symbol B's object defines. The objects are those of the layer libraries
+    OBJDIR/lib<top>_<folder>.a (the board's, lib<top>_board.a, is the top folder) and the program's
+    main.c.o: archives CMake rebuilds whole, so a moved file's stale object is not among them."""
+    defs, uses = {}, {}
+
+    def scan(path, folder):
+        out = subprocess.run(['nm', '-A', path], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            if path.endswith('.a'):  # archive:member:symbol line
+                _, member, rest = (line.split(':', 2) + ['', ''])[:3]
+            else:
+                member, rest = os.path.basename(path), line.split(':', 1)[-1]
+            if not member.endswith('.c.o'):
+                continue
+            src = os.path.normpath(os.path.join(folder, member[:-4]))
+            fields = rest.split()
+            if len(fields) == 3 and fields[1] in 'TDBRCGS':
+                defs.setdefault(fields[2], src)
+            elif len(fields) == 2 and fields[0] == 'U':
+                uses.setdefault(src, set()).add(fields[1])
+
+    for f in sorted(os.listdir(objdir)) if os.path.isdir(objdir) else []:
+        if f.startswith(f'lib{top}_') and f.endswith('.a'):
+            folder = f[len(f'lib{top}_'):-2]
+            scan(os.path.join(objdir, f), '.' if folder == 'board' else folder)
+    for dirpath, _, files in os.walk(os.path.join(objdir, 'CMakeFiles')):
+        if 'main.c.o' in files and not dirpath.endswith('_links.dir'):
+            scan(os.path.join(dirpath, 'main.c.o'), '.')
+    graph, why = {}, {}
+    for src, syms in uses.items():
+        for sym in sorted(syms):
+            dst = defs.get(sym)
+            if dst and dst != src:
+                graph.setdefault(src, set()).add(dst)
+                why.setdefault((src, dst), []).append(sym)
+    for src in set(defs.values()):
+        graph.setdefault(src, set())
+    return graph, why
+
+
+def strict_cycles(top, objdir):
+    """Every include cycle between units (aggregate headers seen through) and every call cycle
+    between files of TOP, as messages naming the files and, for calls, a symbol of each edge."""
+    bad = [f'{top}: include cycle: {" <-> ".join(c)}' for c in unit_cycles(top)]
+    if objdir:
+        graph, why = call_graph(top, objdir)
+        if not graph:
+            bad.append(f'{top}: no objects under {objdir}: build first (bash scripts/build.sh)')
+        for comp in scc(graph):
+            edges = [f'{a} -> {b} ({why[(a, b)][0]})' for a in comp for b in sorted(graph[a])
+                     if b in comp]
+            bad.append(f'{top}: call cycle: {" <-> ".join(comp)}: ' + ', '.join(sorted(edges)))
+    return bad
+
+
 def main():
     bad = []
     for top, layers in LAYERS.items():
@@ -140,6 +234,17 @@ def main():
         print(f'check_layers: {len(bad)} back-edge(s): move the code down a layer or pass a callback up',
               file=sys.stderr)
         return 1
+    if '--sim-cycles' in sys.argv:
+        i = sys.argv.index('--sim-cycles')
+        objdir = sys.argv[i + 1] if i + 1 < len(sys.argv) else None
+        found = strict_cycles('sim', objdir)
+        for b in found:
+            print(b, file=sys.stderr)
+        if found:
+            print(f'check_layers: {len(found)} cycle(s) between files of sim/: move the shared part down '
+                  'into a file both use, or pass a callback', file=sys.stderr)
+            return 1
+        print('check_layers: sim/ files: no include or call cycle' + ('' if objdir else ' (includes only)'))
     print('check_layers: ' + ', '.join(f'{top}/ {len(l)} layers' for top, l in LAYERS.items()) + ': no back-edge')
     return 0
 
