@@ -479,39 +479,6 @@ uint32_t cyc_skip_saving(const struct cyc_block *b, unsigned i)
 	return cost > 1u ? cost - 1u : 0u;
 }
 
-bool cyc_cond_passed(uint8_t cond, uint32_t apsr)
-{
-	/* Armv7-M ARM A7.3.1 table A7-1 "Condition codes". */
-	bool n = (apsr >> 31) & 1u, z = (apsr >> 30) & 1u, c = (apsr >> 29) & 1u, v = (apsr >> 28) & 1u;
-	bool r;
-	switch (cond >> 1) {
-	case 0:
-		r = z;
-		break; /* EQ / NE */
-	case 1:
-		r = c;
-		break; /* CS / CC */
-	case 2:
-		r = n;
-		break; /* MI / PL */
-	case 3:
-		r = v;
-		break; /* VS / VC */
-	case 4:
-		r = c && !z;
-		break; /* HI / LS */
-	case 5:
-		r = n == v;
-		break; /* GE / LT */
-	case 6:
-		r = n == v && !z;
-		break; /* GT / LE */
-	default:
-		return true; /* AL (14) and 15 */
-	}
-	return (cond & 1u) ? !r : r;
-}
-
 /* Exception timing (Cortex-M4 TRM r0p1 3.3 and 2.3.x "Exception handling": "Interrupt latency
  * of 12 cycles ... 10 cycles on return ... tail-chaining 6 cycles", zero-wait-state memory).
  * With the FP context (Armv7-M ARM B1.5.7, CONTROL.FPCA set, lazy stacking off or triggered) the

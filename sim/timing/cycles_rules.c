@@ -3,8 +3,9 @@
  * and section 7.2.3 table 7-1 "FPU instruction set" (floating point). docs/cycle-model.md lists every
  * rule with what is approximated. Symbols as in the TRM: P = pipeline refill, N = registers moved,
  * B = barrier, W = wait for event. */
+#include "timing/cycles_operands.h"
 #include "timing/cycles_rules.h"
-#include "timing/cycles.h"
+#include "timing/cycles_dyn.h"
 
 #include <string.h>
 
@@ -108,134 +109,6 @@ static uint32_t refill(const struct cyc_rules_state *st, uint32_t p)
 	return p;
 }
 
-/* cycles_rules.h */
-int cyc_core_reg(int reg)
-{
-	if (reg >= ARM_REG_R0 && reg <= ARM_REG_R12)
-		return reg - ARM_REG_R0;
-	if (reg == ARM_REG_SP)
-		return 13;
-	if (reg == ARM_REG_LR)
-		return 14;
-	if (reg == ARM_REG_PC)
-		return 15;
-	return -1;
-}
-
-static uint32_t reg_bit(int reg)
-{
-	int r = cyc_core_reg(reg);
-	return r < 0 ? 0u : 1u << r;
-}
-
-/* Registers a single load or store uses to form its address (base and index). */
-static uint32_t address_regs(const cs_arm *a)
-{
-	uint32_t mask = 0;
-	for (unsigned i = 0; i < a->op_count; i++)
-		if (a->operands[i].type == ARM_OP_MEM)
-			mask |= reg_bit(a->operands[i].mem.base) | reg_bit(a->operands[i].mem.index);
-	return mask;
-}
-
-/* Does the access add an index register to its base ([Rn, Rm] or [Rn, Rm, LSL #n])? */
-static bool has_index(const cs_arm *a)
-{
-	for (unsigned i = 0; i < a->op_count; i++)
-		if (a->operands[i].type == ARM_OP_MEM && a->operands[i].mem.index != ARM_REG_INVALID)
-			return true;
-	return false;
-}
-
-/* Registers any load/store uses to form its address: base and index of a single or dual access,
- * the base of LDM/STM (capstone's first operand), SP for PUSH/POP. */
-static uint32_t memory_base_regs(const cs_insn *insn)
-{
-	const cs_arm *a = &insn->detail->arm;
-	switch (insn->id) {
-	case ARM_INS_PUSH:
-	case ARM_INS_POP:
-	case ARM_INS_VPUSH:
-	case ARM_INS_VPOP:
-		return 1u << 13;
-	case ARM_INS_LDM:
-	case ARM_INS_LDMDB:
-	case ARM_INS_STM:
-	case ARM_INS_STMDB:
-	case ARM_INS_VLDMIA:
-	case ARM_INS_VLDMDB:
-	case ARM_INS_VSTMIA:
-	case ARM_INS_VSTMDB:
-		return a->op_count > 0 && a->operands[0].type == ARM_OP_REG ? reg_bit(a->operands[0].reg) : 0u;
-	default:
-		return address_regs(a);
-	}
-}
-
-/* Registers an instruction writes as plain register operands (load destinations). */
-static uint32_t written_regs(const cs_arm *a)
-{
-	uint32_t mask = 0;
-	for (unsigned i = 0; i < a->op_count; i++)
-		if (a->operands[i].type == ARM_OP_REG && (a->operands[i].access & CS_AC_WRITE))
-			mask |= reg_bit(a->operands[i].reg);
-	return mask;
-}
-
-static bool writes_pc(const cs_arm *a)
-{
-	return (written_regs(a) & (1u << 15)) != 0;
-}
-
-/* Number of registers in an LDM/STM/PUSH/POP list (the register operands, without the base of
- * LDM/STM, which capstone lists first with write-back or as a read). */
-static unsigned list_regs(const cs_insn *insn)
-{
-	const cs_arm *a = &insn->detail->arm;
-	unsigned n = 0;
-	bool has_base = insn->id != ARM_INS_PUSH && insn->id != ARM_INS_POP && insn->id != ARM_INS_VPUSH &&
-	                insn->id != ARM_INS_VPOP;
-	for (unsigned i = has_base ? 1u : 0u; i < a->op_count; i++)
-		if (a->operands[i].type == ARM_OP_REG)
-			n++;
-	return n;
-}
-
-static bool is_double_reg(int reg)
-{
-	return reg >= ARM_REG_D0 && reg <= ARM_REG_D31;
-}
-
-/* Does the FP load/store or load/store multiple move doubleword registers? */
-static bool moves_doubles(const cs_arm *a)
-{
-	for (unsigned i = 0; i < a->op_count; i++)
-		if (a->operands[i].type == ARM_OP_REG && is_double_reg(a->operands[i].reg))
-			return true;
-	return false;
-}
-
-/* FP register bits: S0-S31 as bits 0-31, Dn as S2n and S2n+1 (FPv4-SP has D0-D15 only). */
-static uint64_t fp_mask(int reg)
-{
-	if (reg >= ARM_REG_S0 && reg <= ARM_REG_S31)
-		return 1ull << (reg - ARM_REG_S0);
-	if (reg >= ARM_REG_D0 && reg <= ARM_REG_D15)
-		return 3ull << (2 * (reg - ARM_REG_D0));
-	return 0;
-}
-
-/* FP registers the instruction reads or writes (access flag CS_AC_READ or CS_AC_WRITE). A
- * multiply-accumulate's destination is also its addend: with skip_addend it is left out. */
-static uint64_t fp_regs(const cs_arm *a, uint8_t access, bool skip_addend)
-{
-	uint64_t mask = 0;
-	for (unsigned i = skip_addend ? 1u : 0u; i < a->op_count; i++)
-		if (a->operands[i].type == ARM_OP_REG && (a->operands[i].access & access))
-			mask |= fp_mask(a->operands[i].reg);
-	return mask;
-}
-
 /* Does the instruction produce its FP result a cycle late? Cortex-M4 TRM r0p1 7.2.3: "Floating-point
  * arithmetic data processing instructions, such as add, subtract, multiply, divide, square-root,
  * all forms of multiply with accumulate, as well as conversions of all types take one cycle longer
@@ -267,7 +140,7 @@ void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr)
  * among the previous load's destinations. */
 static uint32_t single_load_cycles(const struct cyc_rules_state *st, const cs_arm *a, uint32_t base_cycles)
 {
-	if (st->prev_single_load && (address_regs(a) & st->prev_load_dest) == 0)
+	if (st->prev_single_load && (cyc_address_regs(a) & st->prev_load_dest) == 0)
 		return base_cycles - 1u;
 	return base_cycles;
 }
@@ -301,7 +174,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 	             : CYC_MEM_LOAD;
 	switch (klass) {
 	case K_LOAD:
-		if (writes_pc(a)) {
+		if (cyc_writes_pc(a)) {
 			/* Table 3-1 "Load PC LDR PC,[Rn,<op2>]": 2 + P; "always a blocking operation" (3.3.2). */
 			c->cycles = 2u + after_store(st);
 			c->taken_extra = refill(st, CYC_P_LOAD);
@@ -323,7 +196,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		 * register-offset store costs 2, or 1 after a single load (3.3.2's example
 		 * `LDR R0,[R1,R2]; STR R1,[R3,R2]`: 3). */
 		c->cycles = 1;
-		if (has_index(a) && !st->prev_single_load) {
+		if (cyc_has_index(a) && !st->prev_single_load) {
 			c->cycles = 2;
 			c->lsu_extra = 1;
 		}
@@ -332,7 +205,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		*store_overlap = c->cycles == 1u;
 		/* "post and pre indexed stores cannot be chained back to back on same register base
 		 * address" (jnk0le, doc/cortex_m3m4.md, STM32F407). */
-		if (a->writeback && (address_regs(a) & st->prev_store_wb)) {
+		if (a->writeback && (cyc_address_regs(a) & st->prev_store_wb)) {
 			c->cycles += 1u;
 			c->lsu_extra += 1u;
 		}
@@ -346,17 +219,17 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 	case K_LDM:
 	case K_STM:
 		/* Table 3-1 "Load/Store multiple, Push, Pop": 1 + N; "including PC": 1 + N + P. */
-		n = list_regs(insn);
+		n = cyc_list_regs(insn);
 		c->cycles = 1u + n + (klass == K_LDM ? after_store(st) : 0u);
 		c->lsu_extra = c->cycles - 1u;
-		if (klass == K_LDM && writes_pc(a)) {
+		if (klass == K_LDM && cyc_writes_pc(a)) {
 			c->taken_extra = refill(st, CYC_P_LOAD);
 			c->dyn |= CYC_DYN_BRANCH;
 		}
 		break;
 	case K_VLDR:
 		/* Table 7-1 "VLDR.F32" 2 (pipelined with a preceding load as LDR), "VLDR.F64" 3. */
-		if (moves_doubles(a)) {
+		if (cyc_moves_doubles(a)) {
 			c->cycles = 3;
 		} else {
 			c->cycles = single_load_cycles(st, a, 2);
@@ -369,14 +242,14 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		break;
 	case K_VSTR:
 		/* Table 7-1 "VSTR.F32" 2, "VSTR.F64" 3. */
-		c->cycles = moves_doubles(a) ? 3u : 2u;
+		c->cycles = cyc_moves_doubles(a) ? 3u : 2u;
 		c->lsu_extra = c->cycles - 1u;
 		break;
 	case K_VLDM:
 	case K_VSTM:
 		/* Table 7-1 "VLDM/VSTM/VPUSH/VPOP .32": 1 + N, ".64": 1 + 2N (N registers); a load
 		 * multiple waits for a store just before it, as LDM does. */
-		n = list_regs(insn) * (moves_doubles(a) ? 2u : 1u);
+		n = cyc_list_regs(insn) * (cyc_moves_doubles(a) ? 2u : 1u);
 		c->cycles = 1u + n + (klass == K_VLDM ? after_store(st) : 0u);
 		c->lsu_extra = c->cycles - 1u;
 		break;
@@ -388,7 +261,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 	/* The address is formed in decode from forwarded register ports (Cortex-M3 TRM r2p0 1.4
 	 * "Execution pipeline stages"): a base or index the instruction just before computes in
 	 * execute is not there yet, and the access waits a cycle (3.3.2's address dependency). */
-	if (memory_base_regs(insn) & st->prev_alu_dest) {
+	if (cyc_memory_base_regs(insn) & st->prev_alu_dest) {
 		c->cycles += CYC_AGU_STALL;
 		c->lsu_extra += CYC_AGU_STALL;
 	}
@@ -561,7 +434,7 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 	case K_DP:
 		/* Table 3-1 "MOV PC,Rm", "ADD PC,PC,Rm": 1 + P. Any other data processing: 1. */
 		c->cycles = 1;
-		if (writes_pc(a)) {
+		if (cyc_writes_pc(a)) {
 			/* MOV PC,LR is a return like BX LR (M3 TRM table 15-3 groups them); ADD PC and MOV PC
 			 * from another register resolve at execute. */
 			bool mov_lr = insn->id == ARM_INS_MOV && lr_target(a);
@@ -575,18 +448,18 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 	}
 
 	/* The FPU result-use stall (fp_late_result): the consumer waits a cycle (CPICNT). */
-	if (st->prev_fp_result & fp_regs(a, CS_AC_READ, klass == K_FP3)) {
+	if (st->prev_fp_result & cyc_fp_regs(a, CS_AC_READ, klass == K_FP3)) {
 		c->cycles += 1u;
 		c->cpi_extra += 1u;
 	}
 
-	st->prev_fp_result = fp_late_result(insn->id, klass) ? fp_regs(a, CS_AC_WRITE, false) : 0u;
+	st->prev_fp_result = fp_late_result(insn->id, klass) ? cyc_fp_regs(a, CS_AC_WRITE, false) : 0u;
 	st->prev_size = insn->size;
 	st->prev_single_load = single_load;
-	st->prev_load_dest = single_load ? written_regs(a) | (a->writeback ? address_regs(a) : 0u) : 0u;
-	st->prev_alu_dest = (klass == K_DP || klass == K_DIV || klass == K_VMOV) ? written_regs(a) : 0u;
+	st->prev_load_dest = single_load ? cyc_written_regs(a) | (a->writeback ? cyc_address_regs(a) : 0u) : 0u;
+	st->prev_alu_dest = (klass == K_DP || klass == K_DIV || klass == K_VMOV) ? cyc_written_regs(a) : 0u;
 	st->prev_store_overlap = store_overlap;
-	st->prev_store_wb = klass == K_STORE && a->writeback ? address_regs(a) : 0u;
+	st->prev_store_wb = klass == K_STORE && a->writeback ? cyc_address_regs(a) : 0u;
 }
 
 void cyc_rules_unknown(struct cyc_rules_state *st, struct cyc_cost *c)
@@ -604,28 +477,4 @@ void cyc_rules_unknown(struct cyc_rules_state *st, struct cyc_cost *c)
 	st->prev_alu_dest = 0;
 	st->prev_store_overlap = false;
 	st->prev_store_wb = 0;
-}
-
-/* Early-termination divider (table 3-1 note a: "Division operations use early termination to
- * minimize the number of cycles required based on the number of leading ones and zeroes in the
- * input operands"). The TRM gives only the range 2-12. We charge 2 + ceil(q / 3), at most 12, where
- * q = clz(divisor) - clz(dividend) + 1 is the number of quotient bits (of the magnitudes for SDIV)
- * and q <= 0 (quotient 0, or divide by zero) costs the minimum 2: a radix-8 divider that skips
- * the leading zero quotient digits. It spans exactly 2..12 and grows with the quotient's width. */
-uint32_t cyc_divide_extra(uint32_t dividend, uint32_t divisor, bool is_signed)
-{
-	uint32_t n = dividend, d = divisor;
-	if (is_signed) {
-		if ((int32_t)n < 0)
-			n = 0u - n;
-		if ((int32_t)d < 0)
-			d = 0u - d;
-	}
-	if (d == 0 || n < d)
-		return 0;
-	int q = __builtin_clz(d) - __builtin_clz(n) + 1;
-	uint32_t cycles = 2u + (uint32_t)(q + 2) / 3u;
-	if (cycles > 12u)
-		cycles = 12u;
-	return cycles - 2u;
 }

@@ -37,7 +37,4 @@ void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr);
 void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_cost *c);
 void cyc_rules_unknown(struct cyc_rules_state *st, struct cyc_cost *c);
 
-/* A capstone register's number: R0..R12 0..12, SP 13, LR 14, PC 15; -1 for any other. */
-int cyc_core_reg(int reg);
-
 #endif /* SIM_CYCLES_RULES_H */
