@@ -121,7 +121,7 @@ enum bus_result stm32f4_flash_array_write(struct stm32f4 *st, uint32_t off, unsi
 enum bus_result stm32f4_sysmem_write(struct stm32f4 *st, uint32_t off, unsigned size, uint32_t value);
 void stm32f4_flash_reset(struct stm32f4 *st);
 
-/* stm32f4.c: RCC, PWR. */
+/* stm32f4_rcc.c: RCC, PWR, the FLASH block. */
 enum bus_result stm32f4_rcc_read(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
                                  enum bus_initiator who, uint32_t *value);
 enum bus_result stm32f4_rcc_write(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,
@@ -137,6 +137,8 @@ enum bus_result stm32f4_flash_blk_write(struct stm32f4 *st, const struct stm32f4
 /* The timer clock of APB1 timers per core (HCLK) cycle, as num/den from RCC_CFGR.PPRE1 (RM0090 7.2: x2 when the
  * APB1 prescaler is not 1). */
 void stm32f4_apb1_timer_ratio(const struct stm32f4 *st, uint32_t *num, uint32_t *den);
+/* RCC and PWR at a system reset (RM0090 7.3.24, 5.4). */
+void stm32f4_rcc_reset(struct stm32f4 *st);
 
 /* stm32f4_map.c: the block table and the windows that dispatch to it. */
 int stm32f4_map_init(struct stm32f4 *st, struct sim_bus *bus);
@@ -181,9 +183,18 @@ enum bus_result stm32f4_usart_write(struct stm32f4 *st, const struct stm32f4_blo
 void stm32f4_misc_reset(struct stm32f4 *st);
 void stm32f4_uart_flush_all(struct stm32f4 *st);
 
-/* Raises interrupt `irq` (RM0090 table 61 position) on the core's NVIC, when connected. */
-void stm32f4_raise_irq(struct stm32f4 *st, unsigned irq);
+/* Raises interrupt `irq` (RM0090 table 61 position) on the core's NVIC, when connected. Inline:
+ * the peripherals' files call it and stm32f4.c calls them, so it is no call into stm32f4.c. */
+static inline void stm32f4_raise_irq(struct stm32f4 *st, unsigned irq)
+{
+	if (st->irq)
+		st->irq(st->core_ctx, irq);
+}
+
 /* Core cycles now, for an access at `addr` (0 before stm32f4_connect). */
-uint64_t stm32f4_now(struct stm32f4 *st, uint32_t addr);
+static inline uint64_t stm32f4_now(struct stm32f4 *st, uint32_t addr)
+{
+	return st->clock ? st->clock(st->core_ctx, addr) : 0;
+}
 
 #endif /* SIM_STM32F4_PRIV_H */

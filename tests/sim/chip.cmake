@@ -5,7 +5,7 @@ add_executable(chip_test ${CMAKE_CURRENT_SOURCE_DIR}/chip_test.c ${CMAKE_SOURCE_
   ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_flash.c ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_art.c
   ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_map.c
   ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_gpio.c ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_tim.c
-  ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_misc.c)
+  ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_misc.c ${CMAKE_SOURCE_DIR}/sim/chip/stm32f4_rcc.c)
 target_include_directories(chip_test PRIVATE ${CMAKE_SOURCE_DIR}/sim)
 target_link_libraries(chip_test PRIVATE PkgConfig::CMOCKA)
 add_test(NAME sim.chip COMMAND chip_test)
