@@ -1,6 +1,6 @@
 /* Inside the virtual Cortex-M4F (core.h): struct sim_core, the run loop's state beside each unit's
  * (the SCS devices' state, scs/scs_state.h; the block cache, core_blocks.h), and
- * the glue of core.c (unicorn, the address map) and core_run.c (resets, slices, stops). A unit's
+ * the glue of core_setup.c (unicorn, the address map) and core_run.c (resets, slices, stops). A unit's
  * fields are read and written only by its own file(s); the others call its functions. Not for code
  * outside sim/core: it uses core.h and the bus. */
 #ifndef SIM_CORE_INTERNAL_H
@@ -142,7 +142,7 @@ struct sim_core {
 	uint32_t mb_mask;
 };
 
-/* core.c */
+/* core_setup.c */
 void core_flash_sync(struct sim_core *c);
 bool core_flash_sync_due(const struct sim_core *c);
 uint32_t core_reg(struct sim_core *c, int ucreg);
