@@ -11,6 +11,8 @@
  * The bytes analysed are kept: a block whose bytes changed behind unicorn's back (the debugger
  * wrote RAM or flash) is dropped with its translation. */
 #include "core/core_internal.h"
+#include "core/core_blocks.h"
+#include "core/core_mblocks.h"
 #include "scs/dwt.h"
 #include "scs/exc.h"
 

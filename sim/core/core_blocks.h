@@ -10,71 +10,9 @@
 #include <capstone/capstone.h>
 #include <unicorn/unicorn.h>
 
-#include "core/core_mblocks.h"
-#include "timing/cycles.h"
+#include "core/blk_types.h"
 
 struct sim_core;
-
-#define CORE_BLK_HASH 4096
-/* The blocks the block hook looked up last, direct-mapped by address: a loop's few blocks stay
- * in a table that fits the host's L1 cache (the hash table does not). */
-#define CORE_BLK_RECENT 256
-
-static inline unsigned blk_recent_slot(uint32_t addr)
-{
-	return (addr >> 1) & (CORE_BLK_RECENT - 1u);
-}
-
-/* One memory-accessing instruction of a block, for finding which instruction caused an access:
- * unicorn 2.0.1 does not update PC before a load or store, so inside an MMIO callback or an
- * unmapped-access hook the PC is stale; the registers are current (TCG saves globals before a
- * memory operation that may fault). */
-struct core_memop {
-	uint16_t idx;   /* instruction index in the block */
-	uint8_t base;   /* capstone ARM register id of the base (0: none) */
-	uint8_t index;  /* index register (0: none) */
-	int8_t scale;   /* +1 / -1 */
-	uint8_t lshift; /* index shift */
-	uint16_t span;  /* bytes accessed from the lowest address */
-	int32_t disp;
-	bool down;  /* LDMDB/STMDB/PUSH: the lowest address is base - span */
-	bool store; /* writes memory (STR.., STM.., PUSH, VSTR, VSTM, VPUSH) */
-};
-
-/* The core's view of one translated block: the cycle model's costs plus what the core needs. */
-struct core_blk {
-	uint32_t addr, size;
-	const struct cyc_block *cb;
-	uint8_t *copy; /* the bytes as analysed: rewritten code is detected by comparing */
-	struct core_memop *memops;
-	uint16_t n_memops;
-	struct mblk_prog mb; /* the memory-block rule's program (core_mblocks.h) */
-	uint16_t n_fp;       /* FP instructions (NOCP gating, lazy FP stacking) */
-	uint32_t *fp_addr;
-	uint16_t n_div;
-	uint32_t *div_addr;
-	/* Flash (core_soc.flash): the block's first line (-1: not in flash) and the static cycle at
-	 * which it enters each of its n_lines lines. */
-	int32_t flash_line;
-	uint16_t n_lines;
-	uint16_t *line_start;
-	bool hooked_div; /* per-address code hooks added for the divides */
-	bool fp_hooked;  /* per-address code hooks present for the FP instructions */
-	uc_hook *fp_hooks;
-	struct core_blk *next; /* hash chain */
-};
-
-/* The cache of analysed blocks, by start address. */
-struct blk_cache {
-	struct core_blk *hash[CORE_BLK_HASH];
-	struct core_blk *recent[CORE_BLK_RECENT];
-	uint64_t translated;
-	bool fp_trap_on; /* CPACR denies CP10/CP11, or FPCCR.LSPACT: FP instructions trap */
-	/* Addresses with a divide hook: one hook per address, kept when a block is dropped and
-	 * analysed again (a second hook would charge the divide twice). */
-	uint32_t *div_hooked;
-	size_t n_div_hooked, cap_div_hooked;
-};
 
 /* The left shift of a memory operand's index register (`[rn, rm, lsl #2]`): capstone 4.0.2 leaves
  * mem.lshift 0 and gives the shift as the operand's shift, LSL being the only one Thumb allows. */

@@ -13,7 +13,7 @@
 #include "bus/bitband.h"
 #include "bus/bus.h"
 #include "core/core.h"
-#include "core/core_blocks.h"
+#include "core/blk_types.h"
 #include "timing/cycles.h"
 #include "scs/scs_state.h"
 
@@ -142,34 +142,56 @@ struct sim_core {
 	uint32_t mb_mask;
 };
 
-/* core_setup.c */
-void core_flash_sync(struct sim_core *c);
-bool core_flash_sync_due(const struct sim_core *c);
+/* What bus region a unicorn MMIO callback serves (core_map.c); one per bus region, after the
+ * struct sim_core allocation (core_setup.c). */
+struct core_mmio {
+	struct sim_core *c;
+	const struct bus_region *r;
+	bool mapped;
+};
+
+/* The files of sim/core, bottom up: each calls only those above it in this list (no call cycle,
+ * scripts/check_layers.py --sim-cycles). */
+
+/* core_regs.c */
 uint32_t core_reg(struct sim_core *c, int ucreg);
 void core_set_reg(struct sim_core *c, int ucreg, uint32_t v);
 uint32_t core_pc(struct sim_core *c);
 void core_set_pc(struct sim_core *c, uint32_t pc);
+/* S<n> of the FPU (halves of unicorn's D registers). */
+uint32_t core_read_s(struct sim_core *c, unsigned n);
+void core_write_s(struct sim_core *c, unsigned n, uint32_t v);
+
+/* core_clock.c (below it: core_blocks.c, core_mblocks.c) */
 /* Cycles at the instruction now executing (inside a callback during emulation) or now. */
 uint64_t core_now(struct sim_core *c, uint32_t access_addr);
 /* Asks the run loop to stop at the next block boundary (something became pending). */
 void core_request_stop(struct sim_core *c);
+void core_flash_sync(struct sim_core *c);
+bool core_flash_sync_due(const struct sim_core *c);
+/* Emulation stopped with the first instruction not executed at `pc` (or at index idx of the
+ * current block): charge the current block up to it. */
+void core_settle(struct sim_core *c, uint32_t pc);
+void core_settle_at_index(struct sim_core *c, int idx);
 /* A store inside the running block pended an exception (exc_set_pending): from now on, stop after
- * that store while something is pending (core_run.c). */
+ * that store while something is pending. */
 void core_learn_pend_site(struct sim_core *c, uint32_t store_addr);
 /* Block hook, block b about to run: when SysTick expires (c->tick_at) after b's first instruction
  * and before its end, hooks the first instruction at or after the expiry and drops b's
  * translation; true when the caller must stop so b is translated again with the hook. */
 bool core_split_for_tick(struct sim_core *c, const struct core_blk *b);
+/* The block hook, and the memory-block rule's read hook when read_hook (sim_config.memory_blocks). */
+int core_clock_hooks(struct sim_core *c, bool read_hook);
+
+/* core_map.c: every bus region into unicorn, and the interrupt, unmapped and write-protect hooks. */
+int core_map_all(struct sim_core *c, char *err, size_t errlen);
+
+/* core_run.c */
 void core_local_reset(struct sim_core *c, bool system);
-void core_invalidate_all_code(struct sim_core *c);
+/* C_STEP: one instruction (or a pending exception's entry), then halt with DFSR.HALTED. */
+void core_step(struct sim_core *c);
 
 /* core_scs.c: the ops the SCS devices reach the core through (scs/scs_state.h). */
 extern const struct scs_core_ops core_scs_ops;
-uint32_t core_read_s(struct sim_core *c, unsigned n);
-void core_write_s(struct sim_core *c, unsigned n, uint32_t v);
-
-/* core_run.c */
-/* C_STEP: one instruction (or a pending exception's entry), then halt with DFSR.HALTED. */
-void core_step(struct sim_core *c);
 
 #endif /* SIM_CORE_INTERNAL_H */

@@ -1,5 +1,6 @@
 /* The memory-block rule decided from the registers at a block's entry (core_mblocks.h). */
 #include "core/core_internal.h"
+#include "core/core_mblocks.h"
 #include "timing/cycles_operands.h"
 
 #include <stdlib.h>

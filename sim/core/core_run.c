@@ -2,6 +2,8 @@
  * the next timer event, then turns the reason unicorn stopped into what an Armv7-M core does:
  * a debug halt (Armv7-M ARM C1.5), an exception or fault (B1.5), sleep (B1.5.18), lockup (B1.5.15). */
 #include "core/core_internal.h"
+#include "core/core_blocks.h"
+#include "core/core_mblocks.h"
 #include "scs/debug.h"
 #include "scs/dwt.h"
 #include "scs/exc.h"
@@ -71,48 +73,6 @@ void core_power_on_reset(struct sim_core *c)
 	fpb_power_on(&c->scs);
 	c->now = 0; /* VTOR: exc_reset, in the local reset below */
 	core_local_reset(c, true);
-}
-
-/* ---- settling the cycles of a block left part-way ------------------------------------------- */
-
-/* The first instruction not executed is at `pc`: charge the current block up to it. */
-static void settle(struct sim_core *c, uint32_t pc)
-{
-	struct core_blk *b = c->cur;
-	c->cur = NULL;
-	if (!b)
-		return;
-	const struct cyc_block *cb = b->cb;
-	int i = blk_index_of(b, pc);
-	uint32_t mb = mblk_extra_before(c, b, (unsigned)i);
-	c->mb_for = NULL;
-	c->now += mb;
-	if (mb && (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
-		dwt_count_lsu(&c->scs, mb);
-	if (i < cb->n_insn) {
-		c->now += cb->cost_before[i];
-		c->instructions += (unsigned)i;
-		c->entry_refill = false;
-		c->fetch_next = CYC_FETCH_FULL;
-		return;
-	}
-	uint32_t extra = pc != cb->fallthrough ? cb->branch_taken_extra : 0;
-	c->entry_refill = pc != cb->fallthrough;
-	c->now += cb->total + extra;
-	c->instructions += cb->n_insn;
-	dwt_count_block(&c->scs, cb, extra);
-}
-
-static void settle_at_index(struct sim_core *c, int idx)
-{
-	struct core_blk *b = c->cur;
-	if (!b)
-		return;
-	if (idx < 0 || idx > b->cb->n_insn)
-		idx = 0;
-	uint32_t pc = idx < b->cb->n_insn ? b->addr + b->cb->insn_offset[idx] : b->addr + b->size;
-	settle(c, pc);
-	core_set_pc(c, pc);
 }
 
 static void apply_fixups(struct sim_core *c)
@@ -222,21 +182,21 @@ static void handle_error(struct sim_core *c, uc_err err, uint32_t npc)
 	case UC_ERR_WRITE_PROT: {
 		/* unicorn left PC stale: find the load/store by its address (core_blocks.c). */
 		int idx = c->cur ? blk_find_access(c, c->cur, c->stop_addr, 0) : -1;
-		settle_at_index(c, idx < 0 ? 0 : idx);
+		core_settle_at_index(c, idx < 0 ? 0 : idx);
 		exc_set_bfar(&c->scs, c->stop_addr);
 		exc_fault(&c->scs, EXC_BUSFAULT, CFSR_PRECISERR | CFSR_BFARVALID, 0, core_pc(c));
 		return;
 	}
 	case UC_ERR_FETCH_UNMAPPED:
 	case UC_ERR_FETCH_PROT:
-		settle(c, c->stop_addr);
+		core_settle(c, c->stop_addr);
 		exc_fault(&c->scs, EXC_BUSFAULT, CFSR_IBUSERR, 0, c->stop_addr & ~1u);
 		return;
 	case UC_ERR_INSN_INVALID:
 		/* unicorn stops both on UDF/undefined encodings (PC at them) and on WFE/YIELD
 		 * (EXCP_YIELD, PC after them). */
 		if (npc >= 2 && (halfword_at(c, npc - 2) == 0xBF20u || halfword_at(c, npc - 2) == 0xBF10u)) {
-			settle(c, npc);
+			core_settle(c, npc);
 			core_set_pc(c, npc);
 			if (halfword_at(c, npc - 2) == 0xBF20u) {
 				if (c->event_reg)
@@ -246,11 +206,11 @@ static void handle_error(struct sim_core *c, uc_err err, uint32_t npc)
 			}
 			return;
 		}
-		settle(c, npc);
+		core_settle(c, npc);
 		exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_UNDEFINSTR, 0, npc);
 		return;
 	default:
-		settle(c, npc);
+		core_settle(c, npc);
 		exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_INVSTATE, 0, npc);
 		return;
 	}
@@ -260,45 +220,45 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 {
 	switch (c->stop) {
 	case STOP_BKPT:
-		settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc);
 		halt_or_hardfault_on_debug_event(c, c->stop_pc, DFSR_BKPT);
 		return;
 	case STOP_FPB:
 	case STOP_DWT:
-		settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc);
 		core_set_pc(c, c->stop_pc);
 		if (debug_enabled(&c->scs))
 			debug_halt(&c->scs, c->stop == STOP_FPB ? DFSR_BKPT : DFSR_DWTTRAP);
 		return;
 	case STOP_STEP:
-		settle(c, npc);
+		core_settle(c, npc);
 		core_set_pc(c, npc);
 		return;
 	case STOP_TICK_SPLIT:
-		settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc);
 		core_set_pc(c, c->stop_pc);
 		return;
 	case STOP_SVC:
-		settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc);
 		exc_take_sync(&c->scs, EXC_SVCALL, c->stop_pc);
 		return;
 	case STOP_EXC_RETURN: {
-		settle(c, c->cur ? c->cur->cb->fallthrough
-		                 : 0); /* the whole block ran; the return's refill is in cyc_exception_return */
+		core_settle(c, c->cur ? c->cur->cb->fallthrough
+		                      : 0); /* the whole block ran; the return's refill is in cyc_exception_return */
 		exc_return(&c->scs, c->stop_pc | 1u);
 		return;
 	}
 	case STOP_NOCP:
-		settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc);
 		exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_NOCP, 0, c->stop_pc);
 		return;
 	case STOP_LAZYFP:
-		settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc);
 		core_set_pc(c, c->stop_pc);
 		exc_preserve_lazy_fp(&c->scs);
 		return;
 	case STOP_OTHER:
-		settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc);
 		if (c->stop_addr == CFSR_DIVBYZERO)
 			exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_DIVBYZERO, 0, c->stop_pc);
 		else if (c->stop_addr == 4 || c->stop_addr == 3)
@@ -308,7 +268,7 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 			exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_INVSTATE, 0, c->stop_pc);
 		return;
 	case STOP_BUSFAULT:
-		settle(c, npc);
+		core_settle(c, npc);
 		core_set_pc(c, npc);
 		if (c->stop_write) {
 			exc_imprecise_bus_fault(&c->scs);
@@ -318,89 +278,12 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 		}
 		return;
 	default:
-		settle(c, npc);
+		core_settle(c, npc);
 		core_set_pc(c, npc);
 		if (c->stop == STOP_NONE && npc >= 2 && halfword_at(c, npc - 2) == 0xBF30u)
 			enter_sleep(c); /* WFI: unicorn ends emulation with PC after it */
 		return;
 	}
-}
-
-static void hook_split(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
-{
-	struct sim_core *c = ud;
-	(void)size;
-	if ((uint32_t)address != c->split_pc || c->stop != STOP_NONE)
-		return;
-	c->stop = STOP_TICK_SPLIT;
-	c->stop_pc = (uint32_t)address;
-	(void)uc_emu_stop(uc);
-}
-
-/* Interrupts are otherwise taken at block boundaries: a block that SysTick's expiry falls inside
- * would run to its end first, and the cycles of a measured stretch would depend on where unicorn
- * ends its blocks. Armv7-M ARM B1.5.6: the exception is taken at the instruction boundary where it
- * becomes pending. Instruction i of b starts at now + cost_before[i] (cycles.h); hook the first one
- * at or after the expiry, as core_step does for its second instruction (a code hook, present for
- * one slice, and the block translated again to carry it). */
-bool core_split_for_tick(struct sim_core *c, const struct core_blk *b)
-{
-	const struct cyc_block *cb = b->cb;
-	if (c->tick_at <= c->now || c->tick_at >= c->now + cb->total)
-		return false;
-	int i = 1;
-	while (i < cb->n_insn && c->now + cb->cost_before[i] < c->tick_at)
-		i++;
-	if (i >= cb->n_insn)
-		return false;
-	c->split_pc = b->addr + cb->insn_offset[i];
-	c->split_lo = b->addr;
-	c->split_hi = b->addr + b->size;
-	if (uc_hook_add(c->uc, &c->split_hook, UC_HOOK_CODE, (void *)hook_split, c, c->split_pc, c->split_pc) !=
-	    UC_ERR_OK) {
-		c->split_hook = 0;
-		return false;
-	}
-	(void)uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
-	return true;
-}
-
-static void hook_pend(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
-{
-	struct sim_core *c = ud;
-	(void)size;
-	if (c->stop != STOP_NONE || c->step_hook || !exc_pending_preempting(&c->scs))
-		return;
-	c->stop = STOP_TICK_SPLIT; /* settles the block up to here, as for a tick */
-	c->stop_pc = (uint32_t)address;
-	(void)uc_emu_stop(uc);
-}
-
-/* A store inside the running block pended an exception (NVIC_ISPR/STIR, ICSR.PENDSVSET/PENDSTSET):
- * Armv7-M ARM B1.5.6 takes it at the next instruction boundary, after that store. unicorn cannot
- * stop inside the store's MMIO callback (it would run the access again), so this first time the
- * block runs to its end; a code hook on the instruction after the store, kept for good as the
- * divide hooks are, stops there whenever something is pending from then on. */
-void core_learn_pend_site(struct sim_core *c, uint32_t store_addr)
-{
-	struct core_blk *b = c->cur;
-	if (c->cfg.block_ticks || !c->in_emu || !b)
-		return;
-	int i = blk_find_access(c, b, store_addr, 0);
-	if (i < 0 || i + 1 >= b->cb->n_insn)
-		return; /* unknown, or the block's last instruction: its end is the boundary */
-	uint32_t pc = b->addr + b->cb->insn_offset[i + 1];
-	for (size_t k = 0; k < c->n_pend_sites; k++)
-		if (c->pend_sites[k] == pc)
-			return;
-	if (c->n_pend_sites == sizeof(c->pend_sites) / sizeof(c->pend_sites[0]))
-		return; /* more sites than slots: these stay at block boundaries */
-	uc_hook h;
-	if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)hook_pend, c, pc, pc) != UC_ERR_OK)
-		return;
-	c->pend_sites[c->n_pend_sites++] = pc;
-	c->pend_lo = b->addr;
-	c->pend_hi = b->addr + b->size;
 }
 
 static void run_slice(struct sim_core *c, uint64_t end)

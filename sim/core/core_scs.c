@@ -2,6 +2,7 @@
  * registers, the cycle count, the run state and the unicorn hooks they ask for. The devices keep
  * their state in c->scs and never see struct sim_core or unicorn. */
 #include "core/core_internal.h"
+#include "core/core_blocks.h"
 #include "scs/dwt.h"
 #include "scs/fpb.h"
 
@@ -26,27 +27,6 @@ static const int uc_regs[SCS_REG_S0] = {
     [SCS_REG_BASEPRI] = UC_ARM_REG_BASEPRI, [SCS_REG_FAULTMASK] = UC_ARM_REG_FAULTMASK,
     [SCS_REG_FPSCR] = UC_ARM_REG_FPSCR,
 };
-
-/* S<n> is half of D<n/2> in unicorn 2.0.1 (no S register ids for Arm). */
-uint32_t core_read_s(struct sim_core *c, unsigned n)
-{
-	uint64_t d = 0;
-	if (uc_reg_read(c->uc, UC_ARM_REG_D0 + (int)(n / 2), &d) != UC_ERR_OK)
-		return 0;
-	return (uint32_t)(n & 1 ? d >> 32 : d);
-}
-
-void core_write_s(struct sim_core *c, unsigned n, uint32_t v)
-{
-	uint64_t d = 0;
-	if (uc_reg_read(c->uc, UC_ARM_REG_D0 + (int)(n / 2), &d) != UC_ERR_OK)
-		return;
-	if (n & 1)
-		d = (d & 0xFFFFFFFFull) | (uint64_t)v << 32;
-	else
-		d = (d & ~0xFFFFFFFFull) | v;
-	(void)uc_reg_write(c->uc, UC_ARM_REG_D0 + (int)(n / 2), &d);
-}
 
 static uint32_t op_reg(void *core, enum scs_regno r)
 {

@@ -1,0 +1,119 @@
+/* What the core keeps of each translated block (core_blocks.c builds it, core_mblocks.c its
+ * memory-block program; the block hook and the run loop read it): the types alone, so that
+ * core_internal.h can hold the cache in struct sim_core without including the headers of the
+ * files that include it (scripts/check_layers.py --sim-cycles). */
+#ifndef SIM_CORE_BLK_TYPES_H
+#define SIM_CORE_BLK_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <unicorn/unicorn.h>
+
+#include "timing/cycles.h"
+
+/* One step: a load's address, a register update or a comparison, in the block's order.
+ * Registers are 0..12, 13 SP, 14 LR; MBLK_NONE reads as 0. */
+enum { MBLK_LOAD = 0, MBLK_SET = 1, MBLK_FLAGS = 2, MBLK_NONE = 15 };
+/* The operation of an MBLK_SET. ADD (ADD, SUB, MOV): rn + sign * (rm << lshift) + imm, the
+ * immediate carrying its own sign; the others: rn op ((rm << lshift) + imm), RSB op2 - rn. */
+enum { MBLK_ADD = 0, MBLK_RSB, MBLK_AND, MBLK_ORR, MBLK_EOR, MBLK_BIC };
+struct mblk_step {
+	uint8_t kind;   /* MBLK_LOAD: ea = rn + sign * (rm << lshift) + imm; MBLK_SET: rd = rn op op2;
+	                 * MBLK_FLAGS: NZCV of rn + sign * op2 (CMP: sign -1, CMN: +1) */
+	uint8_t rd;     /* MBLK_SET */
+	uint8_t rn, rm; /* MBLK_NONE: none */
+	uint8_t lshift;
+	int8_t sign;
+	int8_t pair;  /* MBLK_LOAD of a pipelined load: its pair's bit in the mask; -1 for any other load,
+	               * and for a pair that cannot cross (its first load is not the step before) */
+	uint8_t op;   /* MBLK_SET */
+	uint8_t cond; /* MBLK_SET in an IT block: its capstone condition (ARM_CC_EQ..LE); 0: always */
+	uint16_t idx; /* MBLK_LOAD: instruction index */
+	int32_t imm;
+};
+
+/* What a block keeps: the program, and the instruction index of each pair's pipelined load. */
+struct mblk_prog {
+	struct mblk_step *steps;
+	uint16_t n_steps;
+	uint8_t n_pairs;     /* at most 32 */
+	uint16_t entry_regs; /* the registers it reads at entry (bit r) */
+	bool entry_flags;    /* a conditional step needs the flags of the entry (xPSR) */
+	uint16_t *pair_idx;
+	struct mblk_reads *reads; /* entry_regs and the flags as one uc_reg_read_batch */
+};
+
+/* What the entry reads, worked out once: unicorn's register ids, and where each value goes in the
+ * program's register file (0..14; MBLK_FLAGS_SLOT: xPSR). */
+#define MBLK_FLAGS_SLOT 16u
+#define MBLK_MAX_READS  16u /* R0..R12, SP, LR and xPSR */
+struct mblk_reads {
+	unsigned n;
+	int ids[MBLK_MAX_READS];
+	uint8_t slot[MBLK_MAX_READS];
+};
+
+#define CORE_BLK_HASH 4096
+/* The blocks the block hook looked up last, direct-mapped by address: a loop's few blocks stay
+ * in a table that fits the host's L1 cache (the hash table does not). */
+#define CORE_BLK_RECENT 256
+
+static inline unsigned blk_recent_slot(uint32_t addr)
+{
+	return (addr >> 1) & (CORE_BLK_RECENT - 1u);
+}
+
+/* One memory-accessing instruction of a block, for finding which instruction caused an access:
+ * unicorn 2.0.1 does not update PC before a load or store, so inside an MMIO callback or an
+ * unmapped-access hook the PC is stale; the registers are current (TCG saves globals before a
+ * memory operation that may fault). */
+struct core_memop {
+	uint16_t idx;   /* instruction index in the block */
+	uint8_t base;   /* capstone ARM register id of the base (0: none) */
+	uint8_t index;  /* index register (0: none) */
+	int8_t scale;   /* +1 / -1 */
+	uint8_t lshift; /* index shift */
+	uint16_t span;  /* bytes accessed from the lowest address */
+	int32_t disp;
+	bool down;  /* LDMDB/STMDB/PUSH: the lowest address is base - span */
+	bool store; /* writes memory (STR.., STM.., PUSH, VSTR, VSTM, VPUSH) */
+};
+
+/* The core's view of one translated block: the cycle model's costs plus what the core needs. */
+struct core_blk {
+	uint32_t addr, size;
+	const struct cyc_block *cb;
+	uint8_t *copy; /* the bytes as analysed: rewritten code is detected by comparing */
+	struct core_memop *memops;
+	uint16_t n_memops;
+	struct mblk_prog mb; /* the memory-block rule's program (core_mblocks.h) */
+	uint16_t n_fp;       /* FP instructions (NOCP gating, lazy FP stacking) */
+	uint32_t *fp_addr;
+	uint16_t n_div;
+	uint32_t *div_addr;
+	/* Flash (core_soc.flash): the block's first line (-1: not in flash) and the static cycle at
+	 * which it enters each of its n_lines lines. */
+	int32_t flash_line;
+	uint16_t n_lines;
+	uint16_t *line_start;
+	bool hooked_div; /* per-address code hooks added for the divides */
+	bool fp_hooked;  /* per-address code hooks present for the FP instructions */
+	uc_hook *fp_hooks;
+	struct core_blk *next; /* hash chain */
+};
+
+/* The cache of analysed blocks, by start address. */
+struct blk_cache {
+	struct core_blk *hash[CORE_BLK_HASH];
+	struct core_blk *recent[CORE_BLK_RECENT];
+	uint64_t translated;
+	bool fp_trap_on; /* CPACR denies CP10/CP11, or FPCCR.LSPACT: FP instructions trap */
+	/* Addresses with a divide hook: one hook per address, kept when a block is dropped and
+	 * analysed again (a second hook would charge the divide twice). */
+	uint32_t *div_hooked;
+	size_t n_div_hooked, cap_div_hooked;
+};
+
+#endif /* SIM_CORE_BLK_TYPES_H */

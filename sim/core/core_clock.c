@@ -1,0 +1,376 @@
+/* The core's clock: every modelled cycle is added here, per translated block from the cycle model
+ * (timing/cycles.h), never per instruction. The block hook charges the block that just finished
+ * and looks up the next (its entry stall, the flash accelerator's wait states); core_settle()
+ * charges a block left part-way when emulation stops; core_now() is the count at the instruction
+ * now accessing memory. SysTick's expiry and stores that pend an exception split a block with a
+ * code hook (B1.5.6: taken at the instruction boundary). */
+#include "core/core_blocks.h"
+#include "core/core_internal.h"
+#include "core/core_mblocks.h"
+#include "scs/dwt.h"
+#include "scs/exc.h"
+
+uint64_t core_now(struct sim_core *c, uint32_t access_addr)
+{
+	struct core_blk *b = c->cur;
+	if (!c->in_emu || !b)
+		return c->now;
+	int from = c->mmio_last + 1;
+	int i = blk_find_access(c, b, access_addr, from);
+	if (i < 0 && from > 0)
+		i = blk_find_access(c, b, access_addr, from - 1);
+	if (i < 0)
+		i = from < b->cb->n_insn ? from : b->cb->n_insn - 1;
+	if (i < 0)
+		i = 0;
+	c->mmio_last = i;
+	return c->now + b->cb->cost_before[i] + mblk_extra_before(c, b, (unsigned)i);
+}
+
+void core_request_stop(struct sim_core *c)
+{
+	/* Never uc_emu_stop() from inside an MMIO or memory callback: unicorn 2.0.1 then re-executes
+	 * the access forever. The next block hook stops instead. */
+	if (c->in_emu)
+		c->stop_at = 0;
+}
+
+/* Stops emulation before the block at addr runs. unicorn 2.0.1 does not always leave PC there
+ * (after a block that made an MMIO access it reported the previous block's start, which would run
+ * that block twice): the run loop sets PC to addr itself. */
+static void block_stop(struct sim_core *c, uint32_t addr)
+{
+	c->block_stop = true;
+	c->block_stop_pc = addr;
+	(void)uc_emu_stop(c->uc);
+}
+
+/* Code in flash with wait states: the accelerator's wait cycles for the block's lines, charged as
+ * the block starts (chip/stm32f4_art.h). Its data reads from flash, literal pools included, are
+ * timed as they happen by hook_flash_read. */
+static void charge_flash(struct sim_core *c, const struct core_blk *b, bool branch)
+{
+	const struct core_flash *f = &c->soc.flash;
+	uint32_t w = f->block_wait(f->ctx, (uint32_t)b->flash_line, b->line_start, b->n_lines, b->cb->total, branch);
+	c->now += w;
+	if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+		dwt_count_cpi(&c->scs, w);
+}
+
+static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	struct core_blk *p = c->cur;
+	uint32_t addr = (uint32_t)address;
+	if (p) {
+		const struct cyc_block *cb = p->cb;
+		uint64_t t = cb->total;
+		uint32_t extra = 0;
+		c->entry_refill = addr != cb->fallthrough;
+		if (addr != cb->fallthrough) {
+			extra = cb->branch_taken_extra;
+			t += extra;
+		} else {
+			/* The block's last instruction, if conditional, failed (cycles.h, CYC_DYN_CONDITIONAL). */
+			t -= cb->fallthrough_saving;
+		}
+		c->now += t;
+		c->instructions += cb->n_insn;
+		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+			dwt_count_block(&c->scs, cb, extra);
+		if (c->mb_for == p && c->mb_mask) {
+			uint32_t mb = (uint32_t)__builtin_popcount(c->mb_mask); /* every pair ran */
+			c->now += mb;
+			if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+				dwt_count_lsu(&c->scs, mb);
+		}
+	}
+	c->mb_for = NULL;
+	c->cur = NULL;
+	c->mmio_last = -1;
+	if (c->step_hook && c->step_blocks++ > 0 && c->stop == STOP_NONE)
+		c->stop = STOP_STEP; /* a step's first instruction ended its block */
+	if (c->check_pending && c->stop == STOP_NONE && exc_pending_preempting(&c->scs))
+		c->stop = STOP_BUDGET; /* CPSIE or MSR unmasked it: take it before this block */
+	if (c->stop != STOP_NONE || c->now >= c->stop_at) {
+		if (c->stop == STOP_NONE)
+			c->stop = STOP_BUDGET;
+		block_stop(c, addr);
+		return;
+	}
+	/* blk_get's first look, inline: the block hook runs once per block executed. */
+	struct core_blk *b = c->blocks.recent[blk_recent_slot(addr)];
+	if (!b || b->addr != addr || b->size != size)
+		b = blk_get(c, addr, size);
+	if (!b) {
+		c->stop = STOP_OTHER;
+		block_stop(c, addr);
+		return;
+	}
+	if ((b->n_div || b->n_fp) && blk_hooks_missing(c, b)) {
+		/* This translation predates the block's code hooks: drop it and translate again. */
+		blk_install_hooks(c, b);
+		(void)uc_ctl_remove_cache(uc, addr, (uint64_t)addr + size);
+		c->stop = STOP_RETRANSLATE;
+		block_stop(c, addr);
+		return;
+	}
+	if (c->tick_at != UINT64_MAX && !c->split_hook && !c->step_hook && core_split_for_tick(c, b)) {
+		c->stop = STOP_RETRANSLATE;
+		block_stop(c, addr);
+		return;
+	}
+	c->cur = b;
+	if (c->mb_entry && b->mb.n_steps)
+		mblk_decide(c, b);
+	bool branch = c->entry_refill;
+	c->entry_refill = false;
+	/* Entered by a taken branch or an exception, the prefetch buffer starts empty; run into, it
+	 * holds what the block before left. */
+	uint8_t fetch = branch ? (uint8_t)CYC_FETCH_EMPTY : c->fetch_next;
+	c->fetch_next = b->cb->exit_state[fetch]; /* for the block after it, if run into */
+	uint32_t stall = b->cb->entry_extra[fetch];
+	if (stall) { /* a branch, not a third add to c->now: that store chain costs more */
+		c->now += stall;
+		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+			dwt_count_cpi(&c->scs, stall);
+	}
+	if (b->flash_line >= 0 && *c->soc.flash.ws)
+		charge_flash(c, b, branch);
+}
+
+/* A data read from flash (or its boot alias at 0) while it has wait states: it goes over the
+ * D-code bus through the accelerator's data cache (RM0090 3.4.2: "Literal pools are fetched from
+ * Flash memory through the D-Code bus ... The CPU pipeline is consequently stalled until the
+ * requested literal pool is provided"; constant tables take the same path): a hit in the 8-line
+ * data cache costs nothing, a miss the wait states. */
+static void hook_flash_read(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *ud)
+{
+	(void)uc;
+	(void)type;
+	(void)size;
+	(void)value;
+	struct sim_core *c = ud;
+	const struct core_flash *f = &c->soc.flash;
+	uint32_t a = (uint32_t)address;
+	uint32_t off = a >= f->base ? a - f->base : a;
+	uint32_t w = f->literal_wait(f->ctx, off);
+	c->now += w;
+	if (w && (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
+		dwt_count_lsu(&c->scs, w);
+}
+
+bool core_flash_sync_due(const struct sim_core *c)
+{
+	return c->soc.flash.size && !c->flash_hook_failed && (*c->soc.flash.ws != 0) != c->flash_hooked;
+}
+
+/* Called between slices (never inside uc_emu_start): puts the flash data-read hooks in place
+ * while the flash has wait states and removes them when it has none, so code at 0 wait states
+ * keeps unicorn's fast loads. */
+void core_flash_sync(struct sim_core *c)
+{
+	if (!core_flash_sync_due(c))
+		return;
+	const struct core_flash *f = &c->soc.flash;
+	if (!c->flash_hooked) {
+		uint64_t lo[2] = {f->base, 0}, hi[2] = {(uint64_t)f->base + f->size - 1u, (uint64_t)f->size - 1u};
+		/* Not hooked (unicorn out of memory): flash data reads go untimed, and no slice stops to
+		 * try again. */
+		if (uc_hook_add(c->uc, &c->flash_read_hook[0], UC_HOOK_MEM_READ, (void *)hook_flash_read, c, lo[0],
+		                hi[0]) != UC_ERR_OK) {
+			c->flash_hook_failed = true;
+			return;
+		}
+		if (uc_hook_add(c->uc, &c->flash_read_hook[1], UC_HOOK_MEM_READ, (void *)hook_flash_read, c, lo[1],
+		                hi[1]) != UC_ERR_OK) {
+			(void)uc_hook_del(c->uc, c->flash_read_hook[0]);
+			c->flash_hook_failed = true;
+			return;
+		}
+		c->flash_hooked = true;
+	} else {
+		for (int i = 0; i < 2; i++)
+			(void)uc_hook_del(c->uc, c->flash_read_hook[i]);
+		c->flash_hooked = false;
+	}
+}
+
+/* sim_config.memory_blocks: "load pipelining happens only when targeting the same memory block by
+ * all loads (e.g. SRAM1 vs SRAM2 (and CCM) on f407)" (jnk0le's pipeline cycle tests, measured on
+ * an STM32F407; docs/cycle-model.md). A load the rules pipelined with the load just before it
+ * (CYC_DYN_PIPELINED) gets its cycle back when the two read different blocks. Which instruction
+ * read `address` comes from the block's memory operations and the registers, as for MMIO. */
+static void hook_block_read(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *ud)
+{
+	(void)uc;
+	(void)type;
+	(void)value;
+	struct sim_core *c = ud;
+	struct core_blk *b = c->cur;
+	if (!b)
+		return;
+	bool same_run = c->mb_blk == b && c->mb_run == c->instructions;
+	/* Accesses come in program order. The next access of an LDM, POP or LDRD (upwards, a word at
+	 * a time, a D register of VPOP as one 8-byte access) belongs to it, even where a later load's
+	 * address, computed with the base not yet written back, names the same word (`pop {r0, r2};
+	 * ldr r4, [sp, #4]`). */
+	if (same_run && (uint32_t)address == c->mb_next) {
+		const struct core_memop *m = blk_memop_at(b, c->mb_idx);
+		if (m && m->span > 4u && (uint32_t)address - c->mb_first < m->span) {
+			c->mb_next = (uint32_t)address + (uint32_t)size;
+			return;
+		}
+	}
+	/* Else a later instruction first (its base may equal the one the load before wrote back),
+	 * else the same one. */
+	int i = blk_find_load(c, b, (uint32_t)address, same_run ? c->mb_idx + 1 : 0);
+	if (i < 0 && same_run && blk_find_load(c, b, (uint32_t)address, c->mb_idx) == c->mb_idx) {
+		c->mb_next = (uint32_t)address + (uint32_t)size;
+		return;
+	}
+	if (i < 0) {
+		c->mb_blk = NULL;
+		return;
+	}
+	unsigned blk = mblk_block_of(c, (uint32_t)address);
+	if (same_run && i == c->mb_idx + 1 && (b->cb->dyn[i] & CYC_DYN_PIPELINED) && blk && c->mb_block &&
+	    blk != c->mb_block) {
+		c->now += 1;
+		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+			dwt_count_lsu(&c->scs, 1);
+	}
+	c->mb_blk = b;
+	c->mb_run = c->instructions;
+	c->mb_idx = i;
+	c->mb_block = blk;
+	c->mb_first = (uint32_t)address;
+	c->mb_next = (uint32_t)address + (uint32_t)size;
+}
+
+/* The first instruction not executed is at `pc`: charge the current block up to it. */
+void core_settle(struct sim_core *c, uint32_t pc)
+{
+	struct core_blk *b = c->cur;
+	c->cur = NULL;
+	if (!b)
+		return;
+	const struct cyc_block *cb = b->cb;
+	int i = blk_index_of(b, pc);
+	uint32_t mb = mblk_extra_before(c, b, (unsigned)i);
+	c->mb_for = NULL;
+	c->now += mb;
+	if (mb && (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
+		dwt_count_lsu(&c->scs, mb);
+	if (i < cb->n_insn) {
+		c->now += cb->cost_before[i];
+		c->instructions += (unsigned)i;
+		c->entry_refill = false;
+		c->fetch_next = CYC_FETCH_FULL;
+		return;
+	}
+	uint32_t extra = pc != cb->fallthrough ? cb->branch_taken_extra : 0;
+	c->entry_refill = pc != cb->fallthrough;
+	c->now += cb->total + extra;
+	c->instructions += cb->n_insn;
+	dwt_count_block(&c->scs, cb, extra);
+}
+
+void core_settle_at_index(struct sim_core *c, int idx)
+{
+	struct core_blk *b = c->cur;
+	if (!b)
+		return;
+	if (idx < 0 || idx > b->cb->n_insn)
+		idx = 0;
+	uint32_t pc = idx < b->cb->n_insn ? b->addr + b->cb->insn_offset[idx] : b->addr + b->size;
+	core_settle(c, pc);
+	core_set_pc(c, pc);
+}
+
+static void hook_split(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	(void)size;
+	if ((uint32_t)address != c->split_pc || c->stop != STOP_NONE)
+		return;
+	c->stop = STOP_TICK_SPLIT;
+	c->stop_pc = (uint32_t)address;
+	(void)uc_emu_stop(uc);
+}
+
+/* Interrupts are otherwise taken at block boundaries: a block that SysTick's expiry falls inside
+ * would run to its end first, and the cycles of a measured stretch would depend on where unicorn
+ * ends its blocks. Armv7-M ARM B1.5.6: the exception is taken at the instruction boundary where it
+ * becomes pending. Instruction i of b starts at now + cost_before[i] (cycles.h); hook the first one
+ * at or after the expiry, as core_step does for its second instruction (a code hook, present for
+ * one slice, and the block translated again to carry it). */
+bool core_split_for_tick(struct sim_core *c, const struct core_blk *b)
+{
+	const struct cyc_block *cb = b->cb;
+	if (c->tick_at <= c->now || c->tick_at >= c->now + cb->total)
+		return false;
+	int i = 1;
+	while (i < cb->n_insn && c->now + cb->cost_before[i] < c->tick_at)
+		i++;
+	if (i >= cb->n_insn)
+		return false;
+	c->split_pc = b->addr + cb->insn_offset[i];
+	c->split_lo = b->addr;
+	c->split_hi = b->addr + b->size;
+	if (uc_hook_add(c->uc, &c->split_hook, UC_HOOK_CODE, (void *)hook_split, c, c->split_pc, c->split_pc) !=
+	    UC_ERR_OK) {
+		c->split_hook = 0;
+		return false;
+	}
+	(void)uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
+	return true;
+}
+
+static void hook_pend(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	(void)size;
+	if (c->stop != STOP_NONE || c->step_hook || !exc_pending_preempting(&c->scs))
+		return;
+	c->stop = STOP_TICK_SPLIT; /* settles the block up to here, as for a tick */
+	c->stop_pc = (uint32_t)address;
+	(void)uc_emu_stop(uc);
+}
+
+/* A store inside the running block pended an exception (NVIC_ISPR/STIR, ICSR.PENDSVSET/PENDSTSET):
+ * Armv7-M ARM B1.5.6 takes it at the next instruction boundary, after that store. unicorn cannot
+ * stop inside the store's MMIO callback (it would run the access again), so this first time the
+ * block runs to its end; a code hook on the instruction after the store, kept for good as the
+ * divide hooks are, stops there whenever something is pending from then on. */
+void core_learn_pend_site(struct sim_core *c, uint32_t store_addr)
+{
+	struct core_blk *b = c->cur;
+	if (c->cfg.block_ticks || !c->in_emu || !b)
+		return;
+	int i = blk_find_access(c, b, store_addr, 0);
+	if (i < 0 || i + 1 >= b->cb->n_insn)
+		return; /* unknown, or the block's last instruction: its end is the boundary */
+	uint32_t pc = b->addr + b->cb->insn_offset[i + 1];
+	for (size_t k = 0; k < c->n_pend_sites; k++)
+		if (c->pend_sites[k] == pc)
+			return;
+	if (c->n_pend_sites == sizeof(c->pend_sites) / sizeof(c->pend_sites[0]))
+		return; /* more sites than slots: these stay at block boundaries */
+	uc_hook h;
+	if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)hook_pend, c, pc, pc) != UC_ERR_OK)
+		return;
+	c->pend_sites[c->n_pend_sites++] = pc;
+	c->pend_lo = b->addr;
+	c->pend_hi = b->addr + b->size;
+}
+
+int core_clock_hooks(struct sim_core *c, bool read_hook)
+{
+	uc_hook h;
+	if (uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)hook_block, c, 1, 0) != UC_ERR_OK)
+		return -1;
+	if (read_hook && uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ, (void *)hook_block_read, c, 1, 0) != UC_ERR_OK)
+		return -1;
+	return 0;
+}
