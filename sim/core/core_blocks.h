@@ -35,14 +35,12 @@ const struct core_memop *blk_memop_at(const struct core_blk *b, int idx);
 /* The same as blk_find_access among the block's loads only (a read hook's access is never a
  * store's). */
 int blk_find_load(struct sim_core *c, struct core_blk *b, uint32_t addr, int from);
-void blk_set_fp_trap(struct sim_core *c, bool on);
-void blk_install_hooks(struct sim_core *c, struct core_blk *b);
+/* The value of capstone register capreg as instruction idx of b sees it (PC: its address
+ * + 4, word-aligned, for a literal): for the memory operands and the divide hook. */
+uint32_t blk_reg_value(struct sim_core *c, const struct core_blk *b, unsigned idx, unsigned capreg);
 void blk_free_all(struct sim_core *c);
 /* At core_free: the divide-hook address list too. */
 void blk_cache_free(struct sim_core *c);
-/* Block b about to run carries fewer code hooks than it needs (divides, trapped FP instructions):
- * its translation must be dropped and made again. */
-bool blk_hooks_missing(const struct sim_core *c, const struct core_blk *b);
 uint64_t blk_translated(const struct sim_core *c);
 
 #endif /* SIM_CORE_BLOCKS_H */

@@ -1,9 +1,11 @@
-/* The core's clock: every modelled cycle is added here, per translated block from the cycle model
- * (timing/cycles.h), never per instruction. The block hook charges the block that just finished
+/* The core's clock: a block's cycles are added here, per translated block from the cycle model
+ * (timing/cycles.h), never per instruction (the divide hook, core_blk_hooks.c, and the exception
+ * overheads, core_scs.c, add theirs where they happen). The block hook charges the block that just finished
  * and looks up the next (its entry stall, the flash accelerator's wait states); core_settle()
  * charges a block left part-way when emulation stops; core_now() is the count at the instruction
  * now accessing memory. SysTick's expiry and stores that pend an exception split a block with a
  * code hook (B1.5.6: taken at the instruction boundary). */
+#include "core/core_blk_hooks.h"
 #include "core/core_blocks.h"
 #include "core/core_internal.h"
 #include "core/core_mblocks.h"

@@ -2,6 +2,7 @@
  * the next timer event, then turns the reason unicorn stopped into what an Armv7-M core does:
  * a debug halt (Armv7-M ARM C1.5), an exception or fault (B1.5), sleep (B1.5.18), lockup (B1.5.15). */
 #include "core/core_internal.h"
+#include "core/core_blk_hooks.h"
 #include "core/core_blocks.h"
 #include "core/core_mblocks.h"
 #include "scs/debug.h"

@@ -2,6 +2,7 @@
  * registers, the cycle count, the run state and the unicorn hooks they ask for. The devices keep
  * their state in c->scs and never see struct sim_core or unicorn. */
 #include "core/core_internal.h"
+#include "core/core_blk_hooks.h"
 #include "core/core_blocks.h"
 #include "scs/dwt.h"
 #include "scs/fpb.h"
