@@ -166,7 +166,8 @@ def call_graph(top, objdir):
     """Call (and data) edges between a tree's .c files from `nm` on the build's objects: A -> B when
     A's object uses a symbol B's object defines. The objects are those of the layer libraries
     OBJDIR/lib<top>_<folder>.a (the board's, lib<top>_board.a, is the top folder) and the program's
-    main.c.o: archives CMake rebuilds whole, so a moved file's stale object is not among them."""
+    own objects (main.c.o, args.c.o): archives CMake rebuilds whole, so a moved file's stale object
+    is not among them."""
     defs, uses = {}, {}
 
     def scan(path, folder):
@@ -189,9 +190,13 @@ def call_graph(top, objdir):
         if f.startswith(f'lib{top}_') and f.endswith('.a'):
             folder = f[len(f'lib{top}_'):-2]
             scan(os.path.join(objdir, f), '.' if folder == 'board' else folder)
+    # The program's own objects (main.c, args.c): a target folder that is not a layer library's.
     for dirpath, _, files in os.walk(os.path.join(objdir, 'CMakeFiles')):
-        if 'main.c.o' in files and not dirpath.endswith('_links.dir'):
-            scan(os.path.join(dirpath, 'main.c.o'), '.')
+        name = os.path.basename(dirpath)
+        if name.endswith('.dir') and not name.startswith(f'{top}_'):
+            for f in sorted(files):
+                if f.endswith('.c.o'):
+                    scan(os.path.join(dirpath, f), '.')
     graph, why = {}, {}
     for src, syms in uses.items():
         for sym in sorted(syms):

@@ -4,7 +4,6 @@
  * is the manual. */
 #define _GNU_SOURCE /* ppoll() */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <sched.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "bus/msg.h"
+#include "args.h"
 #include "board.h"
 #include "wire/bitbang.h"
 #include "bus/bus.h"
@@ -44,60 +44,6 @@
 #define TALK_SLICE_CYCLES 10000u
 #define TALK_WINDOW_NS    2000000u /* "talking": a request served in the last 2 ms */
 
-static const char usage_text[] =
-    "usage: bench-sim [options]\n"
-    "The virtual STM32F4 (Cortex-M4F) board with its on-board ST-LINK, driven by stock OpenOCD over SWD\n"
-    "(st-link or hla driver, stlink-server TCP backend) or its remote_bitbang JTAG adapter.\n"
-    "\n"
-    "  --stlink-port N   serve an STLINK-V3 as stlink-server does on 127.0.0.1:N (0: a free port).\n"
-    "                    stdout's first line is `stlink-port N`. OpenOCD: `st-link backend tcp N`\n"
-    "                    (dapdirect_swd) or `hla_stlink_backend tcp N` (hla_swd)\n"
-    "  --jtag-port N     serve remote_bitbang on 127.0.0.1:N (0: a free port; the default when\n"
-    "                    neither --jtag-socket nor --stlink-port is given); prints `jtag-port N`\n"
-    "  --jtag-socket P   serve remote_bitbang on the Unix socket P (faster; OpenOCD:\n"
-    "                    `remote_bitbang host P` with `remote_bitbang port 0`)\n"
-    "  --ctl-port N      control interface on 127.0.0.1:N (0: a free port; prints `ctl-port N`)\n"
-    "  --wait-states N   force N flash wait states (0-15) instead of the FLASH_ACR.LATENCY the firmware\n"
-    "                    writes (default `auto`: follow the firmware, RM0090 3.4; docs/cycle-model.md)\n"
-    "  --memory-blocks[=M]  loads pipeline only within one of SRAM1, SRAM2, CCM, as measured on\n"
-    "                    silicon (docs/cycle-model.md). M: `entry` (the default) from the registers\n"
-    "                    at each block's entry (pairs it cannot tell keep pipelining; about 1.2x the\n"
-    "                    time of off), `exact` (the bare option) from every load's address (every\n"
-    "                    load hooked: about 2.2x), `off` ignores the rule\n"
-    "  --trace           print every executed instruction to stderr\n"
-    "  --elf FILE        load FILE's segments into flash/RAM before starting (factory programmed)\n"
-    "  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4\n"
-    "                    (1 on lockup or when --max-cycles elapse)\n"
-    "  --max-cycles N    --standalone: give up after N cycles (default: no limit)\n"
-    "  --no-debugger     --standalone without the built-in debugger (C_DEBUGEN stays 0: markers take\n"
-    "                    DebugMonitor/HardFault); exit 0 when the core sleeps with nothing to wake it\n"
-    "  --quiet           no informational messages or notes on stderr, no UART echo\n"
-    "  --no-spin         sleep in poll() between JTAG or ST-LINK requests instead of busy-waiting\n"
-    "                    up to 200 us for the next one (faster round trips on an idle machine, slower on a loaded "
-    "one)\n"
-    "  --help            this text\n"
-    "\n"
-    "Control interface: one command per line, one reply line: `stats`, `wait-states N|auto`,\n"
-    "`trace on|off`, `dap-wait N`, `where ADDR`, `quit`.\n"
-    "Exit: 0 on SIGINT/SIGTERM/quit, 2 on bad usage, 1 on errors.\n";
-
-struct options {
-	long stlink_port; /* -1: not given */
-	long jtag_port;   /* -1: not given */
-	const char *jtag_socket;
-	long ctl_port;   /* -1: none */
-	int wait_states; /* -1: auto (FLASH_ACR.LATENCY) */
-	bool trace;
-	const char *elf;
-	bool standalone;
-	bool no_debugger;
-	uint64_t max_cycles;
-	bool quiet;
-	bool spin;
-	bool no_spin;
-	enum sim_memory_blocks memory_blocks;
-};
-
 struct ctl_client {
 	int fd;
 	char line[CTL_LINE_MAX];
@@ -105,7 +51,7 @@ struct ctl_client {
 };
 
 struct sim {
-	struct options opt;
+	struct sim_options opt;
 	struct board board;    /* bus, chip, core */
 	struct sim_core *core; /* board.core */
 	struct dp dp;
@@ -142,165 +88,6 @@ static void info(const struct sim *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	sim_vmsg(fmt, ap);
 	va_end(ap);
-}
-
-/* `--memory-blocks` (exact) or `--memory-blocks=entry|exact|off`, from the argument as given
- * (argv, not optarg: the value is optional, and testing optarg for NULL here makes clang's
- * analyser assume it may be NULL for every other option). */
-static int parse_memory_blocks(const char *arg, enum sim_memory_blocks *out)
-{
-	const char *eq = strchr(arg, '=');
-	const char *m = eq ? eq + 1 : "exact";
-	if (strcmp(m, "exact") == 0)
-		*out = SIM_MB_EXACT;
-	else if (strcmp(m, "entry") == 0)
-		*out = SIM_MB_ENTRY;
-	else if (strcmp(m, "off") == 0)
-		*out = SIM_MB_OFF;
-	else {
-		sim_msg("bad --memory-blocks `%s`: give entry, exact or off", m);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end = NULL;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || !end || end == s || *end || s[0] == '-' || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* Returns 0, 1 for --help (exit 0), or -1 for bad usage (message printed). */
-static int parse_args(int argc, char **argv, struct options *o)
-{
-	enum {
-		O_JTAG_PORT = 256,
-		O_JTAG_SOCKET,
-		O_CTL_PORT,
-		O_WAIT,
-		O_TRACE,
-		O_ELF,
-		O_STANDALONE,
-		O_NO_DEBUGGER,
-		O_MAX,
-		O_QUIET,
-		O_SPIN,
-		O_NO_SPIN,
-		O_STLINK_PORT,
-		O_MEMORY_BLOCKS
-	};
-	static const struct option longopts[] = {
-	    {"stlink-port", required_argument, NULL, O_STLINK_PORT},
-	    {"jtag-port", required_argument, NULL, O_JTAG_PORT},
-	    {"jtag-socket", required_argument, NULL, O_JTAG_SOCKET},
-	    {"ctl-port", required_argument, NULL, O_CTL_PORT},
-	    {"wait-states", required_argument, NULL, O_WAIT},
-	    {"memory-blocks", optional_argument, NULL, O_MEMORY_BLOCKS},
-	    {"trace", no_argument, NULL, O_TRACE},
-	    {"elf", required_argument, NULL, O_ELF},
-	    {"standalone", no_argument, NULL, O_STANDALONE},
-	    {"no-debugger", no_argument, NULL, O_NO_DEBUGGER},
-	    {"max-cycles", required_argument, NULL, O_MAX},
-	    {"quiet", no_argument, NULL, O_QUIET},
-	    {"spin", no_argument, NULL, O_SPIN},
-	    {"no-spin", no_argument, NULL, O_NO_SPIN},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	*o = (struct options){
-	    .stlink_port = -1, .jtag_port = -1, .ctl_port = -1, .wait_states = -1, .memory_blocks = SIM_MB_ENTRY};
-	int c;
-	uint64_t v;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case O_STLINK_PORT:
-		case O_JTAG_PORT:
-		case O_CTL_PORT:
-			if (parse_u64(optarg, 65535, &v) < 0) {
-				sim_msg("bad port `%s`: give 0-65535 (0 picks a free port)", optarg);
-				return -1;
-			}
-			if (c == O_JTAG_PORT)
-				o->jtag_port = (long)v;
-			else if (c == O_STLINK_PORT)
-				o->stlink_port = (long)v;
-			else
-				o->ctl_port = (long)v;
-			break;
-		case O_JTAG_SOCKET:
-			o->jtag_socket = optarg;
-			break;
-		case O_WAIT:
-			if (strcmp(optarg, "auto") == 0) {
-				o->wait_states = -1;
-				break;
-			}
-			if (parse_u64(optarg, 15, &v) < 0) {
-				sim_msg("bad --wait-states `%s`: give 0-15, or auto to follow FLASH_ACR.LATENCY",
-				        optarg);
-				return -1;
-			}
-			o->wait_states = (int)v;
-			break;
-		case O_TRACE:
-			o->trace = true;
-			break;
-		case O_ELF:
-			o->elf = optarg;
-			break;
-		case O_STANDALONE:
-			o->standalone = true;
-			break;
-		case O_NO_DEBUGGER:
-			o->no_debugger = true;
-			break;
-		case O_MAX:
-			if (parse_u64(optarg, UINT64_MAX, &o->max_cycles) < 0) {
-				sim_msg("bad --max-cycles `%s`: give a number of cycles", optarg);
-				return -1;
-			}
-			break;
-		case O_QUIET:
-			o->quiet = true;
-			break;
-		case O_SPIN: /* the default since spinning won idle and loaded; kept for old scripts */
-			o->spin = true;
-			break;
-		case O_NO_SPIN:
-			o->no_spin = true;
-			break;
-		case O_MEMORY_BLOCKS:
-			if (parse_memory_blocks(argv[optind - 1], &o->memory_blocks) < 0)
-				return -1;
-			break;
-		case 'h':
-			return 1;
-		default:
-			sim_msg("unknown option `%s`: see bench-sim --help", argv[optind - 1]);
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		sim_msg("unexpected argument `%s`: see bench-sim --help", argv[optind]);
-		return -1;
-	}
-	if (o->no_debugger && !o->standalone) {
-		sim_msg("--no-debugger goes with --standalone");
-		return -1;
-	}
-	if (o->standalone && !o->elf) {
-		sim_msg("--standalone needs --elf FILE");
-		return -1;
-	}
-	if (o->jtag_port < 0 && !o->jtag_socket && o->stlink_port < 0)
-		o->jtag_port = 0;
-	return 0;
 }
 
 /* The chip's NRST pin, driven by the ST-LINK (DRIVE_NRST: the Discovery wires the probe's T_NRST
@@ -511,16 +298,16 @@ static void ctl_command(struct sim *s, struct ctl_client *c, char *line)
 	} else if (strcmp(line, "wait-states") == 0 && arg && strcmp(arg, "auto") == 0) {
 		core_set_wait_states(s->core, -1);
 		ctl_reply(c, "ok wait-states auto (%u from FLASH_ACR)", core_wait_states(s->core));
-	} else if (strcmp(line, "wait-states") == 0 && arg && parse_u64(arg, 15, &v) == 0) {
+	} else if (strcmp(line, "wait-states") == 0 && arg && sim_parse_u64(arg, 15, &v) == 0) {
 		core_set_wait_states(s->core, (int)v);
 		ctl_reply(c, "ok wait-states %" PRIu64, v);
 	} else if (strcmp(line, "trace") == 0 && arg && (strcmp(arg, "on") == 0 || strcmp(arg, "off") == 0)) {
 		core_set_trace(s->core, strcmp(arg, "on") == 0);
 		ctl_reply(c, "ok trace %s", arg);
-	} else if (strcmp(line, "dap-wait") == 0 && arg && parse_u64(arg, 1000000, &v) == 0) {
+	} else if (strcmp(line, "dap-wait") == 0 && arg && sim_parse_u64(arg, 1000000, &v) == 0) {
 		dp_inject_wait(&s->dp, (unsigned)v);
 		ctl_reply(c, "ok dap-wait %" PRIu64, v);
-	} else if (strcmp(line, "where") == 0 && arg && parse_u64(arg, UINT32_MAX, &v) == 0) {
+	} else if (strcmp(line, "where") == 0 && arg && sim_parse_u64(arg, UINT32_MAX, &v) == 0) {
 		char what[160];
 		ctl_reply(c, "where 0x%08" PRIx64 " %s", v, stm32f4_describe((uint32_t)v, what, sizeof(what)));
 	} else if (strcmp(line, "quit") == 0 && !arg) {
@@ -746,9 +533,9 @@ int main(int argc, char **argv)
 {
 	static struct sim sim; /* large I/O buffers: not on the stack */
 	struct sim *s = &sim;
-	int r = parse_args(argc, argv, &s->opt);
+	int r = sim_parse_args(argc, argv, &s->opt);
 	if (r != 0) {
-		if (r > 0 && (fputs(usage_text, stdout) == EOF || fflush(stdout) != 0))
+		if (r > 0 && (fputs(sim_usage_text, stdout) == EOF || fflush(stdout) != 0))
 			return 1;
 		return r > 0 ? 0 : 2;
 	}
