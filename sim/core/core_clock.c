@@ -59,34 +59,44 @@ static void charge_flash(struct sim_core *c, const struct core_blk *b, bool bran
 		dwt_count_cpi(&c->scs, w);
 }
 
+/* Block b ran to its end; the next instruction is at next_pc. The one place a whole block is
+ * charged: by the block hook (next_pc is the next block's start) and by core_settle() when a
+ * stop comes after the block's last instruction. next_pc other than the fall-through: the last
+ * instruction branched, its refill comes on top (TRM 3.3.1, P). At the fall-through a conditional
+ * last instruction failed and issued in 1 cycle (cycles.h CYC_DYN_CONDITIONAL, fallthrough_saving),
+ * unless last_ran: the stop came from that instruction itself (SVC, an exception return, WFI,
+ * WFE), so it passed its condition and its full cost stands. */
+static inline void charge_block_end(struct sim_core *c, const struct core_blk *b, uint32_t next_pc, bool last_ran)
+{
+	const struct cyc_block *cb = b->cb;
+	uint64_t t = cb->total;
+	uint32_t extra = 0;
+	c->entry_refill = next_pc != cb->fallthrough;
+	if (next_pc != cb->fallthrough) {
+		extra = cb->branch_taken_extra;
+		t += extra;
+	} else if (!last_ran) {
+		t -= cb->fallthrough_saving;
+	}
+	c->now += t;
+	c->instructions += cb->n_insn;
+	if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+		dwt_count_block(&c->scs, cb, extra);
+	if (c->mb_for == b && c->mb_mask) {
+		uint32_t mb = (uint32_t)__builtin_popcount(c->mb_mask); /* every pair ran */
+		c->now += mb;
+		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+			dwt_count_lsu(&c->scs, mb);
+	}
+}
+
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 {
 	struct sim_core *c = ud;
 	struct core_blk *p = c->cur;
 	uint32_t addr = (uint32_t)address;
-	if (p) {
-		const struct cyc_block *cb = p->cb;
-		uint64_t t = cb->total;
-		uint32_t extra = 0;
-		c->entry_refill = addr != cb->fallthrough;
-		if (addr != cb->fallthrough) {
-			extra = cb->branch_taken_extra;
-			t += extra;
-		} else {
-			/* The block's last instruction, if conditional, failed (cycles.h, CYC_DYN_CONDITIONAL). */
-			t -= cb->fallthrough_saving;
-		}
-		c->now += t;
-		c->instructions += cb->n_insn;
-		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
-			dwt_count_block(&c->scs, cb, extra);
-		if (c->mb_for == p && c->mb_mask) {
-			uint32_t mb = (uint32_t)__builtin_popcount(c->mb_mask); /* every pair ran */
-			c->now += mb;
-			if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
-				dwt_count_lsu(&c->scs, mb);
-		}
-	}
+	if (p)
+		charge_block_end(c, p, addr, false);
 	c->mb_for = NULL;
 	c->cur = NULL;
 	c->mmio_last = -1;
@@ -251,7 +261,7 @@ static void hook_block_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 }
 
 /* The first instruction not executed is at `pc`: charge the current block up to it. */
-void core_settle(struct sim_core *c, uint32_t pc)
+void core_settle(struct sim_core *c, uint32_t pc, bool last_ran)
 {
 	struct core_blk *b = c->cur;
 	c->cur = NULL;
@@ -259,23 +269,20 @@ void core_settle(struct sim_core *c, uint32_t pc)
 		return;
 	const struct cyc_block *cb = b->cb;
 	int i = blk_index_of(b, pc);
+	if (i >= cb->n_insn) {
+		charge_block_end(c, b, pc, last_ran);
+		c->mb_for = NULL;
+		return;
+	}
 	uint32_t mb = mblk_extra_before(c, b, (unsigned)i);
 	c->mb_for = NULL;
 	c->now += mb;
 	if (mb && (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
 		dwt_count_lsu(&c->scs, mb);
-	if (i < cb->n_insn) {
-		c->now += cb->cost_before[i];
-		c->instructions += (unsigned)i;
-		c->entry_refill = false;
-		c->fetch_next = CYC_FETCH_FULL;
-		return;
-	}
-	uint32_t extra = pc != cb->fallthrough ? cb->branch_taken_extra : 0;
-	c->entry_refill = pc != cb->fallthrough;
-	c->now += cb->total + extra;
-	c->instructions += cb->n_insn;
-	dwt_count_block(&c->scs, cb, extra);
+	c->now += cb->cost_before[i];
+	c->instructions += (unsigned)i;
+	c->entry_refill = false;
+	c->fetch_next = CYC_FETCH_FULL;
 }
 
 void core_settle_at_index(struct sim_core *c, int idx)
@@ -286,7 +293,7 @@ void core_settle_at_index(struct sim_core *c, int idx)
 	if (idx < 0 || idx > b->cb->n_insn)
 		idx = 0;
 	uint32_t pc = idx < b->cb->n_insn ? b->addr + b->cb->insn_offset[idx] : b->addr + b->size;
-	core_settle(c, pc);
+	core_settle(c, pc, true);
 	core_set_pc(c, pc);
 }
 

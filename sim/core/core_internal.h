@@ -170,8 +170,10 @@ void core_request_stop(struct sim_core *c);
 void core_flash_sync(struct sim_core *c);
 bool core_flash_sync_due(const struct sim_core *c);
 /* Emulation stopped with the first instruction not executed at `pc` (or at index idx of the
- * current block): charge the current block up to it. */
-void core_settle(struct sim_core *c, uint32_t pc);
+ * current block): charge the current block up to it. A whole block goes through the block hook's
+ * charge; last_ran: the stop came from its last instruction (SVC, exception return, WFI/WFE), which
+ * therefore passed its condition; false when the next fetch failed (the block simply ended). */
+void core_settle(struct sim_core *c, uint32_t pc, bool last_ran);
 void core_settle_at_index(struct sim_core *c, int idx);
 /* A store inside the running block pended an exception (exc_set_pending): from now on, stop after
  * that store while something is pending. */

@@ -190,14 +190,14 @@ static void handle_error(struct sim_core *c, uc_err err, uint32_t npc)
 	}
 	case UC_ERR_FETCH_UNMAPPED:
 	case UC_ERR_FETCH_PROT:
-		core_settle(c, c->stop_addr);
+		core_settle(c, c->stop_addr, false); /* the block ended: its next fetch failed */
 		exc_fault(&c->scs, EXC_BUSFAULT, CFSR_IBUSERR, 0, c->stop_addr & ~1u);
 		return;
 	case UC_ERR_INSN_INVALID:
 		/* unicorn stops both on UDF/undefined encodings (PC at them) and on WFE/YIELD
 		 * (EXCP_YIELD, PC after them). */
 		if (npc >= 2 && (halfword_at(c, npc - 2) == 0xBF20u || halfword_at(c, npc - 2) == 0xBF10u)) {
-			core_settle(c, npc);
+			core_settle(c, npc, true);
 			core_set_pc(c, npc);
 			if (halfword_at(c, npc - 2) == 0xBF20u) {
 				if (c->event_reg)
@@ -207,11 +207,11 @@ static void handle_error(struct sim_core *c, uc_err err, uint32_t npc)
 			}
 			return;
 		}
-		core_settle(c, npc);
+		core_settle(c, npc, true);
 		exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_UNDEFINSTR, 0, npc);
 		return;
 	default:
-		core_settle(c, npc);
+		core_settle(c, npc, true);
 		exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_INVSTATE, 0, npc);
 		return;
 	}
@@ -221,45 +221,46 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 {
 	switch (c->stop) {
 	case STOP_BKPT:
-		core_settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc, true);
 		halt_or_hardfault_on_debug_event(c, c->stop_pc, DFSR_BKPT);
 		return;
 	case STOP_FPB:
 	case STOP_DWT:
-		core_settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc, true);
 		core_set_pc(c, c->stop_pc);
 		if (debug_enabled(&c->scs))
 			debug_halt(&c->scs, c->stop == STOP_FPB ? DFSR_BKPT : DFSR_DWTTRAP);
 		return;
 	case STOP_STEP:
-		core_settle(c, npc);
+		core_settle(c, npc, true);
 		core_set_pc(c, npc);
 		return;
 	case STOP_TICK_SPLIT:
-		core_settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc, true);
 		core_set_pc(c, c->stop_pc);
 		return;
 	case STOP_SVC:
-		core_settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc, true);
 		exc_take_sync(&c->scs, EXC_SVCALL, c->stop_pc);
 		return;
 	case STOP_EXC_RETURN: {
-		core_settle(c, c->cur ? c->cur->cb->fallthrough
-		                      : 0); /* the whole block ran; the return's refill is in cyc_exception_return */
+		/* The whole block ran, its branch to EXC_RETURN too (so no fall-through saving); the
+		 * return's refill is in cyc_exception_return. */
+		core_settle(c, c->cur ? c->cur->cb->fallthrough : 0, true);
 		exc_return(&c->scs, c->stop_pc | 1u);
 		return;
 	}
 	case STOP_NOCP:
-		core_settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc, true);
 		exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_NOCP, 0, c->stop_pc);
 		return;
 	case STOP_LAZYFP:
-		core_settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc, true);
 		core_set_pc(c, c->stop_pc);
 		exc_preserve_lazy_fp(&c->scs);
 		return;
 	case STOP_OTHER:
-		core_settle(c, c->stop_pc);
+		core_settle(c, c->stop_pc, true);
 		if (c->stop_addr == CFSR_DIVBYZERO)
 			exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_DIVBYZERO, 0, c->stop_pc);
 		else if (c->stop_addr == 4 || c->stop_addr == 3)
@@ -269,7 +270,7 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 			exc_fault(&c->scs, EXC_USAGEFAULT, CFSR_INVSTATE, 0, c->stop_pc);
 		return;
 	case STOP_BUSFAULT:
-		core_settle(c, npc);
+		core_settle(c, npc, true);
 		core_set_pc(c, npc);
 		if (c->stop_write) {
 			exc_imprecise_bus_fault(&c->scs);
@@ -279,7 +280,7 @@ static void handle_stop(struct sim_core *c, uint32_t npc)
 		}
 		return;
 	default:
-		core_settle(c, npc);
+		core_settle(c, npc, true);
 		core_set_pc(c, npc);
 		if (c->stop == STOP_NONE && npc >= 2 && halfword_at(c, npc - 2) == 0xBF30u)
 			enter_sleep(c); /* WFI: unicorn ends emulation with PC after it */
