@@ -12,6 +12,7 @@
 #include <unicorn/unicorn.h>
 
 #include "timing/cycles.h"
+#include "timing/memops.h"
 
 /* One step: a load's address, a register update or a comparison, in the block's order.
  * Registers are 0..12, 13 SP, 14 LR; MBLK_NONE reads as 0. */
@@ -65,28 +66,12 @@ static inline unsigned blk_recent_slot(uint32_t addr)
 	return (addr >> 1) & (CORE_BLK_RECENT - 1u);
 }
 
-/* One memory-accessing instruction of a block, for finding which instruction caused an access:
- * unicorn 2.0.1 does not update PC before a load or store, so inside an MMIO callback or an
- * unmapped-access hook the PC is stale; the registers are current (TCG saves globals before a
- * memory operation that may fault). */
-struct core_memop {
-	uint16_t idx;   /* instruction index in the block */
-	uint8_t base;   /* capstone ARM register id of the base (0: none) */
-	uint8_t index;  /* index register (0: none) */
-	int8_t scale;   /* +1 / -1 */
-	uint8_t lshift; /* index shift */
-	uint16_t span;  /* bytes accessed from the lowest address */
-	int32_t disp;
-	bool down;  /* LDMDB/STMDB/PUSH: the lowest address is base - span */
-	bool store; /* writes memory (STR.., STM.., PUSH, VSTR, VSTM, VPUSH) */
-};
-
 /* The core's view of one translated block: the cycle model's costs plus what the core needs. */
 struct core_blk {
 	uint32_t addr, size;
 	const struct cyc_block *cb;
 	uint8_t *copy; /* the bytes as analysed: rewritten code is detected by comparing */
-	struct core_memop *memops;
+	struct cyc_memop *memops;
 	uint16_t n_memops;
 	struct mblk_prog mb; /* the memory-block rule's program (core_mblocks.h) */
 	uint16_t n_fp;       /* FP instructions (NOCP gating, lazy FP stacking) */

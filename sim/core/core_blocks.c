@@ -48,149 +48,6 @@ static void blk_free(struct sim_core *c, struct core_blk *b)
 	free(b);
 }
 
-/* An FP instruction: Thumb-2 coprocessor space (hw1 = 111x 11xx xxxx xxxx) with coprocessor 10 or
- * 11 in hw2[11:8] (Armv7-M ARM A6.3 / A7.9: the FP extension uses CP10 and CP11 only). */
-static bool is_fp(uint16_t hw1, uint16_t hw2)
-{
-	return (hw1 & 0xEC00u) == 0xEC00u && ((hw2 >> 8) & 0xEu) == 0xAu;
-}
-
-/* UDIV/SDIV (A7.7.125, A7.7.178): FB9x/FBBx, F0F0 pattern in hw2. */
-static bool is_div(uint16_t hw1, uint16_t hw2)
-{
-	return ((hw1 & 0xFFF0u) == 0xFB90u || (hw1 & 0xFFF0u) == 0xFBB0u) && (hw2 & 0xF0F0u) == 0xF0F0u;
-}
-
-static uint8_t regbyte(unsigned capreg)
-{
-	return capreg > 255 ? 0 : (uint8_t)capreg;
-}
-
-/* Bytes a single load or store touches: an MMIO access or a read is matched to the instruction
- * whose [address, address + size) holds it, so a wider window would take the next word of a POP
- * for the load after it. */
-static uint16_t single_size(const cs_insn *in)
-{
-	const cs_arm *a = &in->detail->arm;
-	switch (in->id) {
-	case ARM_INS_LDRB:
-	case ARM_INS_STRB:
-	case ARM_INS_LDRSB:
-	case ARM_INS_LDRBT:
-	case ARM_INS_STRBT:
-	case ARM_INS_LDRSBT:
-	case ARM_INS_LDREXB:
-	case ARM_INS_STREXB:
-	case ARM_INS_TBB:
-		return 1;
-	case ARM_INS_LDRH:
-	case ARM_INS_STRH:
-	case ARM_INS_LDRSH:
-	case ARM_INS_LDRHT:
-	case ARM_INS_STRHT:
-	case ARM_INS_LDRSHT:
-	case ARM_INS_LDREXH:
-	case ARM_INS_STREXH:
-	case ARM_INS_TBH:
-		return 2;
-	case ARM_INS_LDRD:
-	case ARM_INS_STRD:
-	case ARM_INS_LDREXD:
-	case ARM_INS_STREXD:
-		return 8;
-	case ARM_INS_VLDR:
-	case ARM_INS_VSTR: /* VLDR.64 / VSTR.64 move a D register */
-		return (a->op_count && a->operands[0].reg >= ARM_REG_D0 && a->operands[0].reg <= ARM_REG_D31) ? 8 : 4;
-	default:
-		return 4;
-	}
-}
-
-/* Bytes a register list moves: 4 a core or S register, 8 a D register. */
-static uint16_t list_size(const cs_arm *a)
-{
-	unsigned n = 0;
-	for (unsigned k = 0; k < a->op_count; k++)
-		if (a->operands[k].type == ARM_OP_REG)
-			n += (a->operands[k].reg >= ARM_REG_D0 && a->operands[k].reg <= ARM_REG_D31) ? 8u : 4u;
-	return (uint16_t)n;
-}
-
-/* The memory operand of a load/store, from capstone's detail (capstone 4, arm.h). */
-static void add_memop(struct core_blk *b, unsigned idx, const cs_insn *in)
-{
-	const cs_arm *a = &in->detail->arm;
-	struct core_memop m = {.idx = (uint16_t)idx, .scale = 1};
-	bool found = false;
-	for (unsigned k = 0; k < a->op_count; k++) {
-		const cs_arm_op *op = &a->operands[k];
-		if (op->type == ARM_OP_MEM && !found) {
-			m.base = regbyte(op->mem.base);
-			m.index = regbyte(op->mem.index);
-			m.scale = (int8_t)(op->mem.scale < 0 ? -1 : 1);
-			m.lshift = (uint8_t)blk_index_lshift(op);
-			m.disp = op->mem.disp;
-			found = true;
-		}
-	}
-	switch (in->id) {
-	case ARM_INS_PUSH:
-	case ARM_INS_VPUSH:
-		m.base = ARM_REG_SP;
-		m.down = true;
-		m.span = list_size(a);
-		found = true;
-		break;
-	case ARM_INS_POP:
-	case ARM_INS_VPOP:
-		m.base = ARM_REG_SP;
-		m.span = list_size(a);
-		found = true;
-		break;
-	case ARM_INS_LDM:
-	case ARM_INS_STM:
-	case ARM_INS_LDMDB:
-	case ARM_INS_STMDB:
-		if (a->op_count > 0 && a->operands[0].type == ARM_OP_REG) {
-			m.base = regbyte(a->operands[0].reg);
-			m.span = (uint16_t)(4 * (a->op_count - 1));
-			m.down = in->id == ARM_INS_LDMDB || in->id == ARM_INS_STMDB;
-			found = true;
-		}
-		break;
-	default:
-		break;
-	}
-	if (!found)
-		return;
-	if (m.span == 0)
-		m.span = single_size(in);
-	m.store = strncmp(in->mnemonic, "st", 2) == 0 || strncmp(in->mnemonic, "vst", 3) == 0 ||
-	          strncmp(in->mnemonic, "push", 4) == 0 || strncmp(in->mnemonic, "vpush", 5) == 0;
-	b->memops[b->n_memops++] = m;
-}
-
-static bool is_memory_insn(const cs_insn *in)
-{
-	const cs_arm *a = &in->detail->arm;
-	for (unsigned k = 0; k < a->op_count; k++)
-		if (a->operands[k].type == ARM_OP_MEM)
-			return true;
-	switch (in->id) {
-	case ARM_INS_PUSH:
-	case ARM_INS_POP:
-	case ARM_INS_VPUSH:
-	case ARM_INS_VPOP:
-	case ARM_INS_LDM:
-	case ARM_INS_STM:
-	case ARM_INS_LDMDB:
-	case ARM_INS_STMDB:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* Offset of addr in the chip's flash (core_soc.flash), at its base or the boot alias at 0; -1 when
  * elsewhere. */
 static int64_t flash_offset(const struct sim_core *c, uint32_t addr)
@@ -257,17 +114,17 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 		uint32_t off = b->cb->insn_offset[i];
 		uint16_t hw1 = (uint16_t)(code[off] | code[off + 1] << 8);
 		uint16_t hw2 = off + 3 < b->size ? (uint16_t)(code[off + 2] | code[off + 3] << 8) : 0;
-		if (is_fp(hw1, hw2))
+		if (cyc_is_fp(hw1, hw2))
 			b->fp_addr[b->n_fp++] = b->addr + off;
-		if (is_div(hw1, hw2))
+		if (cyc_is_div(hw1, hw2))
 			b->div_addr[b->n_div++] = b->addr + off;
 		const uint8_t *p = code + off;
 		size_t len = b->size - off;
 		uint64_t a = b->addr + off;
 		bool ok = cs_disasm_iter(cs, &p, &len, &a, in);
 		uint16_t before = b->n_memops;
-		if (ok && is_memory_insn(in))
-			add_memop(b, i, in);
+		if (ok && cyc_is_memory_insn(in) && cyc_memop_decode(in, i, &b->memops[b->n_memops]))
+			b->n_memops++;
 		mblk_insn(&mbb, cs, ok ? in : NULL, i, b->n_memops > before ? &b->memops[before] : NULL);
 	}
 	if (mblk_end(&mbb) < 0)
@@ -457,7 +314,7 @@ uint32_t blk_reg_value(struct sim_core *c, const struct core_blk *b, unsigned id
 static int find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, int from, bool loads_only)
 {
 	for (unsigned k = 0; k < b->n_memops; k++) {
-		const struct core_memop *m = &b->memops[k];
+		const struct cyc_memop *m = &b->memops[k];
 		if ((int)m->idx < from || !m->base || (loads_only && m->store))
 			continue;
 		uint32_t ea = blk_reg_value(c, b, m->idx, m->base) + (uint32_t)m->disp;
@@ -478,7 +335,7 @@ int blk_find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, int f
 	return find_access(c, b, addr, from, false);
 }
 
-const struct core_memop *blk_memop_at(const struct core_blk *b, int idx)
+const struct cyc_memop *blk_memop_at(const struct core_blk *b, int idx)
 {
 	for (unsigned k = 0; k < b->n_memops; k++)
 		if (b->memops[k].idx == idx)

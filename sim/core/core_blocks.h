@@ -14,13 +14,6 @@
 
 struct sim_core;
 
-/* The left shift of a memory operand's index register (`[rn, rm, lsl #2]`): capstone 4.0.2 leaves
- * mem.lshift 0 and gives the shift as the operand's shift, LSL being the only one Thumb allows. */
-static inline unsigned blk_index_lshift(const cs_arm_op *op)
-{
-	return op->shift.type == ARM_SFT_LSL ? op->shift.value : (unsigned)op->mem.lshift;
-}
-
 struct core_blk *blk_get(struct sim_core *c, uint32_t addr, uint32_t size);
 void blk_drop_range(struct sim_core *c, uint32_t addr, uint32_t size);
 void blk_drop_all(struct sim_core *c);
@@ -31,7 +24,7 @@ unsigned blk_check_rewritten(struct sim_core *c);
 int blk_index_of(const struct core_blk *b, uint32_t pc);
 int blk_find_access(struct sim_core *c, struct core_blk *b, uint32_t addr, int from);
 /* The memory operation of instruction idx, or NULL. */
-const struct core_memop *blk_memop_at(const struct core_blk *b, int idx);
+const struct cyc_memop *blk_memop_at(const struct core_blk *b, int idx);
 /* The same as blk_find_access among the block's loads only (a read hook's access is never a
  * store's). */
 int blk_find_load(struct sim_core *c, struct core_blk *b, uint32_t addr, int from);

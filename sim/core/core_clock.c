@@ -228,7 +228,7 @@ static void hook_block_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 	 * address, computed with the base not yet written back, names the same word (`pop {r0, r2};
 	 * ldr r4, [sp, #4]`). */
 	if (same_run && (uint32_t)address == c->mb_next) {
-		const struct core_memop *m = blk_memop_at(b, c->mb_idx);
+		const struct cyc_memop *m = blk_memop_at(b, c->mb_idx);
 		if (m && m->span > 4u && (uint32_t)address - c->mb_first < m->span) {
 			c->mb_next = (uint32_t)address + (uint32_t)size;
 			return;

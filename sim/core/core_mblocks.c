@@ -27,7 +27,7 @@ static bool stack_list(unsigned id)
 
 /* The core registers an instruction writes, explicitly or not (write-back bases, LDM lists, SP of
  * PUSH/POP); all of them when capstone cannot tell. mo: its memory operation, or NULL. */
-static uint16_t regs_written(csh cs, const cs_insn *in, const struct core_memop *mo)
+static uint16_t regs_written(csh cs, const cs_insn *in, const struct cyc_memop *mo)
 {
 	cs_regs rd, wr;
 	uint8_t n_rd = 0, n_wr = 0;
@@ -97,7 +97,7 @@ static bool second_operand(const cs_arm_op *op, int sign, struct mblk_step *s)
 
 /* A single load's address (LDR-class, VLDR) from the block's memory operation: base (PC: the
  * literal's address) + disp, or + index. */
-static bool load_address(const cs_insn *in, const struct core_memop *mo, struct mblk_step *s)
+static bool load_address(const cs_insn *in, const struct cyc_memop *mo, struct mblk_step *s)
 {
 	*s = (struct mblk_step){.kind = MBLK_LOAD, .rn = MBLK_NONE, .rm = MBLK_NONE, .sign = 1};
 	if (mo->base == ARM_REG_PC) {
@@ -139,7 +139,7 @@ static bool alu_op(unsigned id, uint8_t *op, int *sign)
  * register shifted left; a write-back base, from the memory operation mo: a single load or store's
  * (pre-indexed: + disp; post-indexed: + the immediate after it), or a list's (PUSH/POP/VPUSH/VPOP,
  * LDM/STM: by the list's size, down or up; not when the list holds the base, UNPREDICTABLE). */
-static bool update(const cs_insn *in, const struct core_memop *mo, struct mblk_step *s)
+static bool update(const cs_insn *in, const struct cyc_memop *mo, struct mblk_step *s)
 {
 	const cs_arm *a = &in->detail->arm;
 	*s = (struct mblk_step){.kind = MBLK_SET, .rn = MBLK_NONE, .rm = MBLK_NONE, .sign = 1, .pair = -1};
@@ -240,7 +240,7 @@ static bool same_block(const struct mblk_build *bd, const struct mblk_step *s)
 	       (f->rn == s->rn && f->rn != MBLK_NONE && f->rm == MBLK_NONE && s->rm == MBLK_NONE);
 }
 
-void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, const struct core_memop *mo)
+void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, const struct cyc_memop *mo)
 {
 	if (bd->failed)
 		return;

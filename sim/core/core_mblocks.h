@@ -25,7 +25,7 @@
 
 struct sim_core;
 struct core_blk;
-struct core_memop;
+struct cyc_memop;
 
 /* Where the flags a conditional step reads come from while the program is built. */
 enum { MBLK_FLAGS_ENTRY = 0, MBLK_FLAGS_STEP, MBLK_FLAGS_UNKNOWN };
@@ -48,7 +48,7 @@ struct mblk_build {
 void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct sim_core *c, const struct core_blk *b);
 /* Instruction i of the block, as capstone decoded it (NULL: not decoded, every register unknown),
  * and its memory operation (core_blocks.c; NULL when it has none). */
-void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, const struct core_memop *mo);
+void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, const struct cyc_memop *mo);
 /* 0, or -1 when memory ran out (the program is then empty). */
 int mblk_end(struct mblk_build *bd);
 void mblk_free(struct mblk_prog *prog);
