@@ -12,39 +12,8 @@
 #include <unicorn/unicorn.h>
 
 #include "timing/cycles.h"
+#include "timing/mblk.h"
 #include "timing/memops.h"
-
-/* One step: a load's address, a register update or a comparison, in the block's order.
- * Registers are 0..12, 13 SP, 14 LR; MBLK_NONE reads as 0. */
-enum { MBLK_LOAD = 0, MBLK_SET = 1, MBLK_FLAGS = 2, MBLK_NONE = 15 };
-/* The operation of an MBLK_SET. ADD (ADD, SUB, MOV): rn + sign * (rm << lshift) + imm, the
- * immediate carrying its own sign; the others: rn op ((rm << lshift) + imm), RSB op2 - rn. */
-enum { MBLK_ADD = 0, MBLK_RSB, MBLK_AND, MBLK_ORR, MBLK_EOR, MBLK_BIC };
-struct mblk_step {
-	uint8_t kind;   /* MBLK_LOAD: ea = rn + sign * (rm << lshift) + imm; MBLK_SET: rd = rn op op2;
-	                 * MBLK_FLAGS: NZCV of rn + sign * op2 (CMP: sign -1, CMN: +1) */
-	uint8_t rd;     /* MBLK_SET */
-	uint8_t rn, rm; /* MBLK_NONE: none */
-	uint8_t lshift;
-	int8_t sign;
-	int8_t pair;  /* MBLK_LOAD of a pipelined load: its pair's bit in the mask; -1 for any other load,
-	               * and for a pair that cannot cross (its first load is not the step before) */
-	uint8_t op;   /* MBLK_SET */
-	uint8_t cond; /* MBLK_SET in an IT block: its capstone condition (ARM_CC_EQ..LE); 0: always */
-	uint16_t idx; /* MBLK_LOAD: instruction index */
-	int32_t imm;
-};
-
-/* What a block keeps: the program, and the instruction index of each pair's pipelined load. */
-struct mblk_prog {
-	struct mblk_step *steps;
-	uint16_t n_steps;
-	uint8_t n_pairs;     /* at most 32 */
-	uint16_t entry_regs; /* the registers it reads at entry (bit r) */
-	bool entry_flags;    /* a conditional step needs the flags of the entry (xPSR) */
-	uint16_t *pair_idx;
-	struct mblk_reads *reads; /* entry_regs and the flags as one uc_reg_read_batch */
-};
 
 /* What the entry reads, worked out once: unicorn's register ids, and where each value goes in the
  * program's register file (0..14; MBLK_FLAGS_SLOT: xPSR). */

@@ -89,6 +89,11 @@ static int flash_lines(const struct sim_core *c, struct core_blk *b)
 	return 0;
 }
 
+static unsigned block_of(const void *ctx, uint32_t addr)
+{
+	return mblk_block_of(ctx, addr);
+}
+
 static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 {
 	csh cs;
@@ -109,7 +114,7 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 	b->div_addr = calloc(n, sizeof(*b->div_addr));
 	int rc = (b->memops && b->fp_addr && b->div_addr) ? 0 : -1;
 	struct mblk_build mbb;
-	mblk_begin(&mbb, &b->mb, c, b);
+	mblk_begin(&mbb, &b->mb, b->cb, c->mb_entry, block_of, c);
 	for (unsigned i = 0; rc == 0 && i < b->cb->n_insn; i++) {
 		uint32_t off = b->cb->insn_offset[i];
 		uint16_t hw1 = (uint16_t)(code[off] | code[off + 1] << 8);
@@ -127,7 +132,7 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 			b->n_memops++;
 		mblk_insn(&mbb, cs, ok ? in : NULL, i, b->n_memops > before ? &b->memops[before] : NULL);
 	}
-	if (mblk_end(&mbb) < 0)
+	if (mblk_end(&mbb) < 0 || (b->mb.n_steps && mblk_compile(&b->mb) < 0))
 		rc = -1;
 	if (rc == 0)
 		rc = flash_lines(c, b);

@@ -1,0 +1,90 @@
+/* The memory-block rule without a read hook (timing/mblk.c builds the program, core/core_mblocks.c runs it): "load
+ * pipelining happens only when targeting the same memory block by all loads (e.g. SRAM1 vs SRAM2 (and CCM) on f407)"
+ * (jnk0le's pipeline cycle tests, measured on an STM32F407; docs/cycle-model.md "Load/store pipelining").
+ *
+ * A load the rules pipelined (CYC_DYN_PIPELINED) gets its cycle back when it and the load before
+ * it read different blocks. Their addresses come from the registers at the block's entry: when the
+ * block is analysed, its instructions up to its last pipelined load become a short program of
+ * steps, the loads' addresses and the simple register updates between them (MOV, ADD, SUB, RSB,
+ * AND, ORR, EOR, BIC with an immediate or a register shifted left, write-back bases, PUSH/POP),
+ * conditional ones too after a CMP/CMN or on the entry's flags. A register any other instruction
+ * writes is unknown from there on, and a load whose address needs one is not decided: the pair
+ * keeps its pipelined cost, as without the rule. At each entry the core runs the program on the
+ * registers it needs (mblk_decide), which costs a few register reads only in blocks that have
+ * pipelined loads, where a read hook would send every load of the whole run through unicorn's slow
+ * path. `bench-sim --memory-blocks exact` uses that hook instead. */
+#ifndef SIM_TIMING_MBLK_H
+#define SIM_TIMING_MBLK_H
+
+#include <capstone/capstone.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "timing/cycles.h"
+#include "timing/memops.h"
+
+struct mblk_reads; /* what the core reads at entry (core/blk_types.h) */
+
+/* One step: a load's address, a register update or a comparison, in the block's order.
+ * Registers are 0..12, 13 SP, 14 LR; MBLK_NONE reads as 0. */
+enum { MBLK_LOAD = 0, MBLK_SET = 1, MBLK_FLAGS = 2, MBLK_NONE = 15 };
+/* The operation of an MBLK_SET. ADD (ADD, SUB, MOV): rn + sign * (rm << lshift) + imm, the
+ * immediate carrying its own sign; the others: rn op ((rm << lshift) + imm), RSB op2 - rn. */
+enum { MBLK_ADD = 0, MBLK_RSB, MBLK_AND, MBLK_ORR, MBLK_EOR, MBLK_BIC };
+struct mblk_step {
+	uint8_t kind;   /* MBLK_LOAD: ea = rn + sign * (rm << lshift) + imm; MBLK_SET: rd = rn op op2;
+	                 * MBLK_FLAGS: NZCV of rn + sign * op2 (CMP: sign -1, CMN: +1) */
+	uint8_t rd;     /* MBLK_SET */
+	uint8_t rn, rm; /* MBLK_NONE: none */
+	uint8_t lshift;
+	int8_t sign;
+	int8_t pair;  /* MBLK_LOAD of a pipelined load: its pair's bit in the mask; -1 for any other load,
+	               * and for a pair that cannot cross (its first load is not the step before) */
+	uint8_t op;   /* MBLK_SET */
+	uint8_t cond; /* MBLK_SET in an IT block: its capstone condition (ARM_CC_EQ..LE); 0: always */
+	uint16_t idx; /* MBLK_LOAD: instruction index */
+	int32_t imm;
+};
+
+/* What a block keeps: the program, and the instruction index of each pair's pipelined load. */
+struct mblk_prog {
+	struct mblk_step *steps;
+	uint16_t n_steps;
+	uint8_t n_pairs;     /* at most 32 */
+	uint16_t entry_regs; /* the registers it reads at entry (bit r) */
+	bool entry_flags;    /* a conditional step needs the flags of the entry (xPSR) */
+	uint16_t *pair_idx;
+	struct mblk_reads *reads; /* entry_regs and the flags as one uc_reg_read_batch */
+};
+
+/* Where the flags a conditional step reads come from while the program is built. */
+enum { MBLK_FLAGS_ENTRY = 0, MBLK_FLAGS_STEP, MBLK_FLAGS_UNKNOWN };
+
+/* Building the program while the block is analysed, one instruction at a time. */
+struct mblk_build {
+	struct mblk_prog *prog;
+	const struct cyc_block *cb;
+	unsigned (*block_of)(const void *ctx, uint32_t addr); /* memory block of an address, 0: none */
+	const void *ctx;
+	unsigned cap;
+	uint16_t unknown;   /* registers whose value the program cannot know from here on */
+	unsigned last_pair; /* steps up to the last pipelined load are kept */
+	unsigned last_load; /* steps up to the last load pushed */
+	uint8_t flags;      /* MBLK_FLAGS_*: where the condition flags come from */
+	bool failed;        /* no program for this block */
+	bool oom;
+};
+
+/* Nothing is built unless enabled (the core runs the rule this way: sim_core.mb_entry). block_of
+ * names the memory block of a literal address (1.., 0 outside every block). */
+void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct cyc_block *cb, bool enabled,
+                unsigned (*block_of)(const void *ctx, uint32_t addr), const void *ctx);
+/* Instruction i of the block, as capstone decoded it (NULL: not decoded, every register unknown),
+ * and its memory operation (core_blocks.c; NULL when it has none). */
+void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, const struct cyc_memop *mo);
+/* 0, or -1 when memory ran out (the program is then empty). The core compiles what is left
+ * (n_steps not 0) into its register reads (core_mblocks.c, mblk_compile). */
+int mblk_end(struct mblk_build *bd);
+void mblk_free(struct mblk_prog *prog);
+
+#endif /* SIM_TIMING_MBLK_H */
