@@ -19,6 +19,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import attach  # noqa: E402
 import benchtest  # noqa: E402
 from benchtest import check_schema as schema_check, expect, failures, paths, procs_in, run_case  # noqa: E402
 
@@ -550,50 +551,8 @@ def case_firmware_clock():
     expect(ctx["core_clock_hz"] == 100000000 and ctx["clock_source"] == "--clock-hz", f"nops context {ctx}")
 
 
-def tcl_client(port):
-    """A client of OpenOCD's TCL port: commands end with 0x1a, so do replies (OpenOCD's
-    src/server/tcl_server.c)."""
-    import socket
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-
-    def tcl(cmd):
-        sock.sendall(cmd.encode() + b"\x1a")
-        buf = b""
-        while not buf.endswith(b"\x1a"):
-            chunk = sock.recv(4096)
-            if not chunk:
-                break
-            buf += chunk
-        return buf[:-1].decode(errors="replace")
-    return tcl
-
-
 def start_attach_target(elf):
-    """bench-sim holding ELF and a stock OpenOCD on a free TCL port, as a user would run them;
-    returns (sim, openocd, port). The caller stops both."""
-    tmp = tempfile.mkdtemp(prefix="bench-faults-")
-    sim = subprocess.Popen([os.path.join(BUILD, "bench-sim"), "--jtag-port", "0", "--quiet", "--elf", elf],
-                           stdout=subprocess.PIPE, text=True)
-    jtag = int(sim.stdout.readline().split()[1])
-    ocd = subprocess.Popen(["openocd", "-c", f"set SIM_JTAG_PORT {jtag}", "-f",
-                            os.path.join(SRC, "boards", "sim-stm32f4", "openocd.cfg"), "-c", "bindto 127.0.0.1",
-                            "-c", "gdb_port disabled", "-c", "telnet_port disabled", "-c", "tcl_port 0"],
-                           stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "ocd.log"), "w"))
-    port = benchtest.openocd_port(os.path.join(tmp, "ocd.log"), "tcl", ocd)
-    if port is None:
-        for p in (ocd, sim):
-            p.kill()
-            p.wait(timeout=10)
-        raise SystemExit("OpenOCD did not open its TCL port")
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        try:
-            tcl = tcl_client(port)
-            tcl("version")
-            return sim, ocd, port, tcl
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit("OpenOCD did not open its TCL port")
+    return attach.start_attach_target(BUILD, SRC, elf, tempfile.mkdtemp(prefix="bench-faults-"))
 
 
 def left_behind(tcl, demcr_before):
