@@ -642,17 +642,36 @@ static int enable_counter(struct loop *c)
 
 	if (!k->enable_mask)
 		return 0;
-	if (k->core == COUNTER_CORTEX_M &&
-	    ((rc = backend_read_u32(c->bk, RUN_REG_DEMCR, &demcr, c->err)) ||
-	     (rc = backend_write_u32(c->bk, RUN_REG_DEMCR, demcr | LOOP_DEMCR_TRCENA, c->err))))
-		return rc;
+	/* What bench turns on here is recorded before each write (loop_check_will_set_*): an attached
+	 * debugger gets the DWT switched off again afterwards, as it had it. */
+	if (k->core == COUNTER_CORTEX_M) {
+		if ((rc = backend_read_u32(c->bk, RUN_REG_DEMCR, &demcr, c->err)))
+			return rc;
+		loop_check_will_set_demcr(c, demcr, LOOP_DEMCR_TRCENA);
+		if ((rc = backend_write_u32(c->bk, RUN_REG_DEMCR, demcr | LOOP_DEMCR_TRCENA, c->err)))
+			return rc;
+	}
 	if ((rc = backend_read_u32(c->bk, addr, &ctrl, c->err)))
 		return rc;
 	if (k->core == COUNTER_CORTEX_M && (ctrl & LOOP_DWT_CTRL_NOCYCCNT))
 		return bench_fail(c->err, BENCH_E_UNSUPPORTED,
 		                  "the target has no cycle counter (DWT_CTRL.NOCYCCNT is "
 		                  "set): measure on a core with a DWT cycle counter");
+	if (k->core == COUNTER_CORTEX_M)
+		loop_check_will_set_dwt(c, ctrl, k->enable_mask);
 	return backend_write_u32(c->bk, addr, ctrl | k->enable_mask, c->err);
+}
+
+/* One hardware breakpoint, recorded before `bp` is sent: a signal or a lost link while it is in
+ * flight leaves it possibly set, and loop_check_restore clears what is recorded. */
+static int plant(struct loop *c, uint32_t addr)
+{
+	if (c->n_planted == LOOP_MAX_PENDING)
+		return bench_fail(c->err, BENCH_E_UNSUPPORTED,
+		                  "more than %d breakpoints to plant: drop --bp-markers or use fewer marker pairs",
+		                  LOOP_MAX_PENDING);
+	c->planted[c->n_planted++] = addr;
+	return backend_set_break(c->bk, addr, c->err);
 }
 
 static int plant_breakpoints(struct loop *c)
@@ -660,17 +679,13 @@ static int plant_breakpoints(struct loop *c)
 	int rc;
 
 	if (c->mode == LOOP_MODE_SYMBOLS) {
-		if ((rc = backend_set_break(c->bk, c->cfg->sym_start, c->err)))
+		if ((rc = plant(c, c->cfg->sym_start)))
 			return rc;
-		c->planted[c->n_planted++] = c->cfg->sym_start;
-		if ((rc = backend_set_break(c->bk, c->cfg->sym_stop, c->err)))
-			return rc;
-		c->planted[c->n_planted++] = c->cfg->sym_stop;
-		return 0;
+		return plant(c, c->cfg->sym_stop);
 	}
 	for (size_t i = 0; i < c->cfg->elf->markers.n; i++) {
 		const struct marker *m = &c->cfg->elf->markers.v[i];
-		if ((rc = backend_set_break(c->bk, m->addr, c->err))) {
+		if ((rc = plant(c, m->addr))) {
 			/* Cortex-M4's FPB has 6 instruction comparators (TRM 8.4), M3 6, M7 8. */
 			if (c->err->kind == BENCH_E_TARGET)
 				bench_fail(
@@ -681,8 +696,6 @@ static int plant_breakpoints(struct loop *c)
 				    i + 1, c->cfg->elf->markers.n, markers_kind_name(m->kind), m->name);
 			return rc == -(int)BENCH_E_TARGET ? -(int)BENCH_E_UNSUPPORTED : rc;
 		}
-		if (c->n_planted < LOOP_MAX_PENDING)
-			c->planted[c->n_planted++] = m->addr;
 	}
 	return 0;
 }

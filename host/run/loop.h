@@ -150,15 +150,23 @@ struct loop {
 	 * run: a resume, a reset) */
 	bool stats_fresh;
 	uint64_t stats_cycles, stats_exc, stats_resets;
-	bool sym_open;                      /* --start reached, --stop not yet */
-	bool ended_since_sync;              /* an END was handled since the last SYNC: the iteration has its sample */
-	bool masked;                        /* C_MASKINTS set for the open stretch (--mask-irqs) */
-	bool clock_read;                    /* SystemCoreClock was read (loop_check_clock) */
-	uint32_t planted[LOOP_MAX_PENDING]; /* hardware breakpoints bench set, cleared on the way out */
+	bool sym_open;         /* --start reached, --stop not yet */
+	bool ended_since_sync; /* an END was handled since the last SYNC: the iteration has its sample */
+	bool clock_read;       /* SystemCoreClock was read (loop_check_clock) */
+	/* What bench changes in the debugger's state, each recorded BEFORE the command that changes it
+	 * is sent, so loop_check_restore puts it back on every exit path, also when the command was
+	 * still in flight (a signal, a timeout, a lost link: issue 26). */
+	bool masked;                        /* `cortex_m maskisr on` sent, the original mode not yet back */
+	char mask_orig[16];                 /* the debugger's masking mode before bench's first ("auto") */
+	uint32_t planted[LOOP_MAX_PENDING]; /* hardware breakpoints bench set or is setting */
 	size_t n_planted;
 	uint32_t demcr_orig; /* DEMCR before bench set its vector catches */
 	bool demcr_saved;
-	char poll_error[256]; /* the first failure's message */
+	uint32_t demcr_set; /* DEMCR bits besides the vector catches bench turned on (TRCENA) */
+	bool dwt_saved;
+	uint32_t dwt_ctrl_orig; /* DWT_CTRL before bench's first write to it (dwt_saved) */
+	uint32_t dwt_ctrl_set;  /* DWT_CTRL bits bench turned on that were off (EXCEVTENA, CYCCNTENA) */
+	char poll_error[256];   /* the first failure's message */
 };
 
 /* Programs (unless preloaded or --no-load), resets and measures until done. Samples go to rep.

@@ -37,20 +37,104 @@ static bool cortex_m(const struct loop *c)
 
 /* OpenOCD keeps its own copy of DHCSR and writes it back at every resume, so a C_MASKINTS written
  * to memory would be lost: its `cortex_m maskisr on` sets the bit while halted and keeps it for
- * the run (OpenOCD 0.12 src/target/cortex_m.c cortex_m_set_maskints_for_run); `auto`, its
- * default, clears it. A monitor command, so the GDB backend reaches an OpenOCD gdbserver too. */
+ * the run (OpenOCD 0.12 src/target/cortex_m.c cortex_m_set_maskints_for_run). A monitor command,
+ * so the GDB backend reaches an OpenOCD gdbserver too. Its handler always answers "cortex_m
+ * interrupt mask MODE" (handle_cortex_m_mask_interrupts_command): that answer, not the absence of
+ * an error, says the mode is set; a server that does not know the command (QEMU's gdbstub answers
+ * "unknown command: 'cortex_m'" as plain output) has masked nothing. MODE is written into out. */
+static int mask_mode(const char *reply, char *out, size_t len)
+{
+	static const char *const modes[] = {"auto", "off", "on", "steponly"};
+	const char *p = strstr(reply, "interrupt mask ");
+
+	if (!p)
+		return -1;
+	p += strlen("interrupt mask ");
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		size_t n = strlen(modes[i]);
+		if (!strncmp(p, modes[i], n) && (p[n] == '\0' || p[n] == '\n' || p[n] == '\r' || p[n] == ' '))
+			return str_copy(out, len, modes[i]);
+	}
+	return -1;
+}
+
+/* s on one line: newlines become spaces, trailing ones go (a monitor command's output ends in one). */
+static const char *one_line(char *s)
+{
+	size_t n;
+
+	for (char *p = s; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	for (n = strlen(s); n && s[n - 1] == ' ';)
+		s[--n] = '\0';
+	return s;
+}
+
+/* Sends `cortex_m maskisr ARG` and checks the mode it answers. A refusal or an answer that names no
+ * mode is BENCH_E_UNSUPPORTED; an interruption, a timeout or a lost link stays what it is. The
+ * refusal's text is copied out of c->err before c->err is written again. */
+static int maskisr(struct loop *c, const char *arg, char *mode, size_t len)
+{
+	char cmd[48], out[160], why[200];
+	int rc;
+
+	str_fmt_cut(cmd, sizeof(cmd), "cortex_m maskisr%s%s", arg[0] ? " " : "", arg);
+	rc = backend_monitor(c->bk, cmd, out, sizeof(out), c->err);
+	if (rc && c->err->kind != BENCH_E_TARGET && c->err->kind != BENCH_E_UNSUPPORTED)
+		return rc;
+	if (rc)
+		str_fmt_cut(why, sizeof(why), "%s", c->err->msg);
+	else if (mask_mode(out, mode, len))
+		str_fmt_cut(why, sizeof(why), "it answered \"%s\"", one_line(out));
+	else
+		return 0;
+	return bench_fail(c->err, BENCH_E_UNSUPPORTED,
+	                  "--mask-irqs needs OpenOCD's `cortex_m maskisr` (DHCSR.C_MASKINTS), which this debug "
+	                  "server does not take (%s): drop --mask-irqs or measure through OpenOCD",
+	                  why);
+}
+
+/* --mask-irqs at BEGIN (on) and END (back to the mode bench found). The first time, the mode is
+ * asked before anything changes; c->masked is set before `on` is sent, so a signal or a lost link
+ * while it is in flight still puts the mode back (loop_check_restore). */
 static int set_mask(struct loop *c, bool on)
 {
-	char out[128];
-	int rc = backend_monitor(c->bk, on ? "cortex_m maskisr on" : "cortex_m maskisr auto", out, sizeof(out), c->err);
+	char mode[16];
+	int rc;
 
-	if (rc && on)
-		return bench_fail(c->err, BENCH_E_UNSUPPORTED,
-		                  "--mask-irqs needs OpenOCD's `cortex_m maskisr` (DHCSR.C_MASKINTS), which this debug "
-		                  "server refused (%.200s): drop --mask-irqs or measure through OpenOCD",
-		                  c->err->msg);
-	c->masked = on && !rc;
-	return rc;
+	if (on) {
+		if (!c->mask_orig[0] && (rc = maskisr(c, "", c->mask_orig, sizeof(c->mask_orig))))
+			return rc;
+		c->masked = true;
+		if ((rc = maskisr(c, "on", mode, sizeof(mode))))
+			return rc;
+		if (strcmp(mode, "on"))
+			return bench_fail(c->err, BENCH_E_UNSUPPORTED,
+			                  "--mask-irqs: the debug server kept interrupt masking at %s after `cortex_m "
+			                  "maskisr on`: drop --mask-irqs or measure through OpenOCD 0.12 or later",
+			                  mode);
+		return 0;
+	}
+	if ((rc = maskisr(c, c->mask_orig, mode, sizeof(mode))))
+		return rc;
+	c->masked = false;
+	return 0;
+}
+
+void loop_check_will_set_dwt(struct loop *c, uint32_t now, uint32_t bits)
+{
+	if (!c->dwt_saved)
+		c->dwt_ctrl_orig = now;
+	c->dwt_saved = true;
+	c->dwt_ctrl_set |= bits & ~c->dwt_ctrl_orig;
+}
+
+void loop_check_will_set_demcr(struct loop *c, uint32_t now, uint32_t bits)
+{
+	uint32_t before = c->demcr_saved ? c->demcr_orig : now;
+
+	c->demcr_set |= bits & ~before;
 }
 
 int loop_check_begin(struct loop *c, struct loop_pending *p)
@@ -70,9 +154,11 @@ int loop_check_begin(struct loop *c, struct loop_pending *p)
 	if (!c->hooks->wide_clock) {
 		if ((rc = read_dwt(c, w)))
 			return rc;
-		if (!(w[0] & CHECK_DWT_CTRL_EXCEVTENA) &&
-		    (rc = backend_write_u32(c->bk, CHECK_DWT_CTRL, w[0] | CHECK_DWT_CTRL_EXCEVTENA, c->err)))
-			return rc;
+		if (!(w[0] & CHECK_DWT_CTRL_EXCEVTENA)) {
+			loop_check_will_set_dwt(c, w[0], CHECK_DWT_CTRL_EXCEVTENA);
+			if ((rc = backend_write_u32(c->bk, CHECK_DWT_CTRL, w[0] | CHECK_DWT_CTRL_EXCEVTENA, c->err)))
+				return rc;
+		}
 		p->exccnt = (uint8_t)w[3];
 		p->exccnt_valid = true;
 	}
@@ -257,34 +343,77 @@ void loop_check_save(struct loop *c)
 	c->demcr_saved = cortex_m(c) && backend_read_u32(c->bk, RUN_REG_DEMCR, &c->demcr_orig, &e) == 0;
 }
 
+static bool link_lost(const struct bench_error *e)
+{
+	return e->kind == BENCH_E_CONNECT || e->kind == BENCH_E_PROTOCOL;
+}
+
+/* loop_check_restore's undo list; each step is dropped from it once done (or refused for good), so
+ * a second go after a reconnect redoes only what is left. Returns -1 when the link went. */
+static int undo(struct loop *c, struct bench_error *e)
+{
+	char mode[16];
+	uint32_t now;
+	bool halted = false;
+
+	if (c->masked) {
+		/* OpenOCD takes `cortex_m maskisr` only from a halted target ("target must be stopped"). */
+		if (maskisr(c, c->mask_orig, mode, sizeof(mode)) && !link_lost(e) && !halted) {
+			halted = backend_halt(c->bk, e) == 0;
+			(void)maskisr(c, c->mask_orig, mode, sizeof(mode));
+		}
+		if (link_lost(e))
+			return -1;
+		c->masked = false;
+	}
+	while (c->n_planted) {
+		uint32_t addr = c->planted[c->n_planted - 1];
+		/* OpenOCD removes a breakpoint only from a halted target (cortex_m_remove_breakpoint). */
+		if (backend_clear_break(c->bk, addr, e) && !link_lost(e) && !halted) {
+			halted = backend_halt(c->bk, e) == 0;
+			(void)backend_clear_break(c->bk, addr, e);
+		}
+		if (link_lost(e))
+			return -1;
+		c->n_planted--;
+	}
+	/* DWT_CTRL's bits before DEMCR's: DEMCR.TRCENA powers the DWT (Armv7-M ARM C1.6.5). */
+	if (c->dwt_ctrl_set) {
+		if (!backend_read_u32(c->bk, CHECK_DWT_CTRL, &now, e))
+			(void)backend_write_u32(c->bk, CHECK_DWT_CTRL, now & ~c->dwt_ctrl_set, e);
+		if (link_lost(e))
+			return -1;
+		c->dwt_ctrl_set = 0;
+	}
+	/* The vector catches bench set (run_fault_catch) are DEMCR bits an attached debugger had off. */
+	if (c->demcr_saved) {
+		if (!backend_read_u32(c->bk, RUN_REG_DEMCR, &now, e))
+			(void)backend_write_u32(
+			    c->bk, RUN_REG_DEMCR,
+			    (now & ~(RUN_DEMCR_VC_FAULTS | c->demcr_set)) | (c->demcr_orig & RUN_DEMCR_VC_FAULTS), e);
+		if (link_lost(e))
+			return -1;
+		c->demcr_saved = false;
+	}
+	return 0;
+}
+
 void loop_check_restore(struct loop *c)
 {
 	struct bench_error e, *run_err = c->err;
 	struct bench_cancel cancel = c->bk->cancel;
-	bool halted = false;
 
 	/* Also after Ctrl-C: the run's cancel test would refuse every command, so it is off for these
 	 * few; the run's own error is kept (c->err points elsewhere meanwhile). */
 	backend_set_cancel(c->bk, (struct bench_cancel){0});
 	c->err = &e;
-	if (c->masked)
-		(void)set_mask(c, false);
 	bench_error_clear(&e);
-	for (size_t i = 0; i < c->n_planted; i++)
-		/* OpenOCD removes a breakpoint only from a halted target (cortex_m_remove_breakpoint). */
-		if (backend_clear_break(c->bk, c->planted[i], &e) && !halted) {
-			halted = backend_halt(c->bk, &e) == 0;
-			(void)backend_clear_break(c->bk, c->planted[i], &e);
-		}
-	c->n_planted = 0;
-	/* The vector catches bench set (run_fault_catch) are DEMCR bits an attached debugger had off. */
-	if (c->demcr_saved) {
-		uint32_t now;
-		if (backend_read_u32(c->bk, RUN_REG_DEMCR, &now, &e) == 0)
-			(void)backend_write_u32(c->bk, RUN_REG_DEMCR,
-			                        (now & ~RUN_DEMCR_VC_FAULTS) | (c->demcr_orig & RUN_DEMCR_VC_FAULTS),
-			                        &e);
-	}
+	/* A link that is gone, or a command whose answer never came (it may come any time, or never):
+	 * a fresh connection to the same server, where the backend can make one. */
+	if (link_lost(run_err) && backend_reconnect(c->bk, &e))
+		bench_error_clear(&e);
+	if (undo(c, &e) && !backend_reconnect(c->bk, &e))
+		(void)undo(c, &e);
 	c->err = run_err;
 	backend_set_cancel(c->bk, cancel);
 }

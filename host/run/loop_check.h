@@ -37,10 +37,17 @@ void loop_check_restarted(struct loop *c);
  * when it has one and it is plausible (1 kHz to 10 GHz), becomes the report's core_clock_hz with
  * clock_source "firmware". */
 int loop_check_clock(struct loop *c);
+/* Before bench sets BITS in DWT_CTRL or DEMCR (their value now): records which were off, before
+ * the write is sent, so loop_check_restore turns them off again whatever happens to the write. */
+void loop_check_will_set_dwt(struct loop *c, uint32_t now, uint32_t bits);
+void loop_check_will_set_demcr(struct loop *c, uint32_t now, uint32_t bits);
 /* Before the first reset halt: remembers DEMCR so loop_check_restore can put it back. */
 void loop_check_save(struct loop *c);
-/* On every exit of loop_run: clears the breakpoints bench planted, turns --mask-irqs' masking off
- * and restores DEMCR. Best effort: errors are not reported (the run's own error stands). */
+/* On every exit of loop_run: clears the breakpoints bench planted or was planting, puts the
+ * interrupt masking mode back as bench found it, and DEMCR's and DWT_CTRL's bits bench set. After a
+ * lost link or a command that did not answer it first reconnects (backend_reconnect), so even
+ * then the attached debugger is left as it was. Best effort: errors are not reported (the run's
+ * own error stands). */
 void loop_check_restore(struct loop *c);
 
 #endif /* HOST_RUN_LOOP_CHECK_H */

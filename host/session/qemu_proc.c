@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/str.h"
 #include "firmware/board.h"
 #include "session/proc.h"
 
@@ -60,8 +61,11 @@ static int start_once(const struct qemu_opts *o, uint16_t port, const char *log,
 		proc_log_tail(log, 3, tail, sizeof(tail));
 		proc_stop(*out, QEMU_STOP_GRACE_MS);
 		*out = NULL;
-		return bench_fail(err, err->kind, "%s%s%s%s%s", err->msg, tail[0] ? "; " : "", tail[0] ? bin : "",
-		                  tail[0] ? " said: " : "", tail);
+		/* The message is extended, not formatted from itself: vsnprintf from the buffer it writes
+		 * is undefined (C11 7.21.6.12) and garbled it. */
+		if (tail[0])
+			(void)str_append(err->msg, sizeof(err->msg), "; %s said: %s", bin, tail);
+		return rc;
 	}
 	return 0;
 }

@@ -18,6 +18,12 @@ static int unsupported(const struct backend *bk, const char *what, struct bench_
 			return unsupported((bk), (what), err);                                                         \
 	} while (0)
 
+int backend_reconnect(struct backend *bk, struct bench_error *err)
+{
+	CHECK_OP(bk, reconnect, "connect again");
+	return bk->ops->reconnect(bk, err);
+}
+
 int backend_halt(struct backend *bk, struct bench_error *err)
 {
 	CHECK_OP(bk, halt, "halt the target");

@@ -78,6 +78,10 @@ struct backend_ops {
 	 * wait_halt. NULL: backend_resume_sample() composes it from the ops above. */
 	int (*resume_sample)(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr,
 	                     struct backend_halt_info *out, uint32_t *sample, struct bench_error *err);
+	/* Optional: drops the link and opens a fresh one to the same server, replies still owed on the
+	 * old one with it (a server that takes several clients: OpenOCD's TCL port). For the clean-up
+	 * after a lost link or an answer that never came. NULL: cannot. */
+	int (*reconnect)(struct backend *bk, struct bench_error *err);
 };
 
 struct backend {
@@ -107,6 +111,7 @@ int backend_version(struct backend *bk, char *out, size_t outlen, struct bench_e
 /* resume + wait_halt(timeout_ms) + read PC + read_u32(sample_addr); uses ops->resume_sample when set. */
 int backend_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr, struct backend_halt_info *out,
                           uint32_t *sample, struct bench_error *err);
+int backend_reconnect(struct backend *bk, struct bench_error *err);
 /* Who decides that a long command stops early (Ctrl-C, a farm's flag): a command in progress then
  * fails with BENCH_E_INTERRUPTED within BENCH_CANCEL_SLICE_MS. Call after the backend is open. */
 void backend_set_cancel(struct backend *bk, struct bench_cancel cancel);

@@ -30,6 +30,7 @@ struct tcl_priv {
 	char *rx;         /* bytes received after the last reply */
 	size_t rx_len, rx_cap;
 	char peer[128];
+	char host[96], port[8]; /* for tcl_reconnect */
 };
 
 /* Formats a TCL command into BUF (LEN bytes): it must arrive whole, since a cut one would run
@@ -568,6 +569,8 @@ static int tcl_version(struct backend *bk, char *out, size_t outlen, struct benc
 	return eval_to(bk, "version", P(bk)->timeout_ms, "report its version", out, outlen, err);
 }
 
+static int tcl_reconnect(struct backend *bk, struct bench_error *err);
+
 static const struct backend_ops tcl_ops = {
     .name = "openocd-tcl",
     .close = tcl_close,
@@ -585,6 +588,7 @@ static const struct backend_ops tcl_ops = {
     .monitor = tcl_monitor,
     .version = tcl_version,
     .resume_sample = tcl_resume_sample,
+    .reconnect = tcl_reconnect,
 };
 
 static int split_host_port(const char *hp, char *host, size_t hlen, char *port, size_t plen)
@@ -608,17 +612,12 @@ static int split_host_port(const char *hp, char *host, size_t hlen, char *port, 
 	return str_copy(port, plen, colon + 1); /* the length was checked above */
 }
 
-int tcl_backend_open(struct backend *bk, const char *host_port, unsigned timeout_ms, struct bench_error *err)
+/* A connected, non-Nagle socket to host:port, or a negated bench_err. */
+static int tcl_connect(const char *host, const char *port, int *out, struct bench_error *err)
 {
-	char host[96], port[8];
 	struct addrinfo hints, *res = NULL, *ai;
-	struct tcl_priv *t;
 	int fd = -1, e = 0, one = 1;
 
-	memset(bk, 0, sizeof(*bk));
-	if (split_host_port(host_port, host, sizeof(host), port, sizeof(port)))
-		return bench_fail(err, BENCH_E_USAGE, "bad address '%s': give HOST:PORT, e.g. 127.0.0.1:6666",
-		                  host_port);
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
@@ -644,7 +643,40 @@ int tcl_backend_open(struct backend *bk, const char *host_port, unsigned timeout
 		                  "there, or leave out --openocd",
 		                  host, port, strerror(e));
 	/* Small request/reply exchanges: Nagle would add 40 ms to each (RFC 896 with delayed ACKs). */
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	*out = fd;
+	return 0;
+}
+
+/* OpenOCD's TCL server takes several clients (tcl_server.c: one connection each): a fresh one
+ * carries no reply owed to the old, and a command's effect does not depend on the connection. */
+static int tcl_reconnect(struct backend *bk, struct bench_error *err)
+{
+	struct tcl_priv *t = P(bk);
+	int fd, rc = tcl_connect(t->host, t->port, &fd, err);
+
+	if (rc)
+		return rc;
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = fd;
+	t->pending = 0;
+	t->rx_len = 0;
+	return 0;
+}
+
+int tcl_backend_open(struct backend *bk, const char *host_port, unsigned timeout_ms, struct bench_error *err)
+{
+	char host[96], port[8];
+	struct tcl_priv *t;
+	int fd = -1, rc;
+
+	memset(bk, 0, sizeof(*bk));
+	if (split_host_port(host_port, host, sizeof(host), port, sizeof(port)))
+		return bench_fail(err, BENCH_E_USAGE, "bad address '%s': give HOST:PORT, e.g. 127.0.0.1:6666",
+		                  host_port);
+	if ((rc = tcl_connect(host, port, &fd, err)))
+		return rc;
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		close(fd);
@@ -652,6 +684,9 @@ int tcl_backend_open(struct backend *bk, const char *host_port, unsigned timeout
 	}
 	t->fd = fd;
 	t->timeout_ms = timeout_ms ? timeout_ms : 10000u;
+	/* Both fit: split_host_port checked them against the same sizes. */
+	(void)str_copy(t->host, sizeof(t->host), host);
+	(void)str_copy(t->port, sizeof(t->port), port);
 	str_fmt_cut(t->peer, sizeof(t->peer), "%s:%s", host, port); /* for messages */
 	bk->ops = &tcl_ops;
 	bk->priv = t;

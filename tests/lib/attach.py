@@ -51,3 +51,12 @@ def start_attach_target(build, src, elf, tmp):
         except OSError:
             time.sleep(0.05)
     raise SystemExit("OpenOCD did not open its TCL port")
+
+
+def ocd_state(tcl):
+    """What bench may change in an attached OpenOCD, read through its TCL port with the target
+    halted: the breakpoint list, the interrupt masking mode, DEMCR (vector catches, TRCENA) and
+    DWT_CTRL (EXCEVTENA, CYCCNTENA)."""
+    tcl("halt")
+    return {"bp": tcl("bp"), "maskisr": tcl("cortex_m maskisr"), "DEMCR": tcl("mdw 0xE000EDFC"),
+            "DWT_CTRL": tcl("mdw 0xE0001000")}
