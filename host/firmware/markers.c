@@ -62,75 +62,136 @@ static int decode_one(const uint8_t *data, size_t len, size_t off, struct marker
 	return 0;
 }
 
-static bool has(const struct marker_set *m, enum marker_kind kind, const char *name)
+static bool is_pair_kind(enum marker_kind k)
 {
-	for (size_t i = 0; i < m->n; i++)
-		if (m->v[i].kind == kind && !strcmp(m->v[i].name, name))
-			return true;
-	return false;
+	return k == MARKER_BEGIN || k == MARKER_END;
+}
+
+/* A BEGIN or END record's name and index, sorted by name, then by index (the set is sorted by
+ * address): one name's records are then adjacent, its first record first. */
+struct name_index {
+	const char *name;
+	size_t i;
+};
+
+static int cmp_name_index(const void *a, const void *b)
+{
+	const struct name_index *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* One name's records (a group): its first record's index, the id they share, whether the name has
+ * a BEGIN and an END, and whether it keeps its id (the first name of that id by address). */
+struct pair_group {
+	size_t first;
+	uint16_t id;
+	bool has_begin, has_end, keeps;
+};
+
+static int cmp_group_id(const void *a, const void *b)
+{
+	const struct pair_group *x = a, *y = b;
+	if (x->id != y->id)
+		return (x->id > y->id) - (x->id < y->id);
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/* a has no other half; the message names a record of the other kind with a's id, if one has it
+ * (ids as they stand: a group's, fresh for the names moved so far). */
+static int pair_fail(const struct marker_set *m, const struct pair_group *g, const size_t *grp, size_t ai,
+                     struct bench_error *err)
+{
+	const struct marker *a = &m->v[ai];
+	enum marker_kind other = a->kind == MARKER_BEGIN ? MARKER_END : MARKER_BEGIN;
+	const struct marker *same_id = NULL;
+	uint16_t id = g[grp[ai]].id;
+
+	for (size_t k = 0; k < m->n && !same_id; k++)
+		if (m->v[k].kind == other && g[grp[k]].id == id)
+			same_id = &m->v[k];
+	if (same_id)
+		return bench_fail(err, BENCH_E_NO_MARKERS,
+		                  "markers %s %s and %s %s share id %u but not their name: give BENCH_BEGIN "
+		                  "and BENCH_END of one stretch the same name",
+		                  markers_kind_name(a->kind), a->name, markers_kind_name(other), same_id->name, id);
+	return bench_fail(err, BENCH_E_NO_MARKERS,
+	                  "marker %s %s has no %s %s: close every BENCH_BEGIN(%s) with BENCH_END(%s)",
+	                  markers_kind_name(a->kind), a->name, markers_kind_name(other), a->name, a->name, a->name);
 }
 
 /* BEGIN and END records pair by name, the result's name. Every name must have both (a BEGIN
  * whose END is named differently would leave a stretch open for the whole run). bench.h numbers
  * pairs per translation unit with __COUNTER__, so two files both give their first pair id 1: the
  * host then gives each other name a fresh id, so every id names one pair (the marker loop matches
- * END to BEGIN by id). Quadratic in the marker count, which is a few dozen. */
+ * END to BEGIN by id). By sorting, not by comparing every record with every other: a section of
+ * 200000 records took minutes that way (issue 26); now O(n log n). */
 static int pair_markers(struct marker_set *m, struct bench_error *err)
 {
+	struct name_index *idx = malloc((m->n ? m->n : 1) * sizeof(*idx));
+	size_t *grp = malloc((m->n ? m->n : 1) * sizeof(*grp));
+	struct pair_group *g = malloc((m->n ? m->n : 1) * sizeof(*g)), *by_id = NULL;
+	size_t n = 0, ng = 0;
 	uint32_t next_id = 1;
+	int rc = 0;
 
-	for (size_t i = 0; i < m->n; i++)
+	if (!idx || !grp || !g) {
+		rc = bench_fail(err, BENCH_E_NOMEM, "out of memory pairing markers: free memory");
+		goto out;
+	}
+	for (size_t i = 0; i < m->n; i++) {
 		if (m->v[i].id >= next_id)
 			next_id = m->v[i].id + 1u;
+		if (is_pair_kind(m->v[i].kind))
+			idx[n++] = (struct name_index){m->v[i].name, i};
+	}
+	qsort(idx, n, sizeof(*idx), cmp_name_index);
 	/* One name, one id: the same name in two files may carry two ids; the first record's wins. */
-	for (size_t i = 0; i < m->n; i++)
-		for (size_t k = 0; k < i; k++)
-			if ((m->v[i].kind == MARKER_BEGIN || m->v[i].kind == MARKER_END) &&
-			    (m->v[k].kind == MARKER_BEGIN || m->v[k].kind == MARKER_END) &&
-			    !strcmp(m->v[k].name, m->v[i].name)) {
-				m->v[i].id = m->v[k].id;
-				break;
-			}
-	for (size_t i = 0; i < m->n; i++) {
-		struct marker *a = &m->v[i];
-		if (a->kind != MARKER_BEGIN && a->kind != MARKER_END)
+	for (size_t i = 0; i < n; i++) {
+		struct marker *r = &m->v[idx[i].i];
+		if (i == 0 || strcmp(idx[i - 1].name, r->name))
+			g[ng++] = (struct pair_group){.first = idx[i].i, .id = r->id};
+		g[ng - 1].has_begin |= r->kind == MARKER_BEGIN;
+		g[ng - 1].has_end |= r->kind == MARKER_END;
+		grp[idx[i].i] = ng - 1;
+	}
+	/* Of the names sharing an id, the one whose first record comes first keeps it. */
+	by_id = malloc((ng ? ng : 1) * sizeof(*by_id));
+	if (!by_id) {
+		rc = bench_fail(err, BENCH_E_NOMEM, "out of memory pairing markers: free memory");
+		goto out;
+	}
+	memcpy(by_id, g, ng * sizeof(*g));
+	qsort(by_id, ng, sizeof(*by_id), cmp_group_id);
+	for (size_t i = 0; i < ng; i++)
+		if (i == 0 || by_id[i - 1].id != by_id[i].id)
+			g[grp[by_id[i].first]].keeps = true;
+	/* In address order, as the messages name the first record at fault: a name without its other
+	 * half fails; another name with a kept id moves to a fresh one at its first record. */
+	for (size_t i = 0; i < m->n && !rc; i++) {
+		struct pair_group *r;
+		if (!is_pair_kind(m->v[i].kind))
 			continue;
-		enum marker_kind other = a->kind == MARKER_BEGIN ? MARKER_END : MARKER_BEGIN;
-		if (!has(m, other, a->name)) {
-			const struct marker *same_id = NULL;
-			for (size_t k = 0; k < m->n && !same_id; k++)
-				if (m->v[k].kind == other && m->v[k].id == a->id)
-					same_id = &m->v[k];
-			if (same_id)
-				return bench_fail(
-				    err, BENCH_E_NO_MARKERS,
-				    "markers %s %s and %s %s share id %u but not their name: give BENCH_BEGIN "
-				    "and BENCH_END of one stretch the same name",
-				    markers_kind_name(a->kind), a->name, markers_kind_name(other), same_id->name,
-				    a->id);
-			return bench_fail(err, BENCH_E_NO_MARKERS,
-			                  "marker %s %s has no %s %s: close every BENCH_BEGIN(%s) with BENCH_END(%s)",
-			                  markers_kind_name(a->kind), a->name, markers_kind_name(other), a->name,
-			                  a->name, a->name);
-		}
-		/* The first record of this id (by address) keeps it; another name with it moves. */
-		for (size_t k = 0; k < i; k++) {
-			const struct marker *b = &m->v[k];
-			if ((b->kind != MARKER_BEGIN && b->kind != MARKER_END) || b->id != a->id ||
-			    !strcmp(b->name, a->name))
-				continue;
+		r = &g[grp[i]];
+		if (!r->has_begin || !r->has_end)
+			rc = pair_fail(m, g, grp, i, err);
+		else if (r->first == i && !r->keeps) {
 			if (next_id > 0xFFFFu)
-				return bench_fail(err, BENCH_E_NO_MARKERS,
-				                  "more than 65535 marker pairs: measure fewer");
-			uint16_t old = a->id, fresh = (uint16_t)next_id++;
-			for (size_t j = i; j < m->n; j++)
-				if ((m->v[j].kind == MARKER_BEGIN || m->v[j].kind == MARKER_END) && m->v[j].id == old &&
-				    !strcmp(m->v[j].name, a->name))
-					m->v[j].id = fresh;
-			break;
+				rc = bench_fail(err, BENCH_E_NO_MARKERS, "more than 65535 marker pairs: measure fewer");
+			else
+				r->id = (uint16_t)next_id++;
 		}
 	}
-	return 0;
+	/* Every record takes its name's id (moved or kept), as the loop matches END to BEGIN by id. */
+	for (size_t i = 0; i < m->n && !rc; i++)
+		if (is_pair_kind(m->v[i].kind))
+			m->v[i].id = g[grp[i]].id;
+out:
+	free(idx);
+	free(grp);
+	free(g);
+	free(by_id);
+	return rc;
 }
 
 int markers_decode(const uint8_t *data, size_t len, struct marker_set *out, struct bench_error *err)

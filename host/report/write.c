@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,11 +34,76 @@ int report_emit(const struct reporter_ops *ops, const struct reporter_ctx *ctx, 
 	return rc;
 }
 
+/* How long a FIFO without a reader is waited for, once the report is ready (issue 26: an open(2)
+ * of one blocks until a reader comes, forever and silently if none does). */
+#define WRITE_FIFO_WAIT_MS 10000
+#define WRITE_FIFO_POLL_MS 20
+
+/* Keeps the report in a new file under $TMPDIR when PATH cannot take it; the error names both. */
+static int keep_elsewhere(const struct reporter_ops *ops, const struct reporter_ctx *ctx, const char *path,
+                          const char *why, const struct bench_report *rep, struct bench_error *err)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char kept[4200];
+	FILE *f;
+	int fd;
+
+	if (!str_fmt(kept, sizeof(kept), "%s/bench-report-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") &&
+	    (fd = mkstemp(kept)) >= 0) {
+		if (fchmod(fd, 0644) == 0 && (f = fdopen(fd, "w"))) {
+			int rc = report_emit(ops, ctx, f, rep, err);
+			if (fclose(f) == 0 && !rc)
+				return bench_fail(
+				    err, BENCH_E_IO,
+				    "cannot write report %s: %s: the report is kept in %s; start its reader "
+				    "first, or give a file",
+				    path, why, kept);
+		} else {
+			close(fd);
+		}
+		unlink(kept);
+	}
+	return bench_fail(err, BENCH_E_IO, "cannot write report %s: %s, nor keep it in %s: give a file", path, why,
+	                  tmpdir && *tmpdir ? tmpdir : "/tmp");
+}
+
+/* A FIFO or a device, opened without blocking: a FIFO nobody reads (ENXIO, POSIX open(2)) is
+ * waited for WRITE_FIFO_WAIT_MS, or until a signal, then the report goes elsewhere instead of
+ * bench blocking for ever with the measurement in memory. Writes block again once it is open. */
+static int open_stream(const struct reporter_ops *ops, const struct reporter_ctx *ctx, const char *path,
+                       const struct bench_report *rep, FILE **out, struct bench_error *err)
+{
+	const struct timespec slice = {0, WRITE_FIFO_POLL_MS * 1000000L};
+	int fd = -1, waited = 0, flags;
+
+	*out = NULL;
+	for (;;) {
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0 || errno != ENXIO)
+			break;
+		if (waited >= WRITE_FIFO_WAIT_MS || nanosleep(&slice, NULL))
+			return keep_elsewhere(ops, ctx, path,
+			                      waited >= WRITE_FIFO_WAIT_MS ? "a FIFO nobody reads (waited 10 s)"
+			                                                   : "a FIFO nobody reads (interrupted)",
+			                      rep, err);
+		waited += WRITE_FIFO_POLL_MS;
+	}
+	if (fd < 0)
+		return bench_fail(err, BENCH_E_IO, "cannot write report %s: %s", path, strerror(errno));
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) || !(*out = fdopen(fd, "w"))) {
+		int e = errno;
+		close(fd);
+		return bench_fail(err, BENCH_E_IO, "cannot write report %s: %s", path, strerror(e));
+	}
+	return 0;
+}
+
 int report_write_atomic(const struct reporter_ops *ops, const struct reporter_ctx *ctx, const char *path,
                         const struct bench_report *rep, struct bench_error *err)
 {
 	char tmp[4200], dircopy[4096];
-	FILE *f;
+	FILE *f = NULL;
 	int fd, rc, e;
 
 	if (!strcmp(path, "-"))
@@ -45,9 +111,8 @@ int report_write_atomic(const struct reporter_ops *ops, const struct reporter_ct
 	/* Nothing can be renamed over a FIFO or a device (/dev/stdout, /dev/null, a shell's >(cmd)):
 	 * write through it as a stream (docs/reports.md). */
 	if (outpath_is_stream(path)) {
-		f = fopen(path, "w");
-		if (!f)
-			return bench_fail(err, BENCH_E_IO, "cannot write report %s: %s", path, strerror(errno));
+		if ((rc = open_stream(ops, ctx, path, rep, &f, err)))
+			return rc;
 		rc = report_emit(ops, ctx, f, rep, err);
 		if (fclose(f) && !rc)
 			rc = bench_fail(err, BENCH_E_IO, "cannot write report %s: %s", path, strerror(errno));

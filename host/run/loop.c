@@ -341,6 +341,10 @@ static int on_sync(struct loop *c)
 	int rc;
 
 	c->ended_since_sync = false;
+	if (k < c->total_iters && k >= c->sync_high) {
+		c->sync_high = k + 1;
+		c->idle_halts = 0; /* a new input: progress */
+	}
 	if (k == 0 && ((rc = check_ctl(c)) || (rc = loop_check_clock(c))))
 		return rc;
 	if (k > 0 && c->done_iters < c->total_iters) {
@@ -421,7 +425,7 @@ static int on_cal_begin(struct loop *c, const struct marker *m, uint32_t cnt, bo
 	 * code has set the inputs back to their initial values: the next SYNC writes them again, so no
 	 * sample is filed under an input the firmware did not see. */
 	if (c->boots++ && c->cfg->has_sync)
-		loop_check_restarted(c);
+		return loop_check_restarted(c);
 	c->cal_begin = cnt;
 	c->cal_valid = true;
 	return 0;
@@ -479,6 +483,8 @@ static int on_end(struct loop *c, const struct marker *m, uint32_t cnt, bool *do
 		                  m->name, m->id);
 	p->valid = false;
 	c->ended_since_sync = true;
+	c->restarts_in_row = 0; /* a finished stretch */
+	c->idle_halts = 0;
 	if ((rc = wide_now(c, &now, &exc)) || (rc = loop_check_end(c, m, p, cnt, now, exc, &flags)))
 		return rc;
 	if ((rc = add_sample(c, m->name, p->count, cnt, p->host_ms, flags | wide_wrapped(c, p->wide, now))))
@@ -584,6 +590,8 @@ static int run_markers_once(struct loop *c)
 		m = markers_at(&c->cfg->elf->markers, pc);
 		if (!m)
 			return diagnose(c, false, pc);
+		if ((rc = loop_check_progress(c)))
+			return rc;
 		for (;;) {
 			const struct marker *next;
 			if ((rc = on_marker(c, m, cnt, &done)))

@@ -144,6 +144,9 @@ struct loop {
 	/* issue 13 (loop_check.c): boots seen in this pass, whether the inputs must be written again
 	 * (the target restarted between stretches), and interrupted samples for the warning. */
 	size_t boots, restarts, interrupted;
+	size_t restarts_in_row; /* restarts since the last END (loop_check_restarted bounds it) */
+	size_t idle_halts;      /* marker halts since the last END or new input (loop_check_progress) */
+	size_t sync_high;       /* the highest SYNC iteration reached: a SYNC beyond it is progress */
 	bool rewrite_inputs;
 	uint64_t reset_count; /* the board's reset count at the last halt (resets or board_stats) */
 	/* hooks->board_stats's answer at this halt, while stats_fresh (cleared whenever the target may

@@ -237,16 +237,59 @@ static const char *last_text(const struct loop *c, char *buf, size_t len)
 	return str_fmt_cut(buf, len, "%s %s", markers_kind_name(c->last_marker->kind), c->last_marker->name);
 }
 
+/* "at input=10" (the inputs of the iteration that did not finish), or where the run was. */
+static const char *where_text(const struct loop *c, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (!c->sync_high)
+		return "before its first SYNC";
+	if (!c->n_cur_args)
+		return "in its SYNC loop";
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->n_cur_args && used + 1 < len; i++) {
+		(void)str_append(buf, len, "%s%s%s=%" PRId64, i ? ", " : "", i ? "" : "at ", c->cur_args[i].name,
+		                 c->cur_args[i].value);
+		used = strlen(buf);
+	}
+	return buf;
+}
+
 /* The target restarted between stretches with a SYNC loop: its start-up code set the inputs back,
  * so the next SYNC writes them again. Restarted after a SYNC but before that iteration's END: it
  * measured nothing, so the next SYNC runs the same iteration again and every input still gets
- * --repeat samples. */
-void loop_check_restarted(struct loop *c)
+ * --repeat samples. LOOP_MAX_RESTARTS_IN_ROW restarts without an END between them end the run: a
+ * watchdog that fires before one input's END would otherwise have that input written again for
+ * ever, and --timeout never fires while markers keep coming (issue 26). */
+int loop_check_restarted(struct loop *c)
 {
+	char where[160];
+
 	c->restarts++;
 	c->rewrite_inputs = true;
 	if (c->sync_count > 0 && !c->ended_since_sync && !c->stopping)
 		c->sync_count--;
+	if (++c->restarts_in_row < LOOP_MAX_RESTARTS_IN_ROW)
+		return 0;
+	return bench_fail(c->err, BENCH_E_TARGET,
+	                  "the target restarted %zu times in a row without finishing a stretch, %s (a watchdog, "
+	                  "AIRCR.SYSRESETREQ, a lockup reset): the report keeps the %zu samples measured so far; "
+	                  "find what resets the core there",
+	                  c->restarts_in_row, where_text(c, where, sizeof(where)), c->samples_taken);
+}
+
+int loop_check_progress(struct loop *c)
+{
+	char last[96], where[160];
+
+	if (++c->idle_halts < LOOP_MAX_IDLE_HALTS)
+		return 0;
+	return bench_fail(c->err, BENCH_E_TARGET,
+	                  "the target reached %zu markers in a row without finishing a stretch or taking the next "
+	                  "input (the last: %s, %s): the report keeps the %zu samples measured so far; check the "
+	                  "firmware's marker loop (it must end when bench_sync() returns 0)",
+	                  c->idle_halts, last_text(c, last, sizeof(last)), where_text(c, where, sizeof(where)),
+	                  c->samples_taken);
 }
 
 int loop_board_stats(struct loop *c)
@@ -314,8 +357,7 @@ int loop_check_reset(struct loop *c)
 		    last_text(c, last, sizeof(last)));
 	/* A new boot: its calibration (bench_init) is not a second restart. */
 	c->boots = 0;
-	loop_check_restarted(c);
-	return 0;
+	return loop_check_restarted(c);
 }
 
 int loop_check_clock(struct loop *c)

@@ -30,9 +30,18 @@ int loop_board_stats(struct loop *c);
 /* The board's reset count now, from board_stats or resets, into *n (left as it is when the board
  * has neither). 0 or a negated bench_err. */
 int loop_reset_count(struct loop *c, uint64_t *n);
+/* Restarts in a row (no END between them) after which the run fails, and marker halts in a row
+ * without an END or a new input (issue 26: every loop ends). A legitimate iteration has a SYNC, a
+ * BEGIN and END per pair, a calibration pair per boot: far below either. */
+#define LOOP_MAX_RESTARTS_IN_ROW 8
+#define LOOP_MAX_IDLE_HALTS      1000
 /* A restart between stretches with a SYNC loop: the next SYNC writes the inputs again and reruns an
- * iteration that had no END yet. */
-void loop_check_restarted(struct loop *c);
+ * iteration that had no END yet. The LOOP_MAX_RESTARTS_IN_ROW-th in a row fails the run (exit 5,
+ * naming the input). 0 or a negated bench_err. */
+int loop_check_restarted(struct loop *c);
+/* At every marker halt: the LOOP_MAX_IDLE_HALTS-th in a row without an END or a new input fails the
+ * run (exit 5). loop.c sets c->idle_halts back to 0 at each. */
+int loop_check_progress(struct loop *c);
 /* Once the firmware has set up its clock (the first SYNC, else DONE): its CMSIS SystemCoreClock,
  * when it has one and it is plausible (1 kHz to 10 GHz), becomes the report's core_clock_hz with
  * clock_source "firmware". */

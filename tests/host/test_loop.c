@@ -769,6 +769,33 @@ static void test_reset_count_without_sync_fails(void **state)
 	results_free(&r.rep);
 }
 
+/* A firmware that ignores bench_ctl.stop and keeps calling bench_sync(): after the one sample, 1000
+ * marker halts in a row with no END and no new input end the run (exit 5) instead of going on for
+ * ever (--timeout never fires while markers keep coming; issue 26). */
+static void test_no_progress_ends(void **state)
+{
+	static struct step steps[1100];
+	struct rig r;
+
+	(void)state;
+	steps[0] = (struct step)HALT(A_CAL_BEGIN, 0);
+	steps[1] = (struct step)HALT(A_CAL_END, 3);
+	steps[2] = (struct step)HALT(A_SYNC, 10);
+	steps[3] = (struct step)HALT(A_BEGIN, 100);
+	steps[4] = (struct step)HALT(A_END, 150);
+	for (size_t i = 5; i < 1100; i++)
+		steps[i] = (struct step)HALT(A_SYNC, 200);
+	rig_init(&r, steps, 1100, true);
+	assert_int_equal(rig_run(&r), -(int)BENCH_E_TARGET);
+	assert_string_equal(r.err.msg,
+	                    "the target reached 1000 markers in a row without finishing a stretch or taking the next "
+	                    "input (the last: SYNC sync, in its SYNC loop): the report keeps the 1 samples measured "
+	                    "so far; check the firmware's marker loop (it must end when bench_sync() returns 0)");
+	assert_int_equal(r.s.next, 1005); /* the END, then the 1000th halt without progress */
+	assert_int_equal(result(&r, "fut", 0)->n_samples, 1);
+	results_free(&r.rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -796,6 +823,7 @@ int main(void)
 	    cmocka_unit_test(test_reset_count_rewrites_inputs),
 	    cmocka_unit_test(test_reset_count_inside_stretch_fails),
 	    cmocka_unit_test(test_reset_count_without_sync_fails),
+	    cmocka_unit_test(test_no_progress_ends),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

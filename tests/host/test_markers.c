@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,68 @@ static void test_decode_bad(void **state)
 	expect_bad(b, n, "name runs past");
 }
 
+/* 60000 pairs from 60000 translation units, each numbering its first pair 1 (bench.h's __COUNTER__),
+ * and one name, id 7, inlined at 40000 sites: 200000 records, written last address first. The pair
+ * whose records come first keeps id 1, the others move to 8, 9, ... in address order (7 is taken,
+ * the highest id + 1 starts), every END carries its BEGIN's id. Issue 26: pairing compared every
+ * record with every other, minutes for this section; by sorting it is O(n log n), and this test
+ * (60 s ctest timeout) does not end on the old code. */
+#define MANY_PAIRS 60000u
+#define MANY_HOT   40000u
+
+static void test_pair_many(void **state)
+{
+	size_t cap = (2 * MANY_PAIRS + 2 * MANY_HOT) * 20, n = 0;
+	uint8_t *b = malloc(cap);
+	struct marker_set m;
+	struct bench_error err;
+	char name[16];
+
+	(void)state;
+	assert_non_null(b);
+	for (size_t j = MANY_HOT; j-- > 0;) {
+		n = rec(b, n, 0x09000000u + 8u * (uint32_t)j + 4u, MARKER_END, 1, 7, "hot");
+		n = rec(b, n, 0x09000000u + 8u * (uint32_t)j, MARKER_BEGIN, 1, 7, "hot");
+	}
+	for (size_t k = MANY_PAIRS; k-- > 0;) {
+		(void)snprintf(name, sizeof(name), "p%05zu", k);
+		n = rec(b, n, 0x08000000u + 8u * (uint32_t)k + 4u, MARKER_END, 1, 1, name);
+		n = rec(b, n, 0x08000000u + 8u * (uint32_t)k, MARKER_BEGIN, 1, 1, name);
+	}
+	assert_true(n <= cap);
+	assert_int_equal(markers_decode(b, n, &m, &err), 0);
+	assert_int_equal(m.n, 2 * MANY_PAIRS + 2 * MANY_HOT);
+	for (size_t k = 0; k < MANY_PAIRS; k++) {
+		(void)snprintf(name, sizeof(name), "p%05zu", k);
+		assert_string_equal(m.v[2 * k].name, name);
+		assert_int_equal(m.v[2 * k].kind, MARKER_BEGIN);
+		assert_int_equal(m.v[2 * k].id, k == 0 ? 1 : 7 + k);
+		assert_int_equal(m.v[2 * k + 1].id, m.v[2 * k].id);
+	}
+	for (size_t j = 2 * MANY_PAIRS; j < m.n; j++)
+		assert_int_equal(m.v[j].id, 7);
+	markers_free(&m);
+	free(b);
+}
+
+/* A name with only a BEGIN among others: the message names the first such record by address. */
+static void test_pair_unclosed(void **state)
+{
+	uint8_t b[256];
+	size_t n = 0;
+	struct marker_set m;
+	struct bench_error err;
+
+	(void)state;
+	n = rec(b, n, 0x08000110, MARKER_END, 1, 1, "a");
+	n = rec(b, n, 0x08000100, MARKER_BEGIN, 1, 1, "a");
+	n = rec(b, n, 0x08000120, MARKER_BEGIN, 1, 2, "open");
+	n = rec(b, n, 0x08000130, MARKER_END, 1, 2, "other");
+	assert_int_equal(markers_decode(b, n, &m, &err), -(int)BENCH_E_NO_MARKERS);
+	assert_string_equal(err.msg, "markers BEGIN open and END other share id 2 but not their name: give "
+	                             "BENCH_BEGIN and BENCH_END of one stretch the same name");
+}
+
 static void test_real_elf(void **state)
 {
 	struct elf_file e;
@@ -138,6 +201,8 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_decode_empty),
 	    cmocka_unit_test(test_decode_bad),
 	    cmocka_unit_test(test_real_elf),
+	    cmocka_unit_test(test_pair_many),
+	    cmocka_unit_test(test_pair_unclosed),
 	};
 	real_elf = argc > 1 ? argv[1] : NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);

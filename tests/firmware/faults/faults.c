@@ -11,7 +11,9 @@
  *   7  DWT_CYCCNT written (set to 0) mid-stretch;
  *   8  the counter switched off and on again mid-stretch (DWT_CTRL.CYCCNTENA 0, then 1);
  *   9  16 NOPs, and a SYSRESETREQ *between* stretches once (after the END of iteration 6 mod 8):
- *      the firmware restarts with its inputs back at 0, which bench must write again.
+ *      the firmware restarts with its inputs back at 0, which bench must write again;
+ *  10  a SYSRESETREQ after the SYNC and before the BEGIN, every time: a watchdog that fires before
+ *      this input's stretch, so no iteration of it ever finishes (bench must give up, issue 26).
  * Built for the virtual board with bench_firmware() (tests/firmware/faults/CMakeLists.txt). */
 #include <stdint.h>
 
@@ -35,6 +37,15 @@ void SysTick_Handler(void);
 void SysTick_Handler(void)
 {
 	ticks++;
+}
+
+__attribute__((noreturn)) static void reset_core(void)
+{
+	__asm__ volatile("dsb");
+	REG(SCB_AIRCR) = 0x05FA0004u; /* VECTKEY | SYSRESETREQ (Armv7-M ARM B3.2.6) */
+	__asm__ volatile("dsb");
+	for (;;)
+		;
 }
 
 static void long_sleep(uint32_t periods)
@@ -114,6 +125,8 @@ int main(void)
 	bench_init();
 	while (bench_sync()) {
 		int n = input;
+		if (n == 10)
+			reset_core();
 		BENCH_BEGIN(stretch);
 		stretch(n);
 		BENCH_END(stretch);
