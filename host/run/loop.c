@@ -171,14 +171,15 @@ static int poll_regions(struct loop *c)
 }
 
 /* Resume and wait for the next halt, in slices so Ctrl-C, --poll and a child that died act while
- * the target runs. The first slice is one round trip (resume, wait, read the counter) and covers
- * almost every marker; after each further slice the children are checked, so a lost board is
- * noticed within a slice plus one OpenOCD poll, not at --timeout. */
+ * the target runs. Each slice that ends with the target still running proves running time, added
+ * to c->ran_min_ms for the host-clock check of the samples (loop_check_host_clock). The first slice is one round trip
+ * (resume, wait, read the counter) and covers almost every marker; after each further slice the children are checked,
+ * so a lost board is noticed within a slice plus one OpenOCD poll, not at --timeout. */
 static int next_halt(struct loop *c, uint32_t *pc, uint32_t *cnt)
 {
 	struct backend_halt_info h;
 	unsigned timeout = c->cfg->o->timeout_ms, slice = 250;
-	uint64_t start = clock_now_ms();
+	uint64_t start = clock_now_ms(), first, sent, ran = 0;
 	int rc;
 
 	c->stats_fresh = false; /* the target runs */
@@ -194,6 +195,9 @@ static int next_halt(struct loop *c, uint32_t *pc, uint32_t *cnt)
 	} else {
 		rc = backend_resume_sample(c->bk, slice, c->cfg->counter_addr, &h, cnt, c->err);
 	}
+	first = clock_now_ms();
+	if (is_timeout(rc))
+		ran = slice; /* the server waited a slice after the resume and the target still ran */
 	while (is_timeout(rc)) {
 		board_output(c, false);
 		if (cancelled(c))
@@ -204,12 +208,18 @@ static int next_halt(struct loop *c, uint32_t *pc, uint32_t *cnt)
 			return diagnose(c, true, 0);
 		if ((rc = poll_regions(c)))
 			return rc;
+		sent = clock_now_ms();
 		rc = backend_wait_halt(c->bk, slice, &h, c->err);
+		/* Still running a slice after `sent`, and it started before `first` less a slice: it ran
+		 * at least this long (less 2 ms for the two readings' truncation to whole ms). */
+		if (is_timeout(rc) && sent + 2u * slice > first + 2u)
+			ran = sent + 2u * slice - first - 2u;
 		if (!rc && c->cfg->counter)
 			rc = backend_read_u32(c->bk, c->cfg->counter_addr, cnt, c->err);
 	}
 	if (rc)
 		return rc;
+	c->ran_min_ms += ran;
 	if (c->hooks->every_halt)
 		board_output(c, false); /* the firmware's lines as they come */
 	c->halts++;
@@ -242,20 +252,19 @@ static double counter_span(const struct loop *c)
 }
 
 /* One sample: wrap-safe difference modulo the counter's width (DWT_CYCCNT wraps every 2^32 cycles,
- * 25.6 s at 168 MHz), minus the calibrated overhead. The host's clock flags intervals long enough to
- * have wrapped. */
-static int add_sample(struct loop *c, const char *name, uint32_t begin, uint32_t end, uint64_t begin_ms, uint8_t flags)
+ * 25.6 s at 168 MHz), minus the calibrated overhead. Without a wider clock the host's clock checks
+ * it (loop_check_host_clock): a count the time between the halts cannot hold fails the run, one
+ * that had room to wrap is flagged. ran_ms: c->ran_min_ms at begin. */
+static int add_sample(struct loop *c, const char *name, uint32_t begin, uint32_t end, uint64_t begin_ms,
+                      uint64_t ran_ms, uint8_t flags)
 {
 	uint32_t delta = c->cfg->counter ? counters_delta(c->cfg->counter, begin, end) : 0;
 	int64_t cycles = (int64_t)delta - c->overhead;
-	uint64_t elapsed_ms = clock_now_ms() - begin_ms;
 	struct bench_result *res;
+	int rc;
 
-	/* The host's clock only where there is no wider cycle count: the virtual board runs slower or
-	 * faster than real time, and its own 64-bit clock says for certain (wide_wrapped). */
-	if (!c->hooks->wide_clock && c->rep->context.core_clock_hz &&
-	    (double)elapsed_ms * (double)c->rep->context.core_clock_hz / 1000.0 >= counter_span(c))
-		flags |= BENCH_SAMPLE_WRAPPED;
+	if ((rc = loop_check_host_clock(c, name, delta, begin_ms, c->ran_min_ms - ran_ms, &flags)))
+		return rc;
 	if (c->cur_warm)
 		return 0;
 	res = results_get(c->rep, name, c->cur_args, c->n_cur_args);
@@ -461,6 +470,7 @@ static int on_begin(struct loop *c, const struct marker *m, uint32_t cnt, bool *
 	p->valid = true;
 	p->count = cnt;
 	p->host_ms = clock_now_ms();
+	p->ran_ms = c->ran_min_ms;
 	if (c->cfg->o->icount && (rc = loop_icount_read(c, &p->icount)))
 		return rc;
 	if ((rc = wide_now(c, &p->wide, &p->wide_exc)))
@@ -487,7 +497,7 @@ static int on_end(struct loop *c, const struct marker *m, uint32_t cnt, bool *do
 	c->idle_halts = 0;
 	if ((rc = wide_now(c, &now, &exc)) || (rc = loop_check_end(c, m, p, cnt, now, exc, &flags)))
 		return rc;
-	if ((rc = add_sample(c, m->name, p->count, cnt, p->host_ms, flags | wide_wrapped(c, p->wide, now))))
+	if ((rc = add_sample(c, m->name, p->count, cnt, p->host_ms, p->ran_ms, flags | wide_wrapped(c, p->wide, now))))
 		return rc;
 	if (c->cfg->o->icount && !(rc = loop_icount_read(c, &now)))
 		rc = loop_icount_sample(c, m->name, p->icount, now);
@@ -615,7 +625,7 @@ static int run_markers_once(struct loop *c)
 static int run_symbols_once(struct loop *c)
 {
 	uint32_t pc = 0, cnt0 = 0, cnt1 = 0; /* set by next_halt on success */
-	uint64_t t0, wide0 = 0, wide1 = 0;
+	uint64_t t0, ran0, wide0 = 0, wide1 = 0;
 	char name[2 * BENCH_NAME_MAX];
 	int rc;
 
@@ -625,6 +635,7 @@ static int run_symbols_once(struct loop *c)
 		return diagnose(c, false, pc);
 	c->sym_open = true;
 	t0 = clock_now_ms();
+	ran0 = c->ran_min_ms;
 	if ((rc = wide_now(c, &wide0, NULL)))
 		return rc;
 	if ((rc = next_halt(c, &pc, &cnt1)))
@@ -636,7 +647,7 @@ static int run_symbols_once(struct loop *c)
 		return rc;
 	(void)snprintf(name, sizeof(name), "%s..%s", c->cfg->o->start_sym, c->cfg->o->stop_sym);
 	name[BENCH_NAME_MAX - 1] = '\0';
-	return add_sample(c, name, cnt0, cnt1, t0, wide_wrapped(c, wide0, wide1));
+	return add_sample(c, name, cnt0, cnt1, t0, ran0, wide_wrapped(c, wide0, wide1));
 }
 
 /* Firmware without bench_init() (--start/--stop on an unmodified binary) never starts the counter:

@@ -110,6 +110,7 @@ struct loop_pending {
 	bool valid;
 	uint32_t count;
 	uint64_t host_ms;
+	uint64_t ran_ms;   /* loop.ran_min_ms at BEGIN */
 	uint64_t wide;     /* the wide clock at BEGIN */
 	uint64_t icount;   /* QEMU's instruction count at BEGIN (--icount) */
 	uint64_t wide_exc; /* the wide clock's exception count at BEGIN */
@@ -144,6 +145,11 @@ struct loop {
 	/* issue 13 (loop_check.c): boots seen in this pass, whether the inputs must be written again
 	 * (the target restarted between stretches), and interrupted samples for the warning. */
 	size_t boots, restarts, interrupted;
+	/* The host's clock against the counter (loop_check_host_clock): the running time each resume
+	 * is proven to have had, summed, and the samples flagged wrapped with the first one's note. */
+	uint64_t ran_min_ms;
+	size_t wrapped;
+	char wrap_note[256];
 	size_t restarts_in_row; /* restarts since the last END (loop_check_restarted bounds it) */
 	size_t idle_halts;      /* marker halts since the last END or new input (loop_check_progress) */
 	size_t sync_high;       /* the highest SYNC iteration reached: a SYNC beyond it is progress */

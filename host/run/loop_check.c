@@ -7,9 +7,11 @@
 #include "run/loop_check.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/le.h"
 #include "base/str.h"
 #include "run/run_fault.h"
@@ -358,6 +360,68 @@ int loop_check_reset(struct loop *c)
 	/* A new boot: its calibration (bench_init) is not a second restart. */
 	c->boots = 0;
 	return loop_check_restarted(c);
+}
+
+void loop_wraps(uint32_t delta, unsigned bits, uint64_t hz, uint64_t lo_ms, uint64_t hi_ms, int64_t *kmin,
+                int64_t *kmax)
+{
+	/* In 1/1000 cycles' units of ms * Hz, kept in long double: 10^4 s at 10 GHz is 10^17, past a
+	 * double's exact integers but not past its accuracy, which the 2 % tolerance dwarfs. */
+	long double span = (long double)(1ull << bits), d = (long double)delta;
+	long double most = (long double)hi_ms * (long double)hz * (1.0L + LOOP_CLOCK_TOLERANCE) / 1000.0L;
+	long double least = (long double)lo_ms * (long double)hz * (1.0L - LOOP_CLOCK_TOLERANCE) / 1000.0L;
+
+	if (most < d) {
+		*kmin = *kmax = -1;
+		return;
+	}
+	*kmax = (int64_t)floorl((most - d) / span);
+	*kmin = least > d ? (int64_t)ceill((least - d) / span) : 0;
+}
+
+int loop_check_host_clock(struct loop *c, const char *name, uint32_t delta, uint64_t begin_ms, uint64_t ran_min_ms,
+                          uint8_t *flags)
+{
+	uint64_t hz = c->rep->context.core_clock_hz, hi_ms = clock_now_ms() - begin_ms + 1;
+	int64_t kmin, kmax;
+
+	/* Only without a 64-bit clock (silicon, an attached OpenOCD): the virtual board runs faster or
+	 * slower than real time and its own clock says for certain (loop.c wide_wrapped). */
+	if (c->hooks->wide_clock || !hz || !c->cfg->counter)
+		return 0;
+	loop_wraps(delta, c->cfg->counter->bits, hz, ran_min_ms, hi_ms, &kmin, &kmax);
+	if (kmax < 0)
+		return bench_fail(c->err, BENCH_E_TARGET,
+		                  "the cycle counter moved %" PRIu32 " cycles between BEGIN and END %s, more than the "
+		                  "%.6g MHz core can run in the %" PRIu64 " ms the host saw between the two halts: it "
+		                  "was written, or the core clock is not %" PRIu64 " Hz; leave DWT_CYCCNT to bench, or "
+		                  "give the clock with --clock-hz",
+		                  delta, name, (double)hz / 1e6, hi_ms, hz);
+	if (kmax == 0)
+		return 0;
+	*flags |= BENCH_SAMPLE_WRAPPED;
+	if (c->cur_warm) /* not recorded: no warning either */
+		return 0;
+	if (!c->wrapped++) {
+		if (kmin == kmax)
+			str_fmt_cut(c->wrap_note, sizeof(c->wrap_note),
+			            "%s: the host's clock says it wrapped %" PRId64 " time%s (%" PRIu64 " to %" PRIu64
+			            " ms between the halts at %" PRIu64 " Hz): %" PRIu32 " + %" PRId64 " x 2^%u cycles",
+			            name, kmax, kmax == 1 ? "" : "s", ran_min_ms, hi_ms, hz, delta, kmax,
+			            c->cfg->counter->bits);
+		else if (kmin < kmax)
+			str_fmt_cut(c->wrap_note, sizeof(c->wrap_note),
+			            "%s: %" PRIu64 " ms between the halts at %" PRIu64 " Hz, room for up to %" PRId64
+			            " wrap%s, too little running time seen to say how many",
+			            name, hi_ms, hz, kmax, kmax == 1 ? "" : "s");
+		else /* the core ran longer than any count fits: the counter stood still part of it */
+			str_fmt_cut(c->wrap_note, sizeof(c->wrap_note),
+			            "%s: the core ran at least %" PRIu64 " ms at %" PRIu64 " Hz, longer than %" PRIu32
+			            " cycles and any whole number of wraps allow: the counter stopped for part of it "
+			            "(deep sleep stops the core clock)",
+			            name, ran_min_ms, hz, delta);
+	}
+	return 0;
 }
 
 int loop_check_clock(struct loop *c)

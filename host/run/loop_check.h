@@ -42,6 +42,19 @@ int loop_check_restarted(struct loop *c);
 /* At every marker halt: the LOOP_MAX_IDLE_HALTS-th in a row without an END or a new input fails the
  * run (exit 5). loop.c sets c->idle_halts back to 0 at each. */
 int loop_check_progress(struct loop *c);
+/* How far a core clock may be from the one bench computes with (crystal, HSI trimming): 2 %. */
+#define LOOP_CLOCK_TOLERANCE 0.02L
+/* The counter's wraps a stretch can have had: its `bits`-wide difference delta, at hz, while the
+ * core ran at least lo_ms and at most hi_ms. *kmax -1: impossible (delta alone needs more time
+ * than hi_ms); else 0 <= wraps <= *kmax, and at least *kmin (certain when equal). */
+void loop_wraps(uint32_t delta, unsigned bits, uint64_t hz, uint64_t lo_ms, uint64_t hi_ms, int64_t *kmin,
+                int64_t *kmax);
+/* At an END without a 64-bit clock: the sample (counter difference delta) against the host's clock
+ * since begin_ms, the core having run at least ran_min_ms (loop.c next_halt): impossible fails the
+ * run (exit 5); room for a wrap sets BENCH_SAMPLE_WRAPPED in *flags and notes the first (run.c
+ * makes it a warning, with the wrap count where the clock makes it certain). */
+int loop_check_host_clock(struct loop *c, const char *name, uint32_t delta, uint64_t begin_ms, uint64_t ran_min_ms,
+                          uint8_t *flags);
 /* Once the firmware has set up its clock (the first SYNC, else DONE): its CMSIS SystemCoreClock,
  * when it has one and it is plausible (1 kHz to 10 GHz), becomes the report's core_clock_hz with
  * clock_source "firmware". */

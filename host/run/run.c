@@ -443,6 +443,13 @@ static void finish(struct run_ctx *c, int rc)
 		    c->loop.interrupted == 1 ? "its" : "their", c->loop.interrupted == 1 ? "it" : "them",
 		    rep->context.keep_interrupted ? "kept in the statistics (--keep-interrupted)"
 		                                  : "left out of the statistics (--keep-interrupted keeps them)");
+	if (c->loop.wrapped && rep->n_warnings < BENCH_MAX_WARNINGS)
+		str_fmt_cut(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
+		            "%zu sample%s had room to wrap the %u-bit counter by the host's clock and %s flagged in "
+		            "\"wrapped\" (the first, %s)",
+		            c->loop.wrapped, c->loop.wrapped == 1 ? "" : "s",
+		            c->cfg.counter ? c->cfg.counter->bits : 32u, c->loop.wrapped == 1 ? "is" : "are",
+		            c->loop.wrap_note);
 	if (c->loop.restarts && rep->n_warnings < BENCH_MAX_WARNINGS)
 		str_fmt_cut(
 		    rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),

@@ -5,10 +5,13 @@ an OpenOCD the test started (bench-sim + stock OpenOCD, tests/lib/attach.py), th
 exactly there: SIGTERM or SIGINT to bench, the connection dropped, or no answer at all. Afterwards
 the OpenOCD, asked directly on its TCL port, must have its breakpoints, interrupt masking mode,
 DEMCR and DWT_CTRL as before; bench exits with the documented code (130 on a signal) and one
-`bench: ` line saying what happened.
+`bench: ` line saying what happened. Also (class 4): attached there is no 64-bit clock, and the
+host's clock between two halts flags a count that cannot be (DWT_CYCCNT written) or may have
+wrapped.
 Usage: attach_e2e.py BUILD_DIR SOURCE_DIR CASE"""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -16,6 +19,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import attach  # noqa: E402
+import benchtest  # noqa: E402
 from benchtest import expect, failures, paths, run_case  # noqa: E402
 from tcl_proxy import TclProxy  # noqa: E402
 
@@ -115,6 +119,88 @@ def case_hold_bp():
     """OpenOCD never answers the second `bp` of --bp-markers (bench's TCL timeout, 10 s): exit 4
     saying so, and both breakpoints cleared over a fresh connection."""
     attached_fault("bp 0x", "hold", ["--bp-markers"], 4, "did not answer within 10000 ms: check its log", nth=2)
+
+
+FAULTS_FW = os.path.join(BUILD, "tests", "firmware", "faults", "faults.elf")
+
+
+def attached_run(fw, args, proxy=None):
+    """bench run FW --openocd (through a TclProxy(port, **proxy) when given) --no-load ARGS --quiet:
+    (process, report dict, proxy)."""
+    tmp = tempfile.mkdtemp(prefix="bench-attach-")
+    sim, ocd, port, tcl = attach.start_attach_target(BUILD, SRC, fw, tmp)
+    px = TclProxy(port, **proxy) if proxy else None
+    try:
+        report = os.path.join(tmp, "r.json")
+        p = subprocess.run([BENCH, "run", fw, "--openocd", f"127.0.0.1:{px.port if px else port}", "--no-load",
+                            "--json", report, "--quiet"] + list(args), capture_output=True, text=True, timeout=120)
+        print(p.stderr, file=sys.stderr)
+        return p, json.load(open(report)), px
+    finally:
+        if px:
+            px.close()
+        for proc in (ocd, sim):
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def case_cyccnt_written():
+    """faults.elf input 7 writes DWT_CYCCNT = 0 inside its stretch. Attached, there is no 64-bit
+    clock: the host's clock between the two halts is what says the count (2^32 less a few hundred)
+    cannot be: exit 5, input 1's samples kept. On a24bc0b: exit 0, 4294967272 cycles filed."""
+    p, rep, _ = attached_run(FAULTS_FW, ["--arg", "input=1,7", "--repeat", "2"])
+    lines = [l for l in p.stderr.splitlines() if l.startswith("bench: ")]
+    expect(p.returncode == 5, f"exit code {p.returncode}, expected 5")
+    m = re.fullmatch(r"bench: the cycle counter moved (\d+) cycles between BEGIN and END stretch, more than the "
+                     r"168 MHz core can run in the (\d+) ms the host saw between the two halts: it was written, or "
+                     r"the core clock is not 168000000 Hz; leave DWT_CYCCNT to bench, or give the clock with "
+                     r"--clock-hz", lines[0] if len(lines) == 1 else "")
+    expect(m is not None, f"lines {lines}")
+    if m:
+        expect(2**32 - 1000 < int(m.group(1)) < 2**32, f"count {m.group(1)}")
+    res = {r["args"]["input"]: r for r in rep["results"]}
+    expect(res.get(1, {}).get("samples") == [25, 25] and 7 not in res, f"results {rep['results']}")
+    expect(rep["status"] == "incomplete" and rep["status_detail"] == "target", f"status {rep['status']}")
+
+
+def case_long_stretch():
+    """faults.elf input 5: 300 SysTick periods of 2^24 cycles in WFI, 5033164868 cycles, which
+    bench-sim skips through in well under a second of host time. The counter's 32-bit difference
+    (738197598 with the overhead) is more than the host's clock allows at 168 MHz: exit 5, not
+    filed as 738197572 cycles unflagged as on a24bc0b."""
+    p, rep, _ = attached_run(FAULTS_FW, ["--arg", "input=5", "--repeat", "1", "--warmup", "0"])
+    lines = [l for l in p.stderr.splitlines() if l.startswith("bench: ")]
+    expect(p.returncode == 5, f"exit code {p.returncode}, expected 5")
+    expect(len(lines) == 1 and lines[0].startswith("bench: the cycle counter moved 738197598 cycles between BEGIN "
+                                                  "and END stretch, more than the 168 MHz core can run in the "),
+           f"lines {lines}")
+    expect(sum(len(r["samples"]) for r in rep["results"]) == 0, f"results {rep['results']}")
+
+
+def case_wrap_flagged():
+    """faults.elf with SystemCoreClock patched to 4294967295 Hz (2^32 cycles a second), input 1
+    (25 cycles; 35 for the first after the reset, its flash lines not yet in the ART accelerator's
+    cache), the first sample's END reply held 1.5 s by the proxy: the host saw time for one
+    wrap, it cannot tell whether there was one (no slice saw the target still running), so that
+    sample is flagged in `wrapped` and a warning says so; the second is not. On a24bc0b the same:
+    the flag existed; the warning with its reason is new."""
+    data = bytearray(open(FAULTS_FW, "rb").read())
+    off = benchtest.symbol_file_offset(FAULTS_FW, "SystemCoreClock")
+    data[off:off + 4] = (4294967295).to_bytes(4, "little")
+    fw = os.path.join(tempfile.mkdtemp(prefix="bench-attach-"), "clk4g.elf")
+    open(fw, "wb").write(bytes(data))
+    # After the reset halt: CAL_BEGIN, CAL_END, SYNC, BEGIN, then the first END (no warmup).
+    p, rep, px = attached_run(fw, ["--arg", "input=1", "--repeat", "2", "--warmup", "0"],
+                              proxy=dict(pattern="resume; ", action="delay", nth=5, delay_s=1.5))
+    expect(px.fired is not None, f"no 5th resume; commands {px.commands[-10:]}")
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    r = rep["results"][0]
+    expect(r["samples"] == [35, 25] and r["wrapped"] == [0], f"samples {r['samples']} wrapped {r['wrapped']}")
+    w = [x for x in rep.get("warnings", []) if "had room to wrap" in x]
+    expect(len(w) == 1 and w[0].startswith(
+        "1 sample had room to wrap the 32-bit counter by the host's clock and is flagged in \"wrapped\" (the "
+        "first, stretch: ") and "room for up to 1 wrap, too little running time seen to say how many" in w[0],
+        f"warnings {rep.get('warnings')}")
 
 
 def case_qemu_mask_irqs():

@@ -9,7 +9,9 @@ that reply is held, i.e. while the command is in flight as bench sees it:
     pending in /proc/PID/status, so bench's handler has run), then forwards the reply late, as a slow
     probe would;
   - "drop": closes both sides of that connection (a lost link), the reply never arrives;
-  - "hold": keeps the reply until bench closes the connection (OpenOCD that stopped answering).
+  - "hold": keeps the reply until bench closes the connection (OpenOCD that stopped answering);
+  - "delay": forwards the reply `delay_s` seconds late (a slow link or a loaded host: the host's
+    clock sees a longer time between two halts than the target ran).
 Other connections (bench reconnecting after a loss) are forwarded plainly.
 
     with TclProxy(ocd_port, "cortex_m maskisr on", "signal", pid_fn=lambda: p.pid) as px:
@@ -57,8 +59,9 @@ def _recv_frame(sock, buf):
 
 
 class TclProxy:
-    def __init__(self, upstream_port, pattern, action, pid_fn=None, sig=signal.SIGTERM, nth=1):
+    def __init__(self, upstream_port, pattern, action, pid_fn=None, sig=signal.SIGTERM, nth=1, delay_s=0.0):
         self.upstream = ("127.0.0.1", upstream_port)
+        self.delay_s = delay_s
         self.pattern, self.action, self.pid_fn, self.sig, self.nth = pattern, action, pid_fn, sig, nth
         self.matches = 0
         self.fired = None  # the command the fault was put on
@@ -153,6 +156,9 @@ class TclProxy:
             return True
         if self.action == "drop":
             return False
+        if self.action == "delay":
+            time.sleep(self.delay_s)  # the fault itself is the lateness, not an ordering
+            return True
         if self.action == "hold":
             # Nothing more comes back on this connection: wait for bench to close it (what it
             # sends meanwhile is dropped, as OpenOCD stuck in a command would never read it).
