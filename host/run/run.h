@@ -12,8 +12,8 @@
 
 #include "base/error.h"
 #include "results/results.h"
+#include "run/sweep.h"
 
-#define RUN_MAX_SWEEPS         4
 #define RUN_MAX_SWEEP_VALUES   1000000u
 #define RUN_DEFAULT_TIMEOUT_MS 10000u
 /* At most 10^9 iterations per run (inputs x (warmup + repeat)); runs of more than
@@ -23,13 +23,6 @@
 #define RUN_MAX_ITERATIONS       1000000000u
 #define RUN_NOTE_ITERATIONS      1000000u
 #define RUN_EST_MS_PER_ITERATION 30u
-
-/* One --arg NAME=SPEC: the values written to symbol NAME (else bench_arg_NAME) at SYNC halts. */
-struct run_sweep {
-	char name[BENCH_NAME_MAX];
-	int64_t *values;
-	size_t n;
-};
 
 #define RUN_MAX_SIM_OPTS 8
 
