@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "run/loop.h"
+#include "run/loop_state.h"
 
 /* At a BEGIN halt, after the wide clock was read into p: masks interrupts (--mask-irqs) and, with
  * no wide clock, reads DWT_EXCCNT (enabling DWT_CTRL.EXCEVTENA). */
