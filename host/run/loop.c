@@ -722,7 +722,7 @@ static int plant_breakpoints(struct loop *c)
 int loop_run(struct loop *c, const struct loop_config *cfg, const struct loop_hooks *hooks, struct backend *bk,
              struct bench_report *rep, struct run_phases *phases, struct bench_error *err)
 {
-	const struct run_opts *o = cfg->o;
+	const struct loop_opts *o = cfg->o;
 	enum loop_mode mode = cfg->mode;
 	size_t passes;
 	int rc = 0; /* passes may be 0 (no iterations): then nothing failed */

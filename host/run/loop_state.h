@@ -14,7 +14,7 @@
 #include "firmware/elf.h"
 #include "results/results.h"
 #include "run/progress.h"
-#include "run/run.h"
+#include "run/sweep.h"
 #include "transport/backend.h"
 
 #define LOOP_MAX_PENDING 64
@@ -42,6 +42,25 @@ enum run_phase {
 struct run_phases {
 	uint64_t t0_ms;               /* clock_now_ms() when the run began */
 	uint64_t ms[RUN_PHASE_COUNT]; /* ms since t0 when each phase ended; 0: not reached */
+};
+
+/* The options of `bench run` the loop reads; run.c copies them from its struct run_opts
+ * (run_measure), so the loop does not depend on the command's whole option set. */
+struct loop_opts {
+	const char *firmware;                    /* the ELF's path, for messages */
+	unsigned repeat;                         /* measured iterations per input */
+	unsigned warmup;                         /* iterations run but not recorded, per input */
+	struct run_sweep sweeps[RUN_MAX_SWEEPS]; /* the inputs, first sweep outermost */
+	size_t n_sweeps;
+	unsigned timeout_ms;   /* per marker-to-marker stretch */
+	unsigned poll_ms;      /* --poll: read the region table while running; 0: only at DONE */
+	const char *start_sym; /* --start/--stop: breakpoint mode on symbols */
+	const char *stop_sym;
+	bool no_regions; /* skip the region table */
+	bool icount;     /* QEMU's instruction count besides the cycles */
+	bool no_load;    /* the target already holds the firmware */
+	bool progress;   /* a progress bar on stderr */
+	bool mask_irqs;  /* DHCSR.C_MASKINTS from each BEGIN to its END */
 };
 
 /* What the loop asks of the world around it. */
@@ -79,7 +98,7 @@ struct loop_hooks {
 
 /* What the loop measures with: the firmware and the counter, resolved by run.c before it starts. */
 struct loop_config {
-	const struct run_opts *o;
+	const struct loop_opts *o;
 	const struct elf_file *elf;
 	const char *elf_abs; /* for backend_load */
 	enum loop_mode mode;

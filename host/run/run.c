@@ -40,6 +40,7 @@ struct run_ctx {
 	struct session sess;
 	bool sess_open;
 	struct loop_config cfg;
+	struct loop_opts loop_opts; /* what of run_opts the loop reads (cfg.o) */
 	struct loop loop;
 	struct run_phases phases;
 	bool uart_live; /* UART lines count from the first reset halt on (before it: the board's power-on run) */
@@ -488,6 +489,27 @@ static void print_stats(const struct run_ctx *c)
 	        c->phases.ms[RUN_PHASE_LOOP], c->phases.ms[RUN_PHASE_STOP]);
 }
 
+/* The loop's options, copied (the sweeps by value: each holds a pointer to its values). */
+static void loop_opts_from(const struct run_opts *o, struct loop_opts *lo)
+{
+	*lo = (struct loop_opts){
+	    .firmware = o->firmware,
+	    .repeat = o->repeat,
+	    .warmup = o->warmup,
+	    .n_sweeps = o->n_sweeps,
+	    .timeout_ms = o->timeout_ms,
+	    .poll_ms = o->poll_ms,
+	    .start_sym = o->start_sym,
+	    .stop_sym = o->stop_sym,
+	    .no_regions = o->no_regions,
+	    .icount = o->icount,
+	    .no_load = o->no_load,
+	    .progress = o->progress,
+	    .mask_irqs = o->mask_irqs,
+	};
+	memcpy(lo->sweeps, o->sweeps, sizeof(lo->sweeps));
+}
+
 int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench_error *err)
 {
 	struct run_ctx *c = calloc(1, sizeof(*c));
@@ -501,7 +523,8 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	c->rep = rep;
 	c->err = err;
 	c->phases.t0_ms = clock_now_ms();
-	c->cfg.o = o;
+	loop_opts_from(o, &c->loop_opts);
+	c->cfg.o = &c->loop_opts;
 	c->cfg.elf = &c->elf;
 	c->cfg.elf_abs = c->firmware_abs;
 	hooks = (struct loop_hooks){.ctx = c, .cancelled = cancelled, .children_alive = children_alive};

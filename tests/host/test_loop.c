@@ -220,7 +220,7 @@ static struct marker fw_markers[] = {
 /* One run of the loop over a script. */
 struct rig {
 	struct script s;
-	struct run_opts o;
+	struct loop_opts o;
 	struct elf_file elf;
 	struct loop_config cfg;
 	struct loop_hooks hooks;
