@@ -6,7 +6,7 @@
 
 #include "base/str.h"
 #include "cli/cmd.h"
-#include "run/farm.h"
+#include "farm/farm.h"
 #include "session/probes.h"
 #include "session/proc.h"
 #include "report/junit.h"

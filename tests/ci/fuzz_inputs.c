@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "run/farm.h"
+#include "farm/farm.h"
 #include "session/probes.h"
 #include "report/json_read.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests of host/run/farm.c's parser: fields, comments and blank lines, and each error naming
+/* Unit tests of host/farm/farm.c's parser: fields, comments and blank lines, and each error naming
  * FILE:LINE. (Board and serial checks run through `bench run --farm` in cli.table.) */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "run/farm.h"
+#include "farm/farm.h"
 
 static struct farm f;
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "run/farm.h"
+#include "farm/farm.h"
 #include "report/junit.h"
 #include "run/run.h"
 

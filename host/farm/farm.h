@@ -8,8 +8,8 @@
  * Fields are separated by blanks; '#' starts a comment; NAME is [A-Za-z0-9_.-]+ and unique; a
  * real board needs its probe's serial (`bench probes` lists them), a virtual board takes none.
  * Every error names FILE:LINE (docs/ci.md). */
-#ifndef HOST_RUN_FARM_H
-#define HOST_RUN_FARM_H
+#ifndef HOST_FARM_FARM_H
+#define HOST_FARM_FARM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,4 +60,4 @@ struct junit_limits; /* report/junit.h */
 bool farm_requested(int argc, char **argv);
 int farm_cmd_run(int argc, char **argv, const struct junit_limits *limits);
 
-#endif /* HOST_RUN_FARM_H */
+#endif /* HOST_FARM_FARM_H */

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "base/str.h"
-#include "run/farm.h"
+#include "farm/farm.h"
 #include "session/probes.h"
 #include "session/proc.h"
 #include "report/junit.h"

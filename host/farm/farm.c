@@ -1,6 +1,6 @@
 /* Board farms; see farm.h for the file format. The run side starts one thread per board, each
  * calling run_measure() (run.h: no globals, its own OpenOCD on free ports), then merges. */
-#include "run/farm.h"
+#include "farm/farm.h"
 
 #include <errno.h>
 #include <stdio.h>
