@@ -21,6 +21,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import attach  # noqa: E402
 import benchtest  # noqa: E402
+from tcl_proxy import TclProxy  # noqa: E402
 from benchtest import check_schema as schema_check, expect, failures, paths, procs_in, run_case  # noqa: E402
 
 BUILD, SRC, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -564,7 +565,7 @@ def left_behind(tcl, demcr_before):
 
 def case_attach_leaves_nothing():
     """--openocd attach with --bp-markers and --mask-irqs, once to the end and once stopped by
-    SIGTERM mid-run: afterwards OpenOCD has no breakpoint set, its interrupt masking is back to
+    SIGTERM mid-run (while the third `cortex_m maskisr on` is in flight): afterwards OpenOCD has no breakpoint set, its interrupt masking is back to
     auto, and DEMCR (vector catches) is as before."""
     sim, ocd, port, tcl = start_attach_target(os.path.join(EX, "fut-softfp.elf"))
     try:
@@ -576,11 +577,16 @@ def case_attach_leaves_nothing():
         print(q.stderr, file=sys.stderr)
         expect(q.returncode == 0, f"attached run: exit code {q.returncode}")
         left_behind(tcl, before)
-        q = subprocess.Popen(base + ["--arg", "input=0:100000", "--repeat", "1"], stderr=subprocess.PIPE, text=True)
-        time.sleep(2.0)
-        q.send_signal(signal.SIGTERM)
-        _, err = q.communicate(timeout=60)
+        # SIGTERM mid-run at an exact point, not after a sleep (it hit a command in flight about 1 run
+        # in 10): while the third `cortex_m maskisr on` is in flight (tests/lib/tcl_proxy.py).
+        holder = {}
+        with TclProxy(port, "cortex_m maskisr on", "signal", pid_fn=lambda: holder["q"].pid, nth=3) as px:
+            q = holder["q"] = subprocess.Popen(
+                [a if not a.startswith("127.0.0.1:") else f"127.0.0.1:{px.port}" for a in base] +
+                ["--arg", "input=0:100000", "--repeat", "1"], stderr=subprocess.PIPE, text=True)
+            _, err = q.communicate(timeout=60)
         print(err, file=sys.stderr)
+        expect(px.fired is not None and px.delivered, f"the signal was not put at the third maskisr: {px.fired}")
         expect(q.returncode == 130, f"interrupted attached run: exit code {q.returncode}")
         left_behind(tcl, before)
         expect(ocd.poll() is None and sim.poll() is None, "bench stopped an OpenOCD it did not start")
