@@ -39,9 +39,10 @@ int report_emit(const struct reporter_ops *ops, const struct reporter_ctx *ctx, 
 #define WRITE_FIFO_WAIT_MS 10000
 #define WRITE_FIFO_POLL_MS 20
 
-/* Keeps the report in a new file under $TMPDIR when PATH cannot take it; the error names both. */
+/* Keeps the report in a new file under $TMPDIR when PATH cannot take it; the error (KIND) names
+ * both. Not kept either: an I/O error. */
 static int keep_elsewhere(const struct reporter_ops *ops, const struct reporter_ctx *ctx, const char *path,
-                          const char *why, const struct bench_report *rep, struct bench_error *err)
+                          enum bench_err kind, const char *why, const struct bench_report *rep, struct bench_error *err)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	char kept[4200];
@@ -54,7 +55,7 @@ static int keep_elsewhere(const struct reporter_ops *ops, const struct reporter_
 			int rc = report_emit(ops, ctx, f, rep, err);
 			if (fclose(f) == 0 && !rc)
 				return bench_fail(
-				    err, BENCH_E_IO,
+				    err, kind,
 				    "cannot write report %s: %s: the report is kept in %s; start its reader "
 				    "first, or give a file",
 				    path, why, kept);
@@ -81,11 +82,13 @@ static int open_stream(const struct reporter_ops *ops, const struct reporter_ctx
 		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 		if (fd >= 0 || errno != ENXIO)
 			break;
-		if (waited >= WRITE_FIFO_WAIT_MS || nanosleep(&slice, NULL))
-			return keep_elsewhere(ops, ctx, path,
-			                      waited >= WRITE_FIFO_WAIT_MS ? "a FIFO nobody reads (waited 10 s)"
-			                                                   : "a FIFO nobody reads (interrupted)",
-			                      rep, err);
+		/* A signal (nanosleep's EINTR) ends the wait: the user wants out, exit 130 as documented. */
+		if (waited >= WRITE_FIFO_WAIT_MS)
+			return keep_elsewhere(ops, ctx, path, BENCH_E_IO, "a FIFO nobody reads (waited 10 s)", rep,
+			                      err);
+		if (nanosleep(&slice, NULL))
+			return keep_elsewhere(ops, ctx, path, BENCH_E_INTERRUPTED,
+			                      "a FIFO nobody reads (interrupted while waiting for a reader)", rep, err);
 		waited += WRITE_FIFO_POLL_MS;
 	}
 	if (fd < 0)

@@ -7,9 +7,11 @@ the report is kept in a file under $TMPDIR and the error names it.
 Usage: bounds_e2e.py BUILD_DIR SOURCE_DIR CASE"""
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from benchtest import check_schema, expect, paths, procs_in, run_case  # noqa: E402
@@ -81,6 +83,57 @@ def case_json_fifo_no_reader():
         rep = json.load(open(path))
         expect(rep["status"] == "ok" and all(len(r["samples"]) == 2 for r in rep["results"]),
                f"kept report {rep['status']} {[r['samples'] for r in rep['results']]}")
+
+
+def children_of(pid):
+    """Child processes of pid in any state (zombies included), from /proc/*/stat's ppid field."""
+    kids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        kids.append(int(d))
+            except (OSError, ValueError, IndexError):
+                pass
+    return kids
+
+
+def case_json_fifo_signal():
+    """The same, with SIGTERM while bench waits for the FIFO's reader: it is waiting there when it
+    has no child left (OpenOCD and bench-sim stopped and reaped: the run is over) and sleeps in
+    the kernel (wchan hrtimer_nanosleep, its 20 ms poll for a reader). The report is kept, the line
+    says so, exit 130. On a24bc0b bench blocked in open(2) and the signal lost the report."""
+    tmp = tempfile.mkdtemp(prefix="bench-bounds-")
+    fifo, keep = os.path.join(tmp, "r.fifo"), os.path.join(tmp, "keep")
+    os.mkfifo(fifo)
+    os.mkdir(keep)
+    p = subprocess.Popen([BENCH, "run", os.path.join(EX, "nops.elf"), "--repeat", "2", "--json", fifo, "--quiet"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ, TMPDIR=keep))
+    started, deadline = False, time.monotonic() + 60
+    while time.monotonic() < deadline and p.poll() is None:
+        kids = children_of(p.pid)
+        started = started or bool(kids)
+        try:
+            wchan = open(f"/proc/{p.pid}/wchan").read()
+        except OSError:
+            wchan = ""
+        if started and not kids and wchan in ("hrtimer_nanosleep", "do_nanosleep"):
+            break
+        time.sleep(0.005)  # polling for a state, not ordering events
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=30)
+    print(err, file=sys.stderr)
+    kept = [f for f in os.listdir(keep) if f.startswith("bench-report-")]
+    lines = [l for l in err.splitlines() if l.startswith("bench: ")]
+    expect(p.returncode == 130, f"exit code {p.returncode}, expected 130")
+    expect(len(kept) == 1 and lines == [
+        f"bench: cannot write report {fifo}: a FIFO nobody reads (interrupted while waiting for a reader): the "
+        f"report is kept in {os.path.join(keep, kept[0]) if kept else '?'}; start its reader first, or give a file"],
+        f"lines {lines}, kept {kept}")
+    if kept:
+        rep = json.load(open(os.path.join(keep, kept[0])))
+        expect(rep["status"] == "ok" and all(len(r["samples"]) == 2 for r in rep["results"]), "kept report")
 
 
 run_case(globals(), CASE)
