@@ -102,9 +102,17 @@ def case_sigterm_dwt():
 
 
 def case_sigterm_vector_catch():
-    """SIGTERM while the fault vector catches (a DEMCR write) are in flight: DEMCR as before."""
+    """SIGTERM while the fault vector catches (a DEMCR write) are in flight: DEMCR as before. (A
+    guard: a24bc0b already read DEMCR first and put it back over the same link.)"""
     attached_fault("write_memory 0xe000edfc ", "signal", ["--mask-irqs"], 130,
                    "bench: interrupted: stopped the run")
+
+
+def case_drop_vector_catch():
+    """The link dropped while the vector catches' DEMCR write is in flight: exit 4 naming the lost
+    connection, and DEMCR put back over a fresh one (a24bc0b tried the dead link and left the
+    catches set)."""
+    attached_fault("write_memory 0xe000edfc ", "drop", [], 4, "bench: connection to OpenOCD at 127.0.0.1:")
 
 
 def case_drop_maskisr():
