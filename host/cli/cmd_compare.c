@@ -100,14 +100,25 @@ int cmd_compare(int argc, char **argv)
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = bench_fail(&err, BENCH_E_IO, "writing the comparison to stdout failed");
 	if (rc == 0 && res.regressions) {
-		size_t missing = 0;
-		for (size_t i = 0; i < res.n; i++)
+		size_t missing = 0, unmeasured = 0;
+		const struct bench_result *first = NULL;
+		char label[600];
+		for (size_t i = 0; i < res.n; i++) {
 			missing += res.rows[i].verdict == CMP_ONLY_BASE;
+			if (res.rows[i].verdict == CMP_UNMEASURED && !unmeasured++)
+				first = res.rows[i].cur;
+		}
 		rc = bench_fail(&err, BENCH_E_REGRESSION, "%zu regression%s beyond %g%%", res.regressions,
 		                res.regressions == 1 ? "" : "s", o.threshold * 100.0);
 		if (missing) /* say why a gate with no slower result failed */
 			(void)snprintf(err.msg + strlen(err.msg), sizeof(err.msg) - strlen(err.msg),
 			               " (%zu of them missing from %s)", missing, paths[1]);
+		if (first) { /* and when NEW has nothing that counts, the reason its report gives */
+			results_label(first, label, sizeof(label));
+			(void)snprintf(err.msg + strlen(err.msg), sizeof(err.msg) - strlen(err.msg),
+			               " (%zu with no sample in %s; %.100s: %.200s)", unmeasured, paths[1], label,
+			               first->error[0] ? first->error : "no sample measured");
+		}
 	}
 	compare_free(&res);
 	results_free(&base);

@@ -27,11 +27,16 @@ static int bmf_begin(const struct reporter_ctx *ctx, FILE *out, const struct ben
 		const struct bench_stats *s = &res->stats;
 		cJSON *bench;
 
-		if (!s->n)
-			continue; /* BMF has no way to say "not measured"; the JSON report keeps the error. */
 		results_label(res, label, sizeof(label));
 		bench = cJSON_AddObjectToObject(root, label);
-		if (!bench || add_measure(bench, res->unit, s->mean, s->min, s->max) ||
+		/* No sample counts: BMF has no "not measured", so the measure's value is null and an "error"
+		 * says why; Bencher refuses the upload instead of charting nothing as a pass (issue 26). */
+		if (bench && !s->n) {
+			cJSON *m = cJSON_AddObjectToObject(bench, res->unit);
+			if (m && cJSON_AddNullToObject(m, "value") && cJSON_AddStringToObject(m, "error", res->error))
+				continue;
+		}
+		if (!bench || !s->n || add_measure(bench, res->unit, s->mean, s->min, s->max) ||
 		    /* only cycles become time: an instruction count (--icount) is no duration */
 		    (rep->context.core_clock_hz && !strcmp(res->unit, "cycles") &&
 		     add_measure(bench, "latency", results_cycles_to_ns(rep, s->mean),

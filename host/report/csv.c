@@ -47,8 +47,8 @@ static int csv_result(const struct reporter_ctx *ctx, FILE *out, const struct be
 	if (s->n)
 		bad |= fprintf(out, "%zu,%.0f,%.0f,%.3f,%.3f,%.3f,", s->n, s->min, s->max, s->mean, s->median,
 		               s->stddev) < 0;
-	else
-		bad |= fputs("0,,,,,,", out) == EOF;
+	else /* no sample counts: no figure at all, and the error column says why (results_stats) */
+		bad |= fputs(",,,,,,", out) == EOF;
 	if (s->n && tmin >= 0)
 		bad |= fprintf(out, "%.3f,%.3f,", tmin, tmean) < 0;
 	else

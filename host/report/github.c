@@ -15,8 +15,19 @@ static int add_entry(cJSON *root, const struct bench_report *rep, const struct b
 	if (!e || !cJSON_AddItemToArray(root, e))
 		return -1;
 	results_label(res, label, sizeof(label));
-	if (!cJSON_AddStringToObject(e, "name", label) || !cJSON_AddStringToObject(e, "unit", res->unit) ||
-	    cjson_out_num(e, "value", s->mean))
+	if (!cJSON_AddStringToObject(e, "name", label) || !cJSON_AddStringToObject(e, "unit", res->unit))
+		return -1;
+	/* No sample counts: the entry stays, its value null and the reason in the tooltip, so the chart
+	 * shows a gap with the error rather than losing the benchmark (issue 26). */
+	if (!s->n) {
+		str_fmt_cut(text, sizeof(text), "error: %s\nfirmware=%s board=%s", res->error,
+		            results_basename(rep->context.firmware), rep->context.board);
+		return cJSON_AddNullToObject(e, "value") && cJSON_AddStringToObject(e, "range", "") &&
+		               cJSON_AddStringToObject(e, "extra", text)
+		           ? 0
+		           : -1;
+	}
+	if (cjson_out_num(e, "value", s->mean))
 		return -1;
 	str_fmt_cut(text, sizeof(text), "± %.3f", s->stddev);
 	if (!cJSON_AddStringToObject(e, "range", text))
@@ -33,8 +44,6 @@ static int github_begin(const struct reporter_ctx *ctx, FILE *out, const struct 
 	cJSON *root = cJSON_CreateArray();
 
 	for (size_t i = 0; root && i < rep->n_results; i++) {
-		if (!rep->results[i].stats.n)
-			continue; /* an unmeasured result has no value to chart */
 		if (add_entry(root, rep, &rep->results[i]) < 0) {
 			cJSON_Delete(root);
 			root = NULL;

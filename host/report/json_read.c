@@ -155,6 +155,19 @@ static int read_result(const cJSON *jr, const char *what, size_t idx, struct ben
 	rc = read_args(cJSON_GetObjectItemCaseSensitive(jr, "args"), what, idx, args, &n_args, err);
 	if (rc < 0)
 		return rc;
+	/* bench writes one result per name and input; two would be read as one, their samples pooled
+	 * into one median that neither run measured (bench compare, the plots). Refused (issue 26). */
+	{
+		const struct bench_result *dup = results_find(rep, name->valuestring, args, n_args);
+		char label[600];
+		if (dup) {
+			results_label(dup, label, sizeof(label));
+			return bench_fail(err, BENCH_E_REPORT,
+			                  "%s: results[%zu] is %s again (results[%zu]): one report holds one result "
+			                  "per name and input; split the report or rename one",
+			                  what, idx, label, (size_t)(dup - rep->results));
+		}
+	}
 	res = results_get(rep, name->valuestring, args, n_args);
 	if (!res)
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", what);

@@ -53,18 +53,55 @@ static bool limit_names(const char *limit, const char *result)
 	return !strcmp(limit, result) || (slash && !strcmp(limit, slash + 1));
 }
 
-bool junit_limit_exceeded(const struct junit_limits *l, const struct bench_result *res, int64_t *limit)
+enum junit_verdict junit_limit_check(const struct junit_limits *l, const struct bench_result *res, int64_t *limit)
 {
-	if (!l || !res->stats.n)
-		return false;
-	for (size_t i = 0; i < l->n; i++) {
+	for (size_t i = 0; l && i < l->n; i++) {
 		if (!limit_names(l->items[i].name, res->name))
 			continue;
 		if (limit)
 			*limit = l->items[i].max_cycles;
-		return res->stats.max > (double)l->items[i].max_cycles;
+		if (!res->stats.n)
+			return JUNIT_UNMEASURED;
+		return res->stats.max > (double)l->items[i].max_cycles ? JUNIT_EXCEEDED : JUNIT_WITHIN;
 	}
-	return false;
+	return JUNIT_NO_LIMIT;
+}
+
+bool junit_limit_exceeded(const struct junit_limits *l, const struct bench_result *res, int64_t *limit)
+{
+	enum junit_verdict v = junit_limit_check(l, res, limit);
+
+	return v == JUNIT_EXCEEDED || v == JUNIT_UNMEASURED;
+}
+
+size_t junit_limit_explain(FILE *err, const struct junit_limits *l, const struct bench_report *const *reps,
+                           size_t n_reps)
+{
+	const struct bench_result *empty = NULL;
+	size_t above = 0, unmeasured = 0;
+	char label[600];
+
+	for (size_t r = 0; r < n_reps; r++)
+		for (size_t i = 0; i < reps[r]->n_results; i++) {
+			enum junit_verdict v = junit_limit_check(l, &reps[r]->results[i], NULL);
+			above += v == JUNIT_EXCEEDED;
+			if (v == JUNIT_UNMEASURED && !unmeasured++)
+				empty = &reps[r]->results[i];
+		}
+	if (!above && !unmeasured)
+		return 0;
+	if (!unmeasured) {
+		fprintf(err, "bench: %zu result%s above --max-cycles\n", above, above == 1 ? "" : "s");
+		return above;
+	}
+	results_label(empty, label, sizeof(label));
+	if (above)
+		fprintf(err, "bench: %zu result%s above --max-cycles and ", above, above == 1 ? "" : "s");
+	else
+		fputs("bench: ", err);
+	fprintf(err, "%zu result%s with no sample to check against --max-cycles (%s: %s)\n", unmeasured,
+	        unmeasured == 1 ? "" : "s", label, empty->error[0] ? empty->error : "no sample measured");
+	return above + unmeasured;
 }
 
 size_t junit_limit_failures(const struct junit_limits *l, const struct bench_report *rep)
@@ -123,11 +160,8 @@ int junit_limit_exit(const struct junit_limits *l, const struct bench_report *re
 		        unmatched, unmatched);
 		return bench_exit_code(BENCH_E_USAGE);
 	}
-	n = junit_limit_failures(l, rep);
-	if (!n)
-		return 0;
-	fprintf(stderr, "bench: %zu result%s above --max-cycles\n", n, n == 1 ? "" : "s");
-	return 1;
+	n = junit_limit_explain(stderr, l, &rep, 1);
+	return n ? 1 : 0;
 }
 
 /* A run that stopped early gets one extra test case carrying its error, so CI shows it red. */
@@ -153,8 +187,10 @@ static int junit_begin(const struct reporter_ctx *ctx, FILE *out, const struct b
 	char clock[32];
 	int bad = 0;
 
+	/* A result with no sample that counts is an error case unless a limit already fails it. */
 	for (size_t i = 0; i < rep->n_results; i++)
-		errors += rep->results[i].error[0] != '\0' && !rep->results[i].stats.n;
+		errors += !rep->results[i].stats.n &&
+		          junit_limit_check(ctx->limits, &rep->results[i], NULL) == JUNIT_NO_LIMIT;
 	str_fmt_cut(clock, sizeof(clock), "%" PRIu64, rep->context.core_clock_hz);
 	bad |= fprintf(out,
 	               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bench\" tests=\"%zu\" "
@@ -191,12 +227,25 @@ static int junit_result(const struct reporter_ctx *ctx, FILE *out, const struct 
 	bad |= markup_xml_puts(out, label) < 0;
 	/* JUnit's time is seconds; one execution of the code under test (the mean), when the clock is known. */
 	bad |= fprintf(out, "\" time=\"%.9f\">\n", ns >= 0 && s->n ? ns / 1e9 : 0.0) < 0;
-	if (junit_limit_exceeded(ctx->limits, res, &limit)) {
+	switch (junit_limit_check(ctx->limits, res, &limit)) {
+	case JUNIT_EXCEEDED:
 		bad |= fprintf(out, "      <failure type=\"max-cycles\" message=\"max %.0f %s &gt; limit %lld\"/>\n",
 		               s->max, res->unit, (long long)limit) < 0;
-	} else if (res->error[0] && !s->n) {
-		bad |= fputs("      <error type=\"measurement\" message=\"", out) == EOF ||
-		       markup_xml_puts(out, res->error) < 0 || fputs("\"/>\n", out) == EOF;
+		break;
+	case JUNIT_UNMEASURED: /* nothing to check is no pass */
+		bad |=
+		    fprintf(out, "      <failure type=\"max-cycles\" message=\"no sample to check against limit %lld: ",
+		            (long long)limit) < 0;
+		bad |= markup_xml_puts(out, res->error[0] ? res->error : "no sample measured") < 0 ||
+		       fputs("\"/>\n", out) == EOF;
+		break;
+	case JUNIT_NO_LIMIT:
+	case JUNIT_WITHIN:
+		if (!s->n)
+			bad |= fputs("      <error type=\"measurement\" message=\"", out) == EOF ||
+			       markup_xml_puts(out, res->error[0] ? res->error : "no sample measured") < 0 ||
+			       fputs("\"/>\n", out) == EOF;
+		break;
 	}
 	if (s->n)
 		bad |=

@@ -23,12 +23,27 @@ struct junit_limits {
 /* Parses one `NAME=N` argument into L (a later NAME replaces an earlier one). BENCH_E_USAGE on
  * a malformed argument. */
 int junit_limit_parse(struct junit_limits *l, const char *arg, struct bench_error *err);
-/* True when RES has a limit in L and its largest sample is above it; *LIMIT gets the limit. */
+/* How a result stands against the limits. A limit on a result with no sample that counts (all
+ * interrupted, none measured) fails: a gate must not pass on nothing (issue 26). */
+enum junit_verdict {
+	JUNIT_NO_LIMIT,   /* no limit names the result */
+	JUNIT_WITHIN,     /* its largest sample is at or below the limit */
+	JUNIT_EXCEEDED,   /* its largest sample is above the limit */
+	JUNIT_UNMEASURED, /* a limit names it but it has no sample to check (its error says why) */
+};
+
+/* RES against L (NULL: none); *LIMIT gets the limit when one names RES. */
+enum junit_verdict junit_limit_check(const struct junit_limits *l, const struct bench_result *res, int64_t *limit);
+/* True when junit_limit_check is JUNIT_EXCEEDED or JUNIT_UNMEASURED: the test case fails. */
 bool junit_limit_exceeded(const struct junit_limits *l, const struct bench_result *res, int64_t *limit);
 /* The name of the first limit in L that names no result of REPS, or NULL. */
 const char *junit_limit_unmatched(const struct junit_limits *l, const struct bench_report *const *reps, size_t n_reps);
-/* How many results of REP exceed their limit. */
+/* How many results of REP fail their limit (above it, or nothing to check). */
 size_t junit_limit_failures(const struct junit_limits *l, const struct bench_report *rep);
+/* One line on ERR saying how many results of REPS fail their limits, naming the first one without
+ * a sample and why; nothing when none fails. Returns how many fail. */
+size_t junit_limit_explain(FILE *err, const struct junit_limits *l, const struct bench_report *const *reps,
+                           size_t n_reps);
 
 /* Takes every `--max-cycles NAME=N` out of ARGV (shifting the rest down, updating *ARGC) into L,
  * for commands whose own parser does not know the flag (`bench run`). BENCH_E_USAGE when one is

@@ -100,8 +100,10 @@ static void judge(struct compare_row *row, const struct compare_opts *o)
 		row->verdict = CMP_ONLY_NEW;
 		return;
 	}
+	/* Nothing counts in NEW: whatever BASE had, that is no evidence of "same" (two empty sides
+	 * compared equal let a gate pass on a benchmark that measured nothing, issue 26). */
 	if (!c->stats.n) {
-		row->verdict = b->stats.n ? CMP_UNMEASURED : CMP_SAME;
+		row->verdict = CMP_UNMEASURED;
 		return;
 	}
 	if (!b->stats.n) {

@@ -15,7 +15,7 @@ enum compare_verdict {
 	CMP_SAME,       /* within the threshold (or not significant) */
 	CMP_IMPROVED,   /* fewer cycles beyond the threshold */
 	CMP_REGRESSED,  /* more cycles beyond the threshold (and significant when tested) */
-	CMP_UNMEASURED, /* NEW has the result but no sample: counted as a regression */
+	CMP_UNMEASURED, /* NEW has the result but no sample that counts (BASE either way): a regression */
 	CMP_ONLY_BASE,  /* gone in NEW: counted as a regression */
 	CMP_ONLY_NEW,   /* new in NEW */
 };

@@ -191,6 +191,24 @@ size_t results_interrupted(const struct bench_result *res)
 	return n;
 }
 
+/* A result without one sample that counts has no figure: every reader (a --max-cycles gate, JUnit,
+ * CSV, compare) must see why rather than an empty row that passes (issue 26, class 2). An error the
+ * run already gave (no cycle counter) is kept. */
+static void explain_unmeasured(struct bench_result *res, size_t interrupted, bool no_memory)
+{
+	if (res->stats.n || res->error[0])
+		return;
+	if (no_memory)
+		str_fmt_cut(res->error, sizeof(res->error), "out of memory computing the statistics: nothing counted");
+	else if (!res->n_samples)
+		str_fmt_cut(res->error, sizeof(res->error), "no sample measured");
+	else
+		str_fmt_cut(res->error, sizeof(res->error),
+		            "no sample counts: all %zu took an exception inside the stretch (\"interrupted\") and "
+		            "are left out; --mask-irqs keeps interrupts out, --keep-interrupted counts them",
+		            interrupted);
+}
+
 void results_stats(const struct bench_report *r, struct bench_result *res)
 {
 	size_t bad = r->context.keep_interrupted ? 0 : results_interrupted(res), k = 0;
@@ -198,12 +216,14 @@ void results_stats(const struct bench_report *r, struct bench_result *res)
 
 	if (!bad) {
 		stats_compute(res->samples, res->n_samples, &res->stats);
+		explain_unmeasured(res, 0, false);
 		return;
 	}
 	/* A sample that took an exception holds the handler's cycles too: not the code's. */
 	kept = malloc((res->n_samples - bad + 1) * sizeof(*kept));
 	if (!kept) {
 		stats_compute(NULL, 0, &res->stats); /* no statistics rather than wrong ones */
+		explain_unmeasured(res, bad, true);
 		return;
 	}
 	for (size_t i = 0; i < res->n_samples; i++)
@@ -211,6 +231,7 @@ void results_stats(const struct bench_report *r, struct bench_result *res)
 			kept[k++] = res->samples[i];
 	stats_compute(kept, k, &res->stats);
 	free(kept);
+	explain_unmeasured(res, bad, false);
 }
 
 void results_finish(struct bench_report *r)

@@ -125,7 +125,8 @@ bool results_add_warning(struct bench_report *r, const char *text);
 /* Keeps a firmware UART line (counted as dropped past BENCH_MAX_UART_LINES); -1 when out of memory. */
 int results_add_uart(struct bench_report *r, const char *line);
 /* Computes stats for every result (n, min, max, mean, median, sample stddev): over the samples not
- * flagged BENCH_SAMPLE_INTERRUPTED, or over all of them with context.keep_interrupted. */
+ * flagged BENCH_SAMPLE_INTERRUPTED, or over all of them with context.keep_interrupted. A result
+ * left with no sample that counts (stats.n 0) gets an error saying why, unless it has one. */
 void results_finish(struct bench_report *r);
 /* The same for one result of r. */
 void results_stats(const struct bench_report *r, struct bench_result *res);

@@ -3,7 +3,8 @@
 #  - a real pair of reports of one firmware (sled.elf: 50 NOPs, then 55): compare exits 1 with the
 #    exact +5 cycles / +10.00% row, 0 the other way round and against itself;
 #  - fut-hardfp vs fut-softfp: refused as different firmware (2), compared when allowed;
-#  - a farm of two virtual boards run in parallel, one combined report.
+#  - a farm of two virtual boards run in parallel, one combined report;
+#  - a firmware whose every sample is interrupted: no gate passes on it (issue 26).
 # argv: BENCH BUILD_DIR. Exit 77 (skipped) while bench-sim is not built; 1 under CI=true (tests/lib/skip.sh).
 set -euo pipefail
 bench=$1
@@ -51,6 +52,27 @@ set -e
 [[ $rc -eq 1 ]] || fail "--max-cycles sled=49: exit $rc, expected 1: $(cat "$tmp/j.err")"
 grep -q '<failure type="max-cycles" message="max 50 cycles &gt; limit 49"/>' "$tmp/j.xml" || fail "junit: $(cat "$tmp/j.xml")"
 "$bench" run "$fw/base/sled.elf" --repeat 2 --quiet --no-progress --max-cycles sled=50 || fail "--max-cycles sled=50: exit $?"
+
+# No gate passes on nothing (issue 26): pendsv/sled.elf pends PendSV inside every stretch, so
+# every sample is interrupted and none counts. The budget fails (exit 1) with the reason, the JUnit
+# case fails, the JSON result's error says why, and compare calls the pair a regression, not "same".
+set +e
+"$bench" run "$fw/pendsv/sled.elf" --repeat 3 --no-progress --format junit --max-cycles sled=1000 \
+  --json "$tmp/irq.json" >"$tmp/irq.xml" 2>"$tmp/irq.err"; rc=$?
+set -e
+[[ $rc -eq 1 ]] || fail "every sample interrupted, --max-cycles sled=1000: exit $rc, expected 1: $(cat "$tmp/irq.err")"
+why='no sample counts: all 3 took an exception inside the stretch ("interrupted") and are left out; --mask-irqs keeps interrupts out, --keep-interrupted counts them'
+grep -qxF "bench: 1 result with no sample to check against --max-cycles (sled: $why)" "$tmp/irq.err" ||
+  fail "--max-cycles stderr: $(cat "$tmp/irq.err")"
+grep -qF '<failure type="max-cycles" message="no sample to check against limit 1000: no sample counts: all 3' "$tmp/irq.xml" ||
+  fail "junit: $(cat "$tmp/irq.xml")"
+[[ $(field "$tmp/irq.json" "[(x['n'], x['interrupted'], x['error']) for x in r['results']]") == "[(0, [0, 1, 2], '$why')]" ]] ||
+  fail "interrupted JSON: $(field "$tmp/irq.json" "r['results']")"
+set +e
+"$bench" compare "$tmp/irq.json" "$tmp/irq.json" >"$tmp/irqc.out" 2>"$tmp/irqc.err"; rc=$?
+set -e
+[[ $rc -eq 1 ]] || fail "compare of two empty sides: exit $rc, expected 1: $(cat "$tmp/irqc.out")"
+grep -q '^sled  .*UNMEASURED$' "$tmp/irqc.out" || fail "compare empty sides: $(cat "$tmp/irqc.out")"
 
 run hard "$ex/fut-hardfp.elf" --arg input=0:1000:250 --repeat 2
 run soft "$ex/fut-softfp.elf" --arg input=0:1000:250 --repeat 2

@@ -146,6 +146,55 @@ static void refuses_other_firmware(void **state)
 	results_free(&b);
 }
 
+/* Issue 26, class 2: a result with no sample that counts is UNMEASURED (a regression) whatever
+ * BASE had, never "same"; its error says why. In unmeasured.json fut[input=1] has three samples,
+ * all interrupted, and sled none. */
+static void empty_sides_are_not_same(void **state)
+{
+	struct bench_report a, b;
+	struct compare_opts o;
+	struct compare_result res;
+	struct bench_error err;
+
+	compare_opts_init(&o);
+	load(FIX "unmeasured.json", &a);
+	load(FIX "unmeasured.json", &b);
+	assert_int_equal(compare_reports(&a, &b, &o, &res, &err), 0);
+	assert_int_equal(res.n, 3);
+	assert_int_equal(res.rows[0].verdict, CMP_SAME);       /* fut[input=0] 50 -> 50 */
+	assert_int_equal(res.rows[1].verdict, CMP_UNMEASURED); /* every sample interrupted on both sides */
+	assert_int_equal(res.rows[2].verdict, CMP_UNMEASURED); /* no sample on both sides */
+	assert_int_equal(res.regressions, 2);
+	assert_int_equal(b.results[1].stats.n, 0);
+	assert_string_equal(b.results[1].error,
+	                    "no sample counts: all 3 took an exception inside the stretch (\"interrupted\") and are "
+	                    "left out; --mask-irqs keeps interrupts out, --keep-interrupted counts them");
+	assert_string_equal(b.results[2].error, "no sample measured");
+	compare_free(&res);
+	/* Kept in the statistics (--keep-interrupted), the same samples count: no error. */
+	b.context.keep_interrupted = true;
+	b.results[1].error[0] = '\0';
+	results_finish(&b);
+	assert_int_equal(b.results[1].stats.n, 3);
+	assert_string_equal(b.results[1].error, "");
+	results_free(&a);
+	results_free(&b);
+}
+
+/* Two results of one name and input in one report are refused, not pooled into one median
+ * (fut[input=0] 50,50,50 and 70,70,70 would read as median 60, which neither run measured). */
+static void one_name_twice_is_refused(void **state)
+{
+	struct bench_report r;
+	struct bench_error err;
+
+	results_init(&r);
+	assert_int_equal(json_read_file(FIX "duplicate.json", &r, &err), -BENCH_E_REPORT);
+	assert_string_equal(err.msg, FIX "duplicate.json: results[2] is fut[input=0] again (results[0]): one report "
+	                             "holds one result per name and input; split the report or rename one");
+	results_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +206,8 @@ int main(void)
 		cmocka_unit_test(verdicts_on_fixture_pair),
 		cmocka_unit_test(noisy_figures_use_the_utest),
 		cmocka_unit_test(refuses_other_firmware),
+		cmocka_unit_test(empty_sides_are_not_same),
+		cmocka_unit_test(one_name_twice_is_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
