@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/str.h"
+#include "report/outpath.h"
 #include "report/reporter.h"
 #include "run/run.h"
 
@@ -410,12 +411,12 @@ int run_parse_args(int argc, char **argv, struct run_opts *o, struct bench_error
 		                  "--openocd/--gdb");
 	/* `--json -` makes stdout the JSON report: one document. The console table then stays off
 	 * (--format json would print the same report twice); another stdout format would mix. */
-	if (o->json && !strcmp(o->json, "-")) {
+	if (o->json && outpath_is_stdout(o->json)) { /* "-", /dev/stdout, ... (report/outpath.h) */
 		if (o->format && strcmp(o->format, "json") && strcmp(o->format, "console") && !o->quiet)
 			return bench_fail(err, BENCH_E_USAGE,
-			                  "--json - and --format %s both write to stdout: write the report to a file "
+			                  "--json %s and --format %s both write to stdout: write the report to a file "
 			                  "or add --quiet",
-			                  o->format);
+			                  o->json, o->format);
 		o->quiet = true;
 	}
 	if (o->n_sim_opts && (o->board || o->openocd || o->gdb))

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/cjson_out.h"
 #include "report/reporter.h"
 
 static cJSON *str_or_null(const char *s)
@@ -226,6 +227,10 @@ static int json_end(const struct reporter_ctx *ctx, FILE *out, const struct benc
 
 	if (!root)
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory building the JSON report");
+	if (cjson_out_utf8(root)) { /* a firmware path that is not UTF-8 still gives valid JSON */
+		cJSON_Delete(root);
+		return bench_fail(err, BENCH_E_NOMEM, "out of memory building the JSON report");
+	}
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text)

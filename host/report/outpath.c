@@ -13,11 +13,33 @@
 
 #include "base/str.h"
 
+bool outpath_is_stdout(const char *path)
+{
+	struct stat st, out;
+
+	if (!strcmp(path, "-"))
+		return true;
+	return stat(path, &st) == 0 && fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev &&
+	       st.st_ino == out.st_ino;
+}
+
 bool outpath_is_stream(const char *path)
 {
 	struct stat st;
 
 	return strcmp(path, "-") && stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
+}
+
+/* session/workdir.h's WORKDIR_LOCK_NAME (report/ sits below session/ and cannot include it):
+ * a report renamed over a run's lock file would replace the lock, and a second run could then take
+ * a new one on the same work dir while the first still runs. */
+#define LOCK_NAME "bench.lock"
+
+static bool is_lock_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return !strcmp(slash ? slash + 1 : path, LOCK_NAME);
 }
 
 static const char *kind_name(mode_t m)
@@ -56,6 +78,15 @@ static int check_one(const struct outpath *o, const char *const *inputs, size_t 
 
 	if (!strcmp(o->path, "-"))
 		return 0;
+	if (is_lock_name(o->path))
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "%s %s: " LOCK_NAME " is the lock file a bench run keeps in its work dir "
+		                  "(docs/run.md, --work-dir): give the report another name",
+		                  o->flag, o->path);
+	/* /dev/stdout, /dev/fd/1 or >(cmd)'s /dev/fd/63: links to bench's stdout or to a pipe, written
+	 * through (write.c), never renamed over; their folder (/dev/fd, /proc/self/fd) takes no file. */
+	if (outpath_is_stdout(o->path) || outpath_is_stream(o->path))
+		return 0;
 	if ((rc = check_folder(o, err)))
 		return rc;
 	if (lstat(o->path, &st)) {
@@ -72,8 +103,6 @@ static int check_one(const struct outpath *o, const char *const *inputs, size_t 
 	if (S_ISDIR(st.st_mode))
 		return bench_fail(err, BENCH_E_IO, "cannot write report %s: it is a directory: give a file name in it",
 		                  o->path);
-	if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))
-		return 0; /* written through as a stream */
 	if (!S_ISREG(st.st_mode))
 		return bench_fail(err, BENCH_E_USAGE, "%s %s is %s, not a file: give a file name", o->flag, o->path,
 		                  kind_name(st.st_mode));

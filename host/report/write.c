@@ -109,10 +109,12 @@ int report_write_atomic(const struct reporter_ops *ops, const struct reporter_ct
 	FILE *f = NULL;
 	int fd, rc, e;
 
-	if (!strcmp(path, "-"))
+	/* "-", /dev/stdout or any other name of fd 1: stdout itself, so the report follows whatever was
+	 * written there before it (reopening would truncate a file stdout was redirected to). */
+	if (outpath_is_stdout(path))
 		return report_emit(ops, ctx, stdout, rep, err);
-	/* Nothing can be renamed over a FIFO or a device (/dev/stdout, /dev/null, a shell's >(cmd)):
-	 * write through it as a stream (docs/reports.md). */
+	/* Nothing can be renamed over a FIFO or a device (/dev/null, a shell's >(cmd)): write through
+	 * it as a stream (docs/reports.md). */
 	if (outpath_is_stream(path)) {
 		if ((rc = open_stream(ops, ctx, path, rep, &f, err)))
 			return rc;

@@ -4,7 +4,8 @@
 #    exact +5 cycles / +10.00% row, 0 the other way round and against itself;
 #  - fut-hardfp vs fut-softfp: refused as different firmware (2), compared when allowed;
 #  - a farm of two virtual boards run in parallel, one combined report;
-#  - a firmware whose every sample is interrupted: no gate passes on it (issue 26).
+#  - a firmware whose every sample is interrupted: no gate passes on it (issue 26);
+#  - --json /dev/stdout and >(cmd), a firmware path that is not UTF-8: valid outputs (issue 26).
 # argv: BENCH BUILD_DIR. Exit 77 (skipped) while bench-sim is not built; 1 under CI=true (tests/lib/skip.sh).
 set -euo pipefail
 bench=$1
@@ -73,6 +74,42 @@ set +e
 set -e
 [[ $rc -eq 1 ]] || fail "compare of two empty sides: exit $rc, expected 1: $(cat "$tmp/irqc.out")"
 grep -q '^sled  .*UNMEASURED$' "$tmp/irqc.out" || fail "compare empty sides: $(cat "$tmp/irqc.out")"
+
+# Outputs (issue 26, class 7). --json /dev/stdout is --json -: stdout is that one JSON document,
+# whether it is a pipe or a file; a shell's >(cmd) (/dev/fd/63, a link to a pipe) is written through.
+"$bench" run "$fw/base/sled.elf" --repeat 2 --no-progress --json /dev/stdout >"$tmp/so.json" 2>"$tmp/so.err" ||
+  fail "--json /dev/stdout into a file: exit $?: $(cat "$tmp/so.err")"
+[[ $(field "$tmp/so.json" "r['results'][0]['samples']") == "[50, 50]" ]] || fail "--json /dev/stdout: $(head -c 300 "$tmp/so.json")"
+"$bench" run "$fw/base/sled.elf" --repeat 2 --no-progress --json /dev/stdout 2>"$tmp/sp.err" | cat >"$tmp/sp.json"
+[[ $(field "$tmp/sp.json" "r['results'][0]['samples']") == "[50, 50]" ]] || fail "--json /dev/stdout | cat: $(cat "$tmp/sp.err")"
+"$bench" run "$fw/base/sled.elf" --repeat 2 --quiet --no-progress --json >(cat >"$tmp/ps.json") 2>"$tmp/ps.err" ||
+  fail "--json >(cat): exit $?: $(cat "$tmp/ps.err")"
+wait $! # the process substitution's cat (bash 4.4: $! is its pid)
+[[ $(field "$tmp/ps.json" "r['results'][0]['samples']") == "[50, 50]" ]] || fail "--json >(cat): $(cat "$tmp/ps.json")"
+# --json naming the work dir's own lock file: refused before the run (a24bc0b renamed the report over
+# the lock, 995 bytes of JSON where the pid was).
+mkdir "$tmp/wd"
+set +e
+"$bench" run "$fw/base/sled.elf" --work-dir "$tmp/wd" --quiet --no-progress --json "$tmp/wd/bench.lock" 2>"$tmp/lk.err"; rc=$?
+set -e
+[[ $rc -eq 2 && ! -e "$tmp/wd/bench.lock" ]] || fail "--json WORKDIR/bench.lock: exit $rc: $(cat "$tmp/lk.err")"
+# A firmware path with a byte that is not UTF-8 (0xff) and a control byte (0x1a): the run works and
+# the JSON, JUnit XML and HTML stay valid (U+FFFD for the bad byte; \u001a in JSON, a space in XML).
+odd=$tmp/$'sl\xff\x1aed.elf'
+cp "$fw/base/sled.elf" "$odd"
+"$bench" run "$odd" --repeat 2 --no-progress --format junit --json "$tmp/odd.json" >"$tmp/odd.xml" 2>"$tmp/odd.err" ||
+  fail "odd firmware name: exit $?: $(cat "$tmp/odd.err")"
+"$bench" report "$tmp/odd.json" --html "$tmp/odd.html" || fail "odd firmware name: report --html: exit $?"
+python3 - "$tmp/odd.json" "$tmp/odd.xml" "$tmp/odd.html" <<'PY' || fail "odd firmware name: an output is not valid"
+import html.parser, json, sys, xml.dom.minidom
+r = json.load(open(sys.argv[1], encoding="utf-8"))  # strict UTF-8: a raw 0xff fails here
+assert r["context"]["firmware"].endswith("/sl\ufffd\x1aed.elf"), repr(r["context"]["firmware"])
+xml.dom.minidom.parse(sys.argv[2])  # expat: a raw 0xff or 0x1a is not well-formed
+page = open(sys.argv[3], "rb").read()
+text = page.decode("utf-8")
+assert "sl\ufffd ed.elf" in text and "\x1a" not in text, "html"
+html.parser.HTMLParser().feed(text)
+PY
 
 run hard "$ex/fut-hardfp.elf" --arg input=0:1000:250 --repeat 2
 run soft "$ex/fut-softfp.elf" --arg input=0:1000:250 --repeat 2
