@@ -43,8 +43,31 @@ for f in bmf:bmf.json github:github.json csv:results.csv; do
 done
 "$bench" report "$out/run.json" --html "$out/report.html" --svg "$out/plot.svg" || worst $?
 
+# The summary's head from the report itself, read as JSON (bench writes `"firmware":<TAB>"..."`,
+# which a sed pattern for a space missed): the firmware, a run that did not finish, the warnings and
+# every result with no sample that counts, so the job summary shows them without opening a file.
+summary_head() {
+  python3 - "$1" <<'PY'
+import json, os, sys
+r = json.load(open(sys.argv[1], encoding="utf-8"))
+print(f"## bench: {os.path.basename(r['context'].get('firmware') or '?')}")
+if r.get("status") != "ok":
+    print(f"\n**Run {r.get('status')}** ({r.get('status_detail')}): {r.get('error') or ''}")
+notes = [f"- warning: {w}" for w in r.get("warnings") or []]
+for x in r.get("results") or []:
+    args = ",".join(f"{k}={v}" for k, v in (x.get("args") or {}).items())
+    label = f"{x['name']}[{args}]" if args else x["name"]
+    if not x.get("n"):
+        notes.append(f"- {label}: {x.get('error') or 'no sample measured'}")
+    elif x.get("interrupted"):
+        notes.append(f"- {label}: {len(x['interrupted'])} of {len(x['samples'])} samples interrupted, left out")
+if notes:
+    print("\n" + "\n".join(notes) + "\n")
+PY
+}
+
 {
-  echo "## bench: $(basename "$(sed -n 's/.*"firmware": *"\([^"]*\)".*/\1/p' "$out/run.json" | head -1)")"
+  summary_head "$out/run.json" || { echo "## bench: run.json unreadable"; worst 2; }
   if [[ -n "${BENCH_BASELINE:-}" && -f "${BENCH_BASELINE}" ]]; then
     "$bench" compare "$BENCH_BASELINE" "$out/run.json" --threshold "${BENCH_THRESHOLD:-1%}" >"$out/compare.txt"
     rc=$?

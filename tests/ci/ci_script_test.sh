@@ -34,4 +34,15 @@ set -e
 [[ $rc -eq 1 ]] || fail "budget: exit $rc, expected 1"
 grep -c '<failure type="max-cycles"' "$tmp/c/junit.xml" | grep -qx 1 || fail "budget: expected one failed case"
 grep -qx 'No baseline report: nothing compared.' "$tmp/c/summary.md" || fail "budget: summary without baseline"
+# A report bench wrote itself (cJSON puts a tab after each key, which the summary's sed missed: its
+# heading read "## bench: "), with every sample of one result interrupted: the summary is built from
+# the JSON and names the result and why it has no figure (issue 26).
+"$bench" report "$fx/unmeasured.json" --format json --output "$tmp/tabs.json"
+grep -q $'"firmware":\t"' "$tmp/tabs.json" || fail "the reporter's layout changed: $(head -c 300 "$tmp/tabs.json")"
+set +e
+BENCH=$bench BENCH_RUN_JSON=$tmp/tabs.json "$script" "$tmp/d" 2>"$tmp/d.err"
+set -e
+grep -qx '## bench: sled.elf' "$tmp/d/summary.md" || fail "summary heading from a bench-written report: $(head -3 "$tmp/d/summary.md")"
+grep -qxF -- '- fut[input=1]: no sample counts: all 3 took an exception inside the stretch ("interrupted") and are left out; --mask-irqs keeps interrupts out, --keep-interrupted counts them' "$tmp/d/summary.md" ||
+  fail "summary lacks the unmeasured result: $(cat "$tmp/d/summary.md")"
 echo ok
