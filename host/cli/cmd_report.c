@@ -91,7 +91,8 @@ static int write_outputs(const struct report_args *a, const struct bench_report 
                          struct bench_error *err)
 {
 	/* Every output gets the same options: the figures draw all reports, junit checks the limits. */
-	const struct reporter_ctx ctx = {.limits = &a->limits, .reports = reps, .n_reports = n};
+	const struct reporter_ctx ctx = {
+	    .limits = &a->limits, .reports = reps, .n_reports = n, .report_files = a->inputs};
 	int rc = 0;
 
 	if (a->html)

@@ -6,9 +6,12 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "report/svg.h"
 #include "results/results.h"
 
-/* Writes the page for one or more reports (several: their series share the plot). */
-int html_write(FILE *out, const struct bench_report *const *reps, size_t n_reps, struct bench_error *err);
+/* Writes the page for one or more reports (several: their series share the plot): a run that did
+ * not finish and the warnings first, then the figures, the results (with interrupted counts) and
+ * the context, each report named as svg_report_name() names it. */
+int html_write(FILE *out, const struct svg_input *in, struct bench_error *err);
 
 #endif /* HOST_REPORT_HTML_H */

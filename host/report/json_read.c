@@ -323,6 +323,16 @@ static int read_root(const cJSON *root, const char *what, struct bench_report *r
 		if (rc < 0)
 			return rc;
 	}
+	/* The warnings a run survived (interrupted samples, restarts): `bench report` shows them too. */
+	i = 0;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(root, "warnings"))
+	{
+		if (!cJSON_IsString(it))
+			return bench_fail(err, BENCH_E_REPORT, "%s: warnings[%zu] is not a string", what, i);
+		if (!results_add_warning(rep, it->valuestring))
+			break; /* past BENCH_MAX_WARNINGS: bench wrote no more than that */
+		i++;
+	}
 	regions = cJSON_GetObjectItemCaseSensitive(root, "regions");
 	i = 0;
 	cJSON_ArrayForEach(it, regions)

@@ -22,6 +22,9 @@ struct reporter_ctx {
 	 * n_reports 0: the report being emitted alone. */
 	const struct bench_report *const *reports;
 	size_t n_reports;
+	/* The JSON file each of reports came from (bench report's arguments), so figures can tell two
+	 * reports of one firmware name apart; NULL: unknown. */
+	const char *const *report_files;
 };
 
 struct reporter_ops {

@@ -47,6 +47,7 @@ def main():
                 problems.append(f"stderr {got_err!r}\n      expected {stderr!r}")
             if golden:
                 got = open(out, encoding="utf-8").read() if "{out}" in args and os.path.exists(out) else p.stdout
+                got = got.replace(FIX, "{fx}")  # an input's path shown in the output (two reports' names)
                 if "{out}" in args and not os.path.exists(out):
                     problems.append("no output file written")
                 gpath = os.path.join(GOLDEN, golden)

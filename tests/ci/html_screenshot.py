@@ -3,8 +3,10 @@
 pixels of each series' colour (host/report/svg.c svg_palette: #1f77b4 first, #d62728 second).
 argv: BENCH [CHROMIUM]. The PNG is decoded with zlib alone (PNG spec, ISO/IEC 15948: IHDR, IDAT,
 scanline filters 0-4), no third-party module. A page of one report is the negative control: its
-second colour must be absent, so the check can fail."""
+second colour must be absent, so the check can fail. The many-series plot alone checks that axis
+labels are not clipped at the figure's edges and that the legend names every series (issue 26)."""
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -70,11 +72,11 @@ def count(rows, bpp, rgb):
     return n
 
 
-def shoot(chromium, html, png, tmp):
+def shoot(chromium, html, png, tmp, size=(1200, 900)):
     profile = tempfile.mkdtemp(dir=tmp)
     cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={profile}", f"--screenshot={png}", "--window-size=1200,900", "file://" + html]
+           f"--user-data-dir={profile}", f"--screenshot={png}", f"--window-size={size[0]},{size[1]}", "file://" + html]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     if p.returncode != 0 or not os.path.exists(png):
         raise RuntimeError(f"chromium failed ({p.returncode}): {p.stderr[-500:]}")
@@ -103,18 +105,54 @@ def main():
                 ok = False
             counts[name] = (count(rows, bpp, BLUE), count(rows, bpp, RED))
             print(f"{name}: {counts[name][0]} pixels #1f77b4 (hard-float), {counts[name][1]} pixels #d62728 (soft-float)")
-        # Each series has a 12x12 legend square (144 pixels) and 11 dots of radius 3.5 (about 30 exact-
-        # colour pixels each inside the anti-aliased rim): over 400 pixels before its line. The flat
-        # hard-float line adds about 790 more; the soft-float one's slopes are mostly anti-aliased.
-        # Measured with Debian 12's chromium: 1122 and 719.
+        # Each series has 11 dots of radius 3.5 and one more in the legend (about 30 exact-colour
+        # pixels each inside the anti-aliased rim): over 350 pixels before its line. The flat
+        # hard-float line adds about 650 more; the soft-float one's slopes are mostly anti-aliased.
+        # Measured with Debian 12's chromium: 1010 and 596 (1122 and 719 with a 12x12 legend square).
         if counts["both"][0] < 800 or counts["both"][1] < 400:
             print("FAIL both: a series of the plot is missing from the screenshot")
             ok = False
         if counts["hard-only"][0] < 800 or counts["hard-only"][1] != 0:
             print("FAIL hard-only: expected the blue series only")
             ok = False
+        ok &= check_many_series(bench, chromium, tmp)
     print("ok" if ok else "FAILED")
     return 0 if ok else 1
+
+
+def dark(px):
+    return px[0] < 140 and px[1] < 140 and px[2] < 140
+
+
+def check_many_series(bench, chromium, tmp):
+    """Issue 26, class 8: the plot of fixtures/many-series.json (14 series, 10-digit axis labels,
+    a result without input) rendered alone at its own size. No text may touch the figure's left or
+    right edge (a clipped tick label: a24bc0b cut "10000000000" to "0000000000" at x = 0 and
+    "4000000000" at the right), and the legend's last row ("not plotted (no input): setup", below
+    the 14 series rows) must be drawn inside the figure."""
+    svg = os.path.join(tmp, "many.svg")
+    subprocess.run([bench, "report", os.path.join(FIX, "many-series.json"), "--svg", svg], check=True, timeout=60)
+    head = open(svg, encoding="utf-8").read(300)
+    w, h = (int(v) for v in re.search(r'width="(\d+)" height="(\d+)"', head).groups())
+    png = os.path.join(tmp, "many.png")
+    shoot(chromium, svg, png, tmp, (w, h))
+    pw, ph, bpp, rows = png_pixels(png)
+    edge = [(x, y) for y in range(ph) for x in (0, 1, 2, pw - 3, pw - 2, pw - 1)
+            if dark(rows[y][x * bpp:x * bpp + 3])]
+    # The legend's last row: its text's baseline is 8 px above the bottom of the figure.
+    last_row = sum(dark(rows[y][x * bpp:x * bpp + 3]) for y in range(h - 24, h - 4) for x in range(pw))
+    print(f"many-series: {pw}x{ph}, {len(edge)} dark pixels on the left/right edges, {last_row} in the last legend row")
+    good = True
+    if (pw, ph) != (w, h):
+        print(f"FAIL many-series: screenshot {pw}x{ph}, the SVG is {w}x{h}")
+        good = False
+    if edge:
+        print(f"FAIL many-series: text touches the figure's edge (clipped), first at {edge[0]}")
+        good = False
+    if last_row < 100:
+        print("FAIL many-series: the legend's last row is missing (a series or the unplotted note dropped)")
+        good = False
+    return good
 
 
 if __name__ == "__main__":
