@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/datadir.h"
+#include "cli/args.h"
 #include "cli/cmd.h"
 #include "firmware/board.h"
 #include "session/openocd_proc.h"
@@ -39,11 +40,17 @@ int cmd_boards(int argc, char **argv)
 	struct bench_error err;
 	int rc;
 
+	static const struct option longopts[] = {
+	    {"boards-dir", required_argument, NULL, 256}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	struct cli_args a;
+	const char *val;
+
 	bench_error_clear(&err);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--boards-dir") && i + 1 < argc) {
-			dir = argv[++i];
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	cli_args_start(&a, "boards", argc, argv, "h", longopts);
+	while ((rc = cli_args_next(&a, &val, &err)) != CLI_ARG_END) {
+		if (rc == 256) {
+			dir = val;
+		} else if (rc == 'h') {
 			fputs("usage: bench boards [--boards-dir DIR]\n"
 			      "  lists the boards `bench run --board NAME` takes, the folder they come from\n"
 			      "  (--boards-dir, else $BENCH_BOARDS_DIR, else share/probebench/boards next to bench),\n"
@@ -51,7 +58,10 @@ int cmd_boards(int argc, char **argv)
 			      stdout);
 			return 0;
 		} else {
-			fprintf(stderr, "bench: unknown option '%s': see `bench boards --help`\n", argv[i]);
+			if (rc == CLI_ARG_POSITIONAL)
+				(void)bench_fail(&err, BENCH_E_USAGE,
+				                 "unexpected argument '%s': see `bench boards --help`", val);
+			fprintf(stderr, "bench: %s\n", err.msg);
 			return 2;
 		}
 	}

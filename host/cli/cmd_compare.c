@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cmd.h"
 #include "results/compare.h"
 #include "report/json_read.h"
@@ -25,43 +26,57 @@ static void compare_usage(FILE *out)
 	      out);
 }
 
+enum { CMP_UTEST = 256, CMP_ALLOW_FW, CMP_ALLOW_BOARD, CMP_THRESHOLD, CMP_ALPHA };
+
 static int parse(int argc, char **argv, const char **paths, struct compare_opts *o, struct bench_error *err)
 {
+	static const struct option longopts[] = {
+	    {"utest", no_argument, NULL, CMP_UTEST},
+	    {"allow-different-firmware", no_argument, NULL, CMP_ALLOW_FW},
+	    {"allow-different-board", no_argument, NULL, CMP_ALLOW_BOARD},
+	    {"threshold", required_argument, NULL, CMP_THRESHOLD},
+	    {"alpha", required_argument, NULL, CMP_ALPHA},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct cli_args a;
+	const char *val;
 	size_t n = 0;
+	int c;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+	cli_args_start(&a, "compare", argc, argv, "h", longopts);
+	while ((c = cli_args_next(&a, &val, err)) != CLI_ARG_END) {
+		char *end;
+		switch (c) {
+		case 'h':
 			return 1;
-		if (!strcmp(a, "--utest")) {
+		case CMP_UTEST:
 			o->utest_always = true;
-		} else if (!strcmp(a, "--allow-different-firmware")) {
+			break;
+		case CMP_ALLOW_FW:
 			o->allow_other_firmware = true;
-		} else if (!strcmp(a, "--allow-different-board")) {
+			break;
+		case CMP_ALLOW_BOARD:
 			o->allow_other_board = true;
-		} else if (!strcmp(a, "--threshold") || !strcmp(a, "--alpha")) {
-			int rc;
-			if (i + 1 >= argc)
-				return bench_fail(err, BENCH_E_USAGE, "%s needs a value: see `bench compare --help`",
-				                  a);
-			if (!strcmp(a, "--threshold")) {
-				rc = compare_parse_threshold(argv[++i], &o->threshold, err);
-				if (rc < 0)
-					return rc;
-			} else {
-				char *end;
-				o->alpha = strtod(argv[++i], &end);
-				if (*end || !(o->alpha > 0 && o->alpha < 1))
-					return bench_fail(err, BENCH_E_USAGE,
-					                  "--alpha '%s': expected a number between 0 and 1", argv[i]);
-			}
-		} else if (a[0] == '-' && a[1]) {
-			return bench_fail(err, BENCH_E_USAGE, "unknown option '%s': see `bench compare --help`", a);
-		} else if (n < 2) {
-			paths[n++] = a;
-		} else {
-			return bench_fail(err, BENCH_E_USAGE,
-			                  "more than two reports: bench compare BASE.json NEW.json");
+			break;
+		case CMP_THRESHOLD:
+			if (compare_parse_threshold(val, &o->threshold, err) < 0)
+				return -(int)err->kind;
+			break;
+		case CMP_ALPHA:
+			o->alpha = strtod(val, &end);
+			if (end == val || *end || !(o->alpha > 0 && o->alpha < 1))
+				return bench_fail(err, BENCH_E_USAGE, "--alpha '%s': expected a number between 0 and 1",
+				                  val);
+			break;
+		case CLI_ARG_POSITIONAL:
+			if (n == 2)
+				return bench_fail(err, BENCH_E_USAGE,
+				                  "more than two reports: bench compare BASE.json NEW.json");
+			paths[n++] = val;
+			break;
+		default:
+			return c; /* a negated bench_err: an unknown option, a missing value */
 		}
 	}
 	if (n != 2)

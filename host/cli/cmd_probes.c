@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cmd.h"
 #include "session/probes.h"
 
@@ -13,18 +14,27 @@ int cmd_probes(int argc, char **argv)
 	bool json = false;
 	int rc;
 
+	static const struct option longopts[] = {
+	    {"json", no_argument, NULL, 256}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	struct cli_args a;
+	const char *val;
+
 	bench_error_clear(&err);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
+	cli_args_start(&a, "probes", argc, argv, "h", longopts);
+	while ((rc = cli_args_next(&a, &val, &err)) != CLI_ARG_END) {
+		if (rc == 256) {
 			json = true;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		} else if (rc == 'h') {
 			fputs("usage: bench probes [--json]\n"
 			      "  lists ST-LINK/V2, V2-1, V3, CMSIS-DAP (v1 HID, v2 bulk) and J-Link probes:\n"
 			      "  kind, USB id, serial (for `bench run --probe SERIAL` and farm files), bus and port\n",
 			      stdout);
 			return 0;
 		} else {
-			fprintf(stderr, "bench: unknown option '%s': see `bench probes --help`\n", argv[i]);
+			if (rc == CLI_ARG_POSITIONAL)
+				(void)bench_fail(&err, BENCH_E_USAGE,
+				                 "unexpected argument '%s': see `bench probes --help`", val);
+			fprintf(stderr, "bench: %s\n", err.msg);
 			return 2;
 		}
 	}

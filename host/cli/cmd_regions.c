@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cmd.h"
 #include "firmware/counters.h"
 #include "firmware/elf.h"
@@ -26,23 +27,31 @@ int cmd_regions(int argc, char **argv)
 	const char *path = NULL;
 	int rc;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	struct cli_args a;
+	const char *val;
+
+	bench_error_clear(&err);
+	cli_args_start(&a, "regions", argc, argv, "h", longopts);
+	while ((rc = cli_args_next(&a, &val, &err)) != CLI_ARG_END) {
+		if (rc == 'h') {
 			usage(stdout);
 			return 0;
 		}
-		if (argv[i][0] == '-' || path) {
-			fprintf(stderr, "bench: regions: unexpected argument '%s': see `bench regions --help`\n",
-			        argv[i]);
-			return 2;
+		if (rc == CLI_ARG_POSITIONAL && !path) {
+			path = val;
+			continue;
 		}
-		path = argv[i];
+		if (rc == CLI_ARG_POSITIONAL)
+			(void)bench_fail(&err, BENCH_E_USAGE,
+			                 "regions: unexpected argument '%s': see `bench regions --help`", val);
+		fprintf(stderr, "bench: %s\n", err.msg);
+		return 2;
 	}
 	if (!path) {
 		usage(stderr);
 		return 2;
 	}
-	bench_error_clear(&err);
 	memset(&elf, 0, sizeof(elf));
 	rc = elf_open(path, &elf, &err);
 	if (rc < 0) {

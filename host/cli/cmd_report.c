@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cmd.h"
 #include "report/json_read.h"
 #include "report/junit.h"
@@ -40,40 +41,53 @@ static void report_usage(FILE *out)
 	fputs("docs/reports.md describes every format.\n", out);
 }
 
+enum { REP_HTML = 256, REP_SVG, REP_FORMAT, REP_MAX_CYCLES };
+
 static int parse(int argc, char **argv, struct report_args *a, struct bench_error *err)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		const char **dst = NULL;
-		if (!strcmp(o, "--help") || !strcmp(o, "-h"))
+	static const struct option longopts[] = {
+	    {"html", required_argument, NULL, REP_HTML},
+	    {"svg", required_argument, NULL, REP_SVG},
+	    {"format", required_argument, NULL, REP_FORMAT},
+	    {"output", required_argument, NULL, 'o'},
+	    {"max-cycles", required_argument, NULL, REP_MAX_CYCLES},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct cli_args args;
+	const char *val;
+	int c;
+
+	cli_args_start(&args, "report", argc, argv, "ho:", longopts);
+	while ((c = cli_args_next(&args, &val, err)) != CLI_ARG_END) {
+		switch (c) {
+		case 'h':
 			return 1;
-		if (!strcmp(o, "--html"))
-			dst = &a->html;
-		else if (!strcmp(o, "--svg"))
-			dst = &a->svg;
-		else if (!strcmp(o, "--format"))
-			dst = &a->format;
-		else if (!strcmp(o, "--output") || !strcmp(o, "-o"))
-			dst = &a->output;
-		if (dst || !strcmp(o, "--max-cycles")) {
-			int rc;
-			if (i + 1 >= argc)
-				return bench_fail(err, BENCH_E_USAGE, "%s needs a value: see `bench report --help`", o);
-			if (dst) {
-				*dst = argv[++i];
-				continue;
-			}
-			rc = junit_limit_parse(&a->limits, argv[++i], err);
-			if (rc < 0)
-				return rc;
-			continue;
+		case REP_HTML:
+			a->html = val;
+			break;
+		case REP_SVG:
+			a->svg = val;
+			break;
+		case REP_FORMAT:
+			a->format = val;
+			break;
+		case 'o':
+			a->output = val;
+			break;
+		case REP_MAX_CYCLES:
+			if (junit_limit_parse(&a->limits, val, err) < 0)
+				return -(int)err->kind;
+			break;
+		case CLI_ARG_POSITIONAL:
+			if (a->n_inputs == REPORT_MAX_INPUTS)
+				return bench_fail(err, BENCH_E_USAGE, "more than %d reports: render them in groups",
+				                  REPORT_MAX_INPUTS);
+			a->inputs[a->n_inputs++] = val;
+			break;
+		default:
+			return c; /* a negated bench_err: an unknown option, a missing value */
 		}
-		if (o[0] == '-' && o[1])
-			return bench_fail(err, BENCH_E_USAGE, "unknown option '%s': see `bench report --help`", o);
-		if (a->n_inputs == REPORT_MAX_INPUTS)
-			return bench_fail(err, BENCH_E_USAGE, "more than %d reports: render them in groups",
-			                  REPORT_MAX_INPUTS);
-		a->inputs[a->n_inputs++] = o;
 	}
 	if (!a->n_inputs)
 		return bench_fail(err, BENCH_E_USAGE, "no report given: bench report RUN.json --html FILE");

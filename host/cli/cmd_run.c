@@ -44,16 +44,15 @@ int cmd_run(int argc, char **argv)
 	int rc, wrc, code;
 	static struct junit_limits limits; /* --max-cycles NAME=N, checked after the run (report/junit.c) */
 
-	if (junit_limits_take(&argc, argv, &limits, &err) < 0) {
-		fprintf(stderr, "bench: %s\n", err.msg);
-		return bench_exit_code(err.kind);
-	}
-	if (farm_requested(argc, argv))
-		return farm_cmd_run(argc, argv,
-		                    &limits); /* --farm FILE: every board of the farm at once (farm_run.c) */
 	run_opts_init(&o);
+	o.limits = &limits;
 	bench_error_clear(&err);
 	rc = run_parse_args(argc, argv, &o, &err);
+	if (rc == 0 && o.farm) { /* --farm FILE: every board of the farm at once (farm_run.c) */
+		code = farm_cmd_run(&o);
+		run_opts_free(&o);
+		return code;
+	}
 	if (rc == 0)
 		rc = probes_check_run(&o, &err); /* --probe SERIAL attached, or one probe only (probes_run.c) */
 	if (rc == 1) {

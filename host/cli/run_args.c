@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "base/str.h"
+#include "cli/args.h"
+#include "report/junit.h"
 #include "report/outpath.h"
 #include "report/reporter.h"
 #include "run/run.h"
@@ -165,7 +167,8 @@ enum opt_kind {
 	OPT_NOFLAG,
 	OPT_HZ,
 	OPT_FORMAT,
-	OPT_SIM
+	OPT_SIM,
+	OPT_LIMIT
 };
 
 struct opt {
@@ -211,7 +214,13 @@ static const struct opt opts[] = {
     {"--uart", OPT_FLAG, F(uart), NULL, "virtual board: echo the firmware's UART lines to stderr, keep them in JSON"},
     {"--no-progress", OPT_NOFLAG, F(progress), NULL, "no progress bar"},
     {"--help", OPT_HELP, 0, NULL, "this text"},
+    {"--max-cycles", OPT_LIMIT, 0, "NAME=N",
+     "fail the run (exit 1, JUnit case failed) when result NAME's largest sample exceeds N"},
+    {"--farm", OPT_STR, F(farm), "FILE", "run on every board of a farm file at once, one merged report (docs/ci.md)"},
 };
+
+#define N_OPTS     (sizeof(opts) / sizeof(opts[0]))
+#define OPT_VAL(k) (256 + (int)(k)) /* getopt_long's .val of opts[k]: above every short option */
 
 void run_print_usage(FILE *out)
 {
@@ -229,11 +238,6 @@ void run_print_usage(FILE *out)
 		}
 		fprintf(out, "  %-22s %s\n", left, opts[i].help);
 	}
-	/* Taken out of argv by cmd_run.c before this parser runs (report/junit.h, farm.h). */
-	fprintf(out, "  %-22s %s\n", "--max-cycles NAME=N",
-	        "fail the run (exit 1, JUnit case failed) when result NAME's largest sample exceeds N");
-	fprintf(out, "  %-22s %s\n", "--farm FILE",
-	        "run on every board of a farm file at once, one merged report (docs/ci.md)");
 	fprintf(out,
 	        "\nEnvironment: BENCH_OPENOCD, BENCH_SIM (programs), BENCH_BOARDS_DIR, BENCH_SIM_PRELOAD=0 (program\n"
 	        "an empty virtual board through OpenOCD), BENCH_STATS=1 (CPU time per process on stderr),\n"
@@ -315,12 +319,34 @@ static int apply(const struct opt *op, const char *val, struct run_opts *o, stru
 			                  RUN_MAX_SIM_OPTS);
 		o->sim_opts[o->n_sim_opts++] = val;
 		return 0;
+	case OPT_LIMIT: /* checked against the results after the run (report/junit.c) */
+		if (!o->limits)
+			return bench_fail(err, BENCH_E_INTERNAL, "--max-cycles given to a parser without limits");
+		return junit_limit_parse(o->limits, val, err);
 	case OPT_FLAG:
 	case OPT_NOFLAG:
+		*(bool *)(base + op->offset) = op->kind == OPT_FLAG;
+		return 0;
 	case OPT_HELP:
 		break;
 	}
 	return 0;
+}
+
+/* "--farm needs a farm file (docs/ci.md)": what is missing, from the option table. */
+static const char *run_needs(int val, char *buf, size_t len)
+{
+	const struct opt *op;
+
+	if (val < OPT_VAL(0) || val >= OPT_VAL(N_OPTS))
+		return NULL;
+	op = &opts[val - OPT_VAL(0)];
+	if (op->kind == OPT_LIMIT)
+		return "NAME=N, e.g. --max-cycles fut=40";
+	if (op->offset == F(farm) && op->kind == OPT_STR)
+		return "a farm file (docs/ci.md)";
+	str_fmt_cut(buf, len, "a value (%s): see `bench run --help`", op->meta);
+	return buf;
 }
 
 /* The number of iterations (inputs x (warmup + repeat)) must fit, and a run that would take
@@ -347,43 +373,39 @@ int run_check_size(const struct run_opts *o, struct bench_error *err)
 
 int run_parse_args(int argc, char **argv, struct run_opts *o, struct bench_error *err)
 {
+	struct option longopts[N_OPTS + 1];
+	struct cli_args a;
+	const char *val;
+	int c;
+
+	/* The long options from the table: "--repeat" is opts[k], given back as OPT_VAL(k). */
+	for (size_t k = 0; k < N_OPTS; k++) {
+		bool flag = opts[k].kind == OPT_FLAG || opts[k].kind == OPT_NOFLAG || opts[k].kind == OPT_HELP;
+		longopts[k] =
+		    (struct option){opts[k].name + 2, flag ? no_argument : required_argument, NULL, OPT_VAL(k)};
+	}
+	longopts[N_OPTS] = (struct option){NULL, 0, NULL, 0};
+	cli_args_start(&a, "run", argc, argv, "h", longopts);
+	a.needs = run_needs;
 	o->progress = true;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		const struct opt *op = NULL;
-		size_t nlen;
+	while ((c = cli_args_next(&a, &val, err)) != CLI_ARG_END) {
+		const struct opt *op;
 		int rc;
 
-		if (a[0] != '-' || !strcmp(a, "-")) {
+		if (c < 0)
+			return c;
+		if (c == CLI_ARG_POSITIONAL) {
 			if (o->firmware)
 				return bench_fail(err, BENCH_E_USAGE, "two firmware files ('%s', '%s'): give one",
-				                  o->firmware, a);
-			o->firmware = a;
+				                  o->firmware, val);
+			o->firmware = val;
 			continue;
 		}
-		if (!strcmp(a, "-h"))
-			a = "--help";
-		nlen = strchr(a, '=') ? (size_t)(strchr(a, '=') - a) : strlen(a);
-		for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
-			if (strlen(opts[k].name) == nlen && !strncmp(opts[k].name, a, nlen))
-				op = &opts[k];
-		if (!op)
-			return bench_fail(err, BENCH_E_USAGE, "unknown option '%s': see `bench run --help`", a);
+		if (c == 'h')
+			return 1;
+		op = &opts[c - OPT_VAL(0)];
 		if (op->kind == OPT_HELP)
 			return 1;
-		if (op->kind == OPT_FLAG || op->kind == OPT_NOFLAG) {
-			if (a[nlen])
-				return bench_fail(err, BENCH_E_USAGE, "%s takes no value", op->name);
-			*(bool *)((char *)o + op->offset) = op->kind == OPT_FLAG;
-			continue;
-		}
-		if (a[nlen] == '=')
-			val = a + nlen + 1;
-		else if (i + 1 < argc)
-			val = argv[++i];
-		else
-			return bench_fail(err, BENCH_E_USAGE, "%s needs a value (%s): see `bench run --help`", op->name,
-			                  op->meta);
 		if ((rc = apply(op, val, o, err)))
 			return rc;
 	}

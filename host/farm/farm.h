@@ -53,11 +53,8 @@ int farm_check_serials(const struct farm *f, const struct probe_list *probes, st
  * board. COMBINED must be results_init()ed. Returns 0 or the first board's negated error. */
 int farm_run(const struct farm *f, const struct run_opts *base, struct bench_report *combined, struct bench_error *err);
 
-struct junit_limits; /* report/junit.h */
-
-/* `bench run --farm FILE ...`: cmd_run hands its arguments here when --farm is among them, with
- * the --max-cycles limits it took out of them (checked after the run, as a single board's run does). */
-bool farm_requested(int argc, char **argv);
-int farm_cmd_run(int argc, char **argv, const struct junit_limits *limits);
+/* `bench run --farm FILE ...`: cmd_run hands its parsed options here when o->farm is set; the
+ * --max-cycles limits in o->limits are checked after the run, as a single board's run does. */
+int farm_cmd_run(struct run_opts *o);
 
 #endif /* HOST_FARM_FARM_H */

@@ -172,14 +172,6 @@ int farm_run(const struct farm *f, const struct run_opts *base, struct bench_rep
 	return rc;
 }
 
-bool farm_requested(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--farm"))
-			return true;
-	return false;
-}
-
 /* Options that name one board or one server make no sense for a farm, which names its own. */
 static int refuse_single_board_options(const struct run_opts *o, struct bench_error *err)
 {
@@ -199,36 +191,17 @@ static int refuse_single_board_options(const struct run_opts *o, struct bench_er
 	return 0;
 }
 
-static int prepare(int argc, char **argv, struct run_opts *o, struct farm *f, struct bench_error *err)
+static int prepare(struct run_opts *o, struct farm *f, struct bench_error *err)
 {
-	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
-	const char *path = NULL;
-	int n = 0, rc;
+	int rc;
 
-	if (!rest)
-		return bench_fail(err, BENCH_E_NOMEM, "out of memory");
-	for (int i = 0; i < argc; i++) {
-		if (i > 0 && !strcmp(argv[i], "--farm")) {
-			if (i + 1 >= argc) {
-				free(rest);
-				return bench_fail(err, BENCH_E_USAGE, "--farm needs a farm file (docs/ci.md)");
-			}
-			path = argv[++i];
-			continue;
-		}
-		rest[n++] = argv[i];
-	}
-	rc = run_parse_args(n, rest, o, err);
-	free(rest);
-	if (rc)
-		return rc;
 	rc = refuse_single_board_options(o, err);
 	if (rc == 0) {
 		const struct outpath out = {"--json", o->json};
 		rc = outpath_check(&out, 1, &o->firmware, 1, err);
 	}
 	if (rc == 0)
-		rc = farm_load(path, f, err);
+		rc = farm_load(o->farm, f, err);
 	if (rc == 0)
 		rc = farm_validate(f, o->boards_dir, err);
 	for (size_t i = 0; rc == 0 && i < f->n; i++) {
@@ -246,40 +219,32 @@ static int prepare(int argc, char **argv, struct run_opts *o, struct farm *f, st
 	return rc;
 }
 
-int farm_cmd_run(int argc, char **argv, const struct junit_limits *limits)
+int farm_cmd_run(struct run_opts *o)
 {
-	static struct farm f;                               /* 8 KiB */
-	const struct reporter_ctx ctx = {.limits = limits}; /* junit marks a case above --max-cycles failed */
-	struct run_opts o;
+	static struct farm f;                                  /* 8 KiB */
+	const struct reporter_ctx ctx = {.limits = o->limits}; /* junit marks a case above --max-cycles failed */
 	struct bench_report rep;
 	struct bench_error err, werr;
 	int rc, wrc = 0;
 
-	run_opts_init(&o);
 	bench_error_clear(&err);
 	bench_error_clear(&werr);
-	rc = prepare(argc, argv, &o, &f, &err);
-	if (rc == 1) {
-		run_print_usage(stdout);
-		fputs("  --farm FILE       run on every board of a farm file at once (docs/ci.md)\n", stdout);
-		run_opts_free(&o);
-		return 0;
-	}
+	rc = prepare(o, &f, &err);
 	if (rc) {
 		fprintf(stderr, "bench: %s\n", err.msg);
-		run_opts_free(&o);
 		return bench_exit_code(err.kind);
 	}
 	proc_install_signal_handlers();
 	results_init(&rep);
-	rc = farm_run(&f, &o, &rep, &err);
-	if (!o.quiet && rep.n_results) {
-		const struct reporter_ops *fmt = reporter_find(o.format ? o.format : "console");
-		wrc = fmt ? report_emit(fmt, &ctx, stdout, &rep, &werr) : reporter_unknown("--format", o.format, &werr);
+	rc = farm_run(&f, o, &rep, &err);
+	if (!o->quiet && rep.n_results) {
+		const struct reporter_ops *fmt = reporter_find(o->format ? o->format : "console");
+		wrc =
+		    fmt ? report_emit(fmt, &ctx, stdout, &rep, &werr) : reporter_unknown("--format", o->format, &werr);
 	}
-	if (o.json) {
+	if (o->json) {
 		struct bench_error jerr;
-		int jrc = report_write_atomic(reporter_find("json"), &ctx, o.json, &rep, &jerr);
+		int jrc = report_write_atomic(reporter_find("json"), &ctx, o->json, &rep, &jerr);
 		if (jrc && !wrc) {
 			werr = jerr;
 			wrc = jrc;
@@ -289,8 +254,7 @@ int farm_cmd_run(int argc, char **argv, const struct junit_limits *limits)
 		fprintf(stderr, "bench: %s\n", err.msg);
 	if (wrc)
 		fprintf(stderr, "bench: %s\n", werr.msg);
-	rc = junit_limit_exit(limits, &rep, rc ? bench_exit_code(err.kind) : wrc ? bench_exit_code(werr.kind) : 0);
+	rc = junit_limit_exit(o->limits, &rep, rc ? bench_exit_code(err.kind) : wrc ? bench_exit_code(werr.kind) : 0);
 	results_free(&rep);
-	run_opts_free(&o);
 	return rc;
 }

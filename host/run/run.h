@@ -26,6 +26,8 @@
 
 #define RUN_MAX_SIM_OPTS 8
 
+struct junit_limits; /* report/junit.h */
+
 struct run_opts {
 	const char *firmware;   /* the ELF */
 	const char *board;      /* NULL: the virtual board (bench-sim + OpenOCD) */
@@ -63,6 +65,10 @@ struct run_opts {
 	bool keep_interrupted;      /* --keep-interrupted: samples that took an exception count in the stats */
 	bool mask_irqs;             /* --mask-irqs: DHCSR.C_MASKINTS from each BEGIN halt to its END halt */
 	uint64_t clock_hz;          /* --clock-hz: the core clock when the firmware has no SystemCoreClock; 0: board */
+
+	/* Parsed with the rest (cli/run_args.c), used by cmd_run and farm_cmd_run. */
+	const char *farm;            /* --farm FILE: every board of the farm (farm.h) */
+	struct junit_limits *limits; /* --max-cycles NAME=N go here; NULL: refused */
 };
 
 /* Defaults for every field (repeat 10, warmup 1, timeout 10 s). */
