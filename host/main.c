@@ -1,5 +1,6 @@
 /* bench: measure how many cycles code takes on a microcontroller, through a debug probe.
  * The sub-command table (after git's commands[]); each command lives in cmd_<name>.c. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,7 +29,7 @@ static void usage(FILE *out)
 	fprintf(out, "\n`bench <command> --help` shows a command's options; docs/ has the manual.\n");
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -47,4 +48,20 @@ int main(int argc, char **argv)
 			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "bench: unknown command '%s': run `bench --help` for the list\n", argv[1]);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	int code = dispatch(argc, argv);
+
+	/* What a command printed may still sit in stdio's buffer (--help, a listing): a full disk or
+	 * a closed file found only at exit would otherwise end in 0 with nothing written
+	 * (`bench --help > /dev/full`). Exit 6 as any failed write (docs/exit-codes.md). */
+	errno = 0;
+	if ((fflush(stdout) != 0 || ferror(stdout)) && code == 0) {
+		fprintf(stderr, "bench: writing to stdout failed (%s): check the disk or the file it goes to\n",
+		        errno ? strerror(errno) : "write error");
+		code = 6;
+	}
+	return code;
 }

@@ -161,7 +161,7 @@ int farm_check_serials(const struct farm *f, const struct probe_list *probes, st
 		if (f->boards[i].virtual_board)
 			continue;
 		if (probes_find_serial(probes, f->boards[i].serial, &p, &e) < 0)
-			return bench_fail(err, BENCH_E_USAGE, "%s:%u: %s", f->path, f->boards[i].line, e.msg);
+			return bench_fail(err, e.kind, "%s:%u: %s", f->path, f->boards[i].line, e.msg);
 	}
 	return 0;
 }

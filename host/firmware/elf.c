@@ -104,9 +104,41 @@ static int read_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_
 	return 0;
 }
 
+/* A PT_LOAD segment whose file bytes lie beyond the file, that has more file bytes than memory, or
+ * that runs past the 32-bit address space cannot be loaded as it says (System V gABI, "Program
+ * Header": p_filesz <= p_memsz; the bytes are p_offset .. p_offset + p_filesz of the file). OpenOCD
+ * would program something else, or fail with its own words; say which segment and what to do. */
+static int check_segment(const struct elf_file *e, size_t i, const GElf_Phdr *ph, size_t file_size,
+                         struct bench_error *err)
+{
+	const char *why = NULL;
+	char buf[160];
+
+	if (ph->p_filesz > ph->p_memsz) {
+		(void)snprintf(buf, sizeof(buf), "%llu file bytes for %llu bytes of memory",
+		               (unsigned long long)ph->p_filesz, (unsigned long long)ph->p_memsz);
+		why = buf;
+	} else if (ph->p_filesz &&
+	           (ph->p_offset + ph->p_filesz > file_size || ph->p_offset + ph->p_filesz < ph->p_offset)) {
+		(void)snprintf(buf, sizeof(buf), "bytes %llu..%llu of a %zu-byte file",
+		               (unsigned long long)ph->p_offset,
+		               (unsigned long long)ph->p_offset + (unsigned long long)ph->p_filesz, file_size);
+		why = buf;
+	} else if (ph->p_vaddr + ph->p_memsz > 0x100000000ull || ph->p_paddr + ph->p_filesz > 0x100000000ull) {
+		(void)snprintf(buf, sizeof(buf), "0x%llx bytes at 0x%08llx, beyond the 32-bit address space",
+		               (unsigned long long)ph->p_memsz, (unsigned long long)ph->p_vaddr);
+		why = buf;
+	}
+	if (!why)
+		return 0;
+	return bench_fail(err, BENCH_E_ELF,
+	                  "%s is broken: its loadable segment %zu says %s: rebuild the firmware or copy it again",
+	                  e->path, i, why);
+}
+
 static int read_segments(Elf *elf, struct elf_file *e, struct bench_error *err)
 {
-	size_t n;
+	size_t n, file_size = 0;
 
 	if (elf_getphdrnum(elf, &n))
 		return bench_fail(err, BENCH_E_ELF, "%s: unreadable program headers: rebuild the firmware", e->path);
@@ -120,6 +152,8 @@ static int read_segments(Elf *elf, struct elf_file *e, struct bench_error *err)
 			                  e->path, i);
 		if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
 			continue;
+		if (elf_rawfile(elf, &file_size) && check_segment(e, i, &ph, file_size, err))
+			return -(int)err->kind;
 		struct elf_segment *s = &e->segments[e->n_segments++];
 		s->paddr = (uint32_t)ph.p_paddr;
 		s->vaddr = (uint32_t)ph.p_vaddr;

@@ -631,6 +631,11 @@ static int run_symbols_once(struct loop *c)
 
 	if ((rc = next_halt(c, &pc, &cnt0)))
 		return rc;
+	if (pc == c->cfg->sym_stop)
+		return bench_fail(c->err, BENCH_E_USAGE,
+		                  "the target reached --stop %s before --start %s: give --start the function "
+		                  "that runs first",
+		                  c->cfg->o->stop_sym, c->cfg->o->start_sym);
 	if (pc != c->cfg->sym_start)
 		return diagnose(c, false, pc);
 	c->sym_open = true;

@@ -19,6 +19,7 @@
 
 #include "base/datadir.h"
 #include "firmware/board.h"
+#include "session/probes.h"
 #include "session/proc.h"
 #include "transport/openocd_tcl.h"
 
@@ -250,6 +251,11 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	/* A --tcl-port something already listens on would be answered by that program, and bench
 	 * would measure whatever board it drives, while its own OpenOCD fails to bind and exits. */
 	if (o->tcl_port && (rc = port_taken(out->host, o->tcl_port, err)))
+		goto fail;
+	/* A real board with no probe attached: OpenOCD would fail with its own "open failed" (exit 4
+	 * all the same); say which command lists the probes (docs/exit-codes.md). A --probe SERIAL
+	 * was checked before the run (probes_run.c). */
+	if (!o->board->virtual_board && !o->probe_serial && (rc = probes_require(err)))
 		goto fail;
 	if (o->board->virtual_board && (rc = start_sim(o, transport, out, set_sim, sizeof(set_sim), err)))
 		goto fail;

@@ -320,8 +320,8 @@ int probes_find_serial(const struct probe_list *l, const char *serial, const str
 			used += w > 0 ? (size_t)w : 0;
 		}
 	}
-	if (!l->n)
-		return bench_fail(err, BENCH_E_USAGE,
+	if (!l->n) /* nothing to connect to: exit 4 on every path (docs/exit-codes.md), not a typo's 2 */
+		return bench_fail(err, BENCH_E_CONNECT,
 		                  "no probe with serial '%s': no debug probe is attached (`bench probes` lists them)",
 		                  serial);
 	return bench_fail(err, BENCH_E_USAGE, "no probe with serial '%s': attached are %s", serial, known);
@@ -335,7 +335,7 @@ int probes_select(const struct probe_list *l, const char *serial, struct bench_e
 
 	if (serial && *serial)
 		return probes_find_serial(l, serial, &p, err);
-	if (l->n < 2)
+	if (l->n < 2) /* none: the session says so when it would start OpenOCD (probes_require) */
 		return 0;
 	for (size_t i = 0; i < l->n && used < sizeof(known); i++) {
 		int w = snprintf(known + used, sizeof(known) - used, "%s%s (%s, bus %u port %s)", i ? ", " : "",
@@ -344,6 +344,19 @@ int probes_select(const struct probe_list *l, const char *serial, struct bench_e
 		used += w > 0 ? (size_t)w : 0;
 	}
 	return bench_fail(err, BENCH_E_USAGE, "%zu probes attached, pass --probe SERIAL with one of: %s", l->n, known);
+}
+
+int probes_require(struct bench_error *err)
+{
+	struct probe_list l;
+	int rc = probes_enumerate(&l, err);
+
+	if (rc == 0 && l.n == 0)
+		rc = bench_fail(err, BENCH_E_CONNECT,
+		                "no debug probe is attached: connect the board's probe, then run `bench probes` "
+		                "to see that bench finds it");
+	probes_free(&l);
+	return rc;
 }
 
 static int print_json(FILE *out, const struct probe_list *l, struct bench_error *err)

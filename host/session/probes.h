@@ -51,13 +51,17 @@ int probes_decode_string(const uint8_t *desc, size_t len, char *out, size_t cap)
 /* Lists the probes attached to this machine (libusb). An empty list is not an error. */
 int probes_enumerate(struct probe_list *out, struct bench_error *err);
 void probes_free(struct probe_list *l);
-/* Finds SERIAL in L. BENCH_E_USAGE when absent, naming the attached serials (or that none is). */
+/* Finds SERIAL in L. BENCH_E_USAGE when absent, naming the attached serials; BENCH_E_CONNECT
+ * (exit 4) when no probe is attached at all. */
 int probes_find_serial(const struct probe_list *l, const char *serial, const struct probe_info **out,
                        struct bench_error *err);
 /* What `bench run --board REAL [--probe SERIAL]` needs before starting OpenOCD: a given SERIAL must
  * be attached (probes_find_serial's error); without one, several attached probes are ambiguous
  * (BENCH_E_USAGE listing them, "pass --probe SERIAL"); one or none is left to OpenOCD. */
 int probes_select(const struct probe_list *l, const char *serial, struct bench_error *err);
+/* At least one probe attached, else BENCH_E_CONNECT (exit 4) naming `bench probes`: what the
+ * session checks before it starts OpenOCD for a real board, after the firmware and board checks. */
+int probes_require(struct bench_error *err);
 struct run_opts;
 /* probes_select() on this machine's probes for a run on a real OpenOCD board (probes_run.c);
  * 0 for runs that use no probe. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -20,6 +21,24 @@
 /* Longest work folder: its files' paths (DIR/openocd.log, DIR/jtag.sock, a farm's DIR/BOARD/...)
  * then fit openocd_proc.h's 1100-byte buffers with room to spare. */
 #define SESSION_WORK_DIR_MAX 1000
+
+/* Room the logs need: bench-sim and OpenOCD write theirs into the work folder from their first
+ * line, and on a full file system exit before they are ready with an empty log ("bench-sim exited
+ * with status 1"), which names neither the folder nor the cause. */
+#define SESSION_MIN_FREE (64u * 1024u)
+
+static int check_room(const char *dir, const char *what, struct bench_error *err)
+{
+	struct statvfs v;
+
+	if (statvfs(dir, &v) != 0 || (unsigned long long)v.f_bavail * v.f_frsize >= SESSION_MIN_FREE)
+		return 0; /* unknown: the first write will say */
+	return bench_fail(err, BENCH_E_IO,
+	                  "%s %s is full (%llu bytes free, the logs need %u): free space there or set %s to "
+	                  "another folder",
+	                  what, dir, (unsigned long long)v.f_bavail * v.f_frsize, SESSION_MIN_FREE,
+	                  strcmp(what, "TMPDIR") ? "--work-dir" : "TMPDIR");
+}
 
 static int make_work_dir(struct session *s, const char *want, struct bench_error *err)
 {
@@ -38,12 +57,16 @@ static int make_work_dir(struct session *s, const char *want, struct bench_error
 			return bench_fail(err, BENCH_E_USAGE,
 			                  "--work-dir %.80s...: longer than %d bytes: give a shorter path", s->work_dir,
 			                  SESSION_WORK_DIR_MAX);
+		if (check_room(s->work_dir, "--work-dir", err))
+			return -(int)err->kind;
 		return workdir_lock(s->work_dir, &s->work_dir_lock, err); /* one run per folder */
 	}
 	if (strlen(tmp && *tmp ? tmp : "/tmp") > SESSION_WORK_DIR_MAX - 16)
 		return bench_fail(err, BENCH_E_USAGE,
 		                  "TMPDIR is longer than %d bytes: set a shorter TMPDIR or --work-dir",
 		                  SESSION_WORK_DIR_MAX - 16);
+	if (check_room(tmp && *tmp ? tmp : "/tmp", "TMPDIR", err))
+		return -(int)err->kind;
 	(void)snprintf(s->work_dir, sizeof(s->work_dir), "%s/bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(s->work_dir))
 		return bench_fail(err, BENCH_E_IO, "cannot create a temporary folder in %s: %s: set TMPDIR",

@@ -60,9 +60,24 @@ def main():
                 problems.append("a failed command left its output file behind")
             failed += table_verdict(f"cli.table:{lineno}", name, problems)
     failed += docs_list_formats(bench)
-    n += 1
+    failed += help_to_full_device(bench)
+    n += 2
     print(f"{n - failed}/{n} cases passed")
     return 1 if failed else 0
+
+
+def help_to_full_device(bench):
+    """`--help` onto a full device (stdout /dev/full: every write fails with ENOSPC) is exit 6 with
+    one line, for bench itself and every sub-command: a CI step piping help into a file on a full
+    disk must not go green (docs/exit-codes.md)."""
+    problems = []
+    for cmd in ([], ["run"], ["compare"], ["report"], ["boards"], ["probes"], ["regions"]):
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([bench] + cmd + ["--help"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+        want = "bench: writing to stdout failed (No space left on device)"
+        if p.returncode != 6 or not p.stderr.startswith(want) or p.stderr.count("\n") != 1:
+            problems.append(f"bench {' '.join(cmd + ['--help'])} > /dev/full: exit {p.returncode}, stderr {p.stderr!r}")
+    return table_verdict("cli_test.py", "help-to-full-device", problems)
 
 
 def docs_list_formats(bench):
