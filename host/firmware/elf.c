@@ -243,6 +243,29 @@ const char *elf_arch_name(int cpu_arch)
 	}
 }
 
+/* Keeps a copy of a DWARF section dwarf.c reads; compressed ones (SHF_COMPRESSED) are left out. */
+static int keep_debug(Elf_Scn *scn, const GElf_Shdr *sh, const char *name, struct elf_debug *d)
+{
+	static const char *const names[] = {".debug_info", ".debug_abbrev", ".debug_str", ".debug_line_str"};
+	uint8_t **bufs[] = {&d->info, &d->abbrev, &d->str, &d->line_str};
+	size_t *lens[] = {&d->info_len, &d->abbrev_len, &d->str_len, &d->line_str_len};
+	Elf_Data *data;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(name, names[i]) || *bufs[i] || (sh->sh_flags & SHF_COMPRESSED))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_buf || !data->d_size)
+			return 0; /* unreadable debug info only costs the --arg type check */
+		*bufs[i] = malloc(data->d_size);
+		if (!*bufs[i])
+			return -1;
+		memcpy(*bufs[i], data->d_buf, data->d_size);
+		*lens[i] = data->d_size;
+	}
+	return 0;
+}
+
 static int read_sections(Elf *elf, struct elf_file *e, struct bench_error *err)
 {
 	size_t shstrndx;
@@ -258,7 +281,10 @@ static int read_sections(Elf *elf, struct elf_file *e, struct bench_error *err)
 		if (!gelf_getshdr(scn, &sh))
 			return bench_fail(err, BENCH_E_ELF, "%s: broken section header: rebuild the firmware", e->path);
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (sh.sh_type == SHT_SYMTAB && !e->symbols) {
+		if (name && sh.sh_type == SHT_PROGBITS && !strncmp(name, ".debug_", 7)) {
+			if (keep_debug(scn, &sh, name, &e->debug))
+				return nomem(err);
+		} else if (sh.sh_type == SHT_SYMTAB && !e->symbols) {
 			rc = read_symbols(elf, scn, &sh, e, err);
 			if (rc)
 				return rc;
@@ -445,6 +471,11 @@ void elf_close(struct elf_file *e)
 	free(e->symbols);
 	free(e->segments);
 	markers_free(&e->markers);
+	free(e->debug.info);
+	free(e->debug.abbrev);
+	free(e->debug.str);
+	free(e->debug.line_str);
+	memset(&e->debug, 0, sizeof(e->debug));
 	e->symbols = NULL;
 	e->segments = NULL;
 	e->n_symbols = e->n_segments = 0;

@@ -27,6 +27,12 @@ struct elf_segment {
 	uint32_t flags; /* PF_X | PF_W | PF_R */
 };
 
+/* The DWARF sections dwarf.c reads (a variable's type for --arg), copied; NULL when absent. */
+struct elf_debug {
+	uint8_t *info, *abbrev, *str, *line_str;
+	size_t info_len, abbrev_len, str_len, line_str_len;
+};
+
 struct elf_file {
 	char path[1024];
 	char sha256[65]; /* lowercase hex */
@@ -47,6 +53,7 @@ struct elf_file {
 	uint32_t vectors[2];
 	uint32_t vectors_addr;
 	bool has_vectors;
+	struct elf_debug debug;
 };
 
 /* Opens and reads everything above. Errors: BENCH_E_FILE (missing/unreadable), BENCH_E_ELF (not an

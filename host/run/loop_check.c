@@ -226,7 +226,7 @@ int loop_check_end(struct loop *c, const struct marker *m, const struct loop_pen
 		if (p->exccnt_valid && (uint8_t)w[3] != p->exccnt)
 			*flags |= BENCH_SAMPLE_INTERRUPTED;
 	}
-	if (*flags & BENCH_SAMPLE_INTERRUPTED)
+	if ((*flags & BENCH_SAMPLE_INTERRUPTED) && !c->cur_warm) /* the warning counts recorded samples */
 		c->interrupted++;
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "firmware/board.h"
 #include "firmware/core_check.h"
 #include "firmware/counters.h"
+#include "firmware/dwarf.h"
 #include "firmware/elf.h"
 #include "run/loop.h"
 #include "session/proc.h"
@@ -170,15 +171,19 @@ static int resolve_inputs(struct run_ctx *c)
 			                  "--arg %s: `%s` is %u bytes, not an integer variable: pass "
 			                  "an int-sized input",
 			                  s->name, sym->name, size);
-		for (size_t k = 0; k < s->n && size < 8; k++) {
-			int64_t v = s->values[k], lo = -((int64_t)1 << (8 * size - 1)),
-			        hi = ((int64_t)1 << (8 * size)) - 1;
-			if (v < lo || v > hi)
-				return bench_fail(c->err, BENCH_E_USAGE,
-				                  "--arg %s: value %lld does not fit `%s` (%u bytes): "
-				                  "use smaller values",
-				                  s->name, (long long)v, sym->name, size);
-		}
+		/* -100 into a uint8_t would be stored as 156 and filed as -100 (dwarf.h). */
+		int64_t lo, hi;
+		char type[160];
+		if (dwarf_input_range(&c->elf, sym->name, size, &lo, &hi, type, sizeof(type)))
+			return bench_fail(c->err, BENCH_E_USAGE,
+			                  "--arg %s: `%s` is %s: --arg writes integers; give it an integer type",
+			                  s->name, sym->name, type);
+		for (size_t k = 0; k < s->n; k++)
+			if (s->values[k] < lo || s->values[k] > hi)
+				return bench_fail(
+				    c->err, BENCH_E_USAGE,
+				    "--arg %s: %lld does not fit `%s` (%s): give values from %lld to %lld", s->name,
+				    (long long)s->values[k], sym->name, type, (long long)lo, (long long)hi);
 		if (!input_writable(&c->elf, sym->addr, size))
 			return bench_fail(
 			    c->err, BENCH_E_USAGE,

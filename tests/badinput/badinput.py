@@ -218,6 +218,48 @@ def segment_patched(d, name, index, field, value):
     return write(os.path.join(d, name), bytes(data))
 
 
+TYPES_C = r"""
+#include <stdbool.h>
+#include <stdint.h>
+#include "bench.h"
+typedef uint8_t level_t;
+volatile uint8_t small;
+volatile int8_t tiny;
+volatile bool flag;
+volatile float gain;
+volatile level_t level;
+volatile int16_t mid;
+volatile uint32_t result;
+int main(void)
+{
+	bench_init();
+	while (bench_sync()) {
+		BENCH_BEGIN(work);
+		result = small + tiny + flag + (uint32_t)gain + level + mid;
+		BENCH_END(work);
+	}
+	bench_done();
+	return 0;
+}
+"""
+
+
+def types_elf(d):
+    """A firmware with inputs of several C types (-g: DWARF 5 from GCC 12), built as the examples
+    are (target/src/bench.c, the Cortex-M start-up, the virtual board's linker script)."""
+    src = os.path.normpath(os.path.join(CIFX, "..", "..", ".."))
+    c = write(os.path.join(d, "types.c"), TYPES_C)
+    out = os.path.join(d, "types.elf")
+    run_tool(["arm-none-eabi-gcc", "-O2", "-g", "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=soft", "-std=gnu99",
+              "-ffunction-sections", "-fdata-sections", "-nostartfiles", "--specs=nano.specs", "-Wl,--gc-sections",
+              "-I", os.path.join(src, "target", "include"), "-I", os.path.join(src, "boards", "sim-stm32f4"),
+              "-L", os.path.join(src, "target", "port", "cortex-m"),
+              "-T", os.path.join(src, "boards", "sim-stm32f4", "memory.ld"), c,
+              os.path.join(src, "target", "src", "bench.c"), os.path.join(src, "target", "port", "cortex-m", "startup.c"),
+              os.path.join(src, "target", "port", "cortex-m", "stm32f4_clock.c"), "-o", out])
+    return out
+
+
 FIXTURES = {
     "none": lambda d: os.path.join(d, "nonexistent"),
     # a path of 20 components of 250 bytes, over PATH_MAX (4096); nothing is created
@@ -286,6 +328,7 @@ FIXTURES = {
     "seg-offset.elf": lambda d: segment_patched(d, "seg-offset.elf", 0, 1, 0x7FFFFF00),
     "seg-filesz.elf": lambda d: segment_patched(d, "seg-filesz.elf", 0, 4, 0x10000),
     "seg-wrap.elf": lambda d: segment_patched(d, "seg-wrap.elf", 1, 2, 0xFFFFFFF0),
+    "types.elf": types_elf,
     "r-magic.elf": lambda d: regions_patched(d, "r-magic.elf", 0, "<I", 0),
     "r-version.elf": lambda d: regions_patched(d, "r-version.elf", 4, "<H", 0),
     "r-count.elf": lambda d: regions_patched(d, "r-count.elf", 10, "<H", 0xFFFF),
@@ -339,7 +382,8 @@ def main():
                 continue
             argv = [BENCH]
             for a in shlex.split(args):
-                a = a.replace("{nops}", NOPS).replace("{regions}", REGIONS).replace("{dead}", DEAD)
+                a = a.replace("{nops}", NOPS).replace("{regions}", REGIONS).replace("{dead}", DEAD).replace(
+                    "{fut}", os.path.join(EXAMPLES, "fut-softfp.elf"))
                 argv.append(re.sub(r"\{f:([^}]+)\}", fixture, a))
             before = snapshot(tmp)
             p = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=tmp)

@@ -433,6 +433,18 @@ def case_mask_irqs():
     expect(r["samples"] == [CLEAN6] * 9 and r["interrupted"] == [], f"samples {r['samples']} {r['interrupted']}")
 
 
+def case_interrupted_warmup():
+    """The warning counts recorded samples only (issue 26): input 6 with 20 warm-up iterations, of
+    which 4 take SysTick, and 3 recorded, of which one (sample 2) does: "1 sample took an exception"
+    (a24bc0b said 5)."""
+    p, rep, _ = faults_run("6", ["--warmup", "20"], repeat=3)
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    r = by_input(rep)[6]
+    expect(r["interrupted"] == [2], f"interrupted {r['interrupted']}")
+    warns = [w for w in rep.get("warnings", []) if "took an exception" in w]
+    expect(len(warns) == 1 and warns[0].startswith("1 sample took an exception inside its stretch"), f"warnings {warns}")
+
+
 def case_cyccnt_written():
     p, rep, _ = faults_run("1,7", repeat=2)
     expect(p.returncode == 5, f"exit code {p.returncode}, expected 5")
