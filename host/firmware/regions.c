@@ -410,5 +410,12 @@ int regions_read_elf(const struct elf_file *elf, struct bench_report *rep, struc
 	struct regions_source src = {image_reader, &img, image_reader, &img, 1};
 	rc = regions_fetch(&src, sym->addr, rep, hdr, err);
 	image_free(&img);
+	/* A table that does not decode is the target's state when read from RAM (exit 5), but here it
+	 * is the file's: exit 3 like any broken firmware (docs/exit-codes.md). */
+	if (rc < 0 && err->kind == BENCH_E_TARGET) {
+		char msg[sizeof(err->msg)];
+		memcpy(msg, err->msg, sizeof(msg));
+		rc = bench_fail(err, BENCH_E_ELF, "%s: %s: rebuild the firmware", elf->path, msg);
+	}
 	return rc;
 }

@@ -75,7 +75,8 @@ void regions_mark_no_cycles(struct bench_report *rep);
 int regions_read(struct backend *bk, const struct elf_file *elf, struct bench_report *rep, struct bench_error *err);
 
 /* `bench regions FIRMWARE.elf`: the table as the ELF initialises it (names, count, ids), no target.
- * A missing symbol is BENCH_E_NO_MARKERS with what to link. */
+ * A missing symbol is BENCH_E_NO_MARKERS with what to link, a table that does not decode BENCH_E_ELF
+ * naming the file. */
 int regions_read_elf(const struct elf_file *elf, struct bench_report *rep, struct regions_header *hdr,
                      struct bench_error *err);
 
