@@ -244,13 +244,13 @@ int main(void)
 """
 
 
-def types_elf(d):
-    """A firmware with inputs of several C types (-g: DWARF 5 from GCC 12), built as the examples
-    are (target/src/bench.c, the Cortex-M start-up, the virtual board's linker script)."""
+def types_elf(d, dwarf=5):
+    """A firmware with inputs of several C types (-g: DWARF 5 from GCC 12, or -gdwarf-DWARF), built
+    as the examples are (target/src/bench.c, the Cortex-M start-up, the virtual board's linker script)."""
     src = os.path.normpath(os.path.join(CIFX, "..", "..", ".."))
     c = write(os.path.join(d, "types.c"), TYPES_C)
-    out = os.path.join(d, "types.elf")
-    run_tool(["arm-none-eabi-gcc", "-O2", "-g", "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=soft", "-std=gnu99",
+    out = os.path.join(d, "types.elf" if dwarf == 5 else f"types-dwarf{dwarf}.elf")
+    run_tool(["arm-none-eabi-gcc", "-O2", f"-gdwarf-{dwarf}", "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=soft", "-std=gnu99",
               "-ffunction-sections", "-fdata-sections", "-nostartfiles", "--specs=nano.specs", "-Wl,--gc-sections",
               "-I", os.path.join(src, "target", "include"), "-I", os.path.join(src, "boards", "sim-stm32f4"),
               "-L", os.path.join(src, "target", "port", "cortex-m"),
@@ -329,6 +329,11 @@ FIXTURES = {
     "seg-filesz.elf": lambda d: segment_patched(d, "seg-filesz.elf", 0, 4, 0x10000),
     "seg-wrap.elf": lambda d: segment_patched(d, "seg-wrap.elf", 1, 2, 0xFFFFFFF0),
     "types.elf": types_elf,
+    "types-dwarf4.elf": lambda d: types_elf(d, 4),
+    "types-dwarf2.elf": lambda d: types_elf(d, 2),
+    "types-nodebug.elf": lambda d: (run_tool(["arm-none-eabi-objcopy", "--strip-debug", types_elf(d),
+                                              os.path.join(d, "types-nodebug.elf")]),
+                                    os.path.join(d, "types-nodebug.elf"))[1],
     "r-magic.elf": lambda d: regions_patched(d, "r-magic.elf", 0, "<I", 0),
     "r-version.elf": lambda d: regions_patched(d, "r-version.elf", 4, "<H", 0),
     "r-count.elf": lambda d: regions_patched(d, "r-count.elf", 10, "<H", 0xFFFF),
