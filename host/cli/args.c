@@ -38,6 +38,28 @@ static int flag_given_value(const struct cli_args *a, int val)
 	return 0;
 }
 
+/* "--no" matches --no-regions, --no-load, ...: getopt_long says '?' as for an unknown option
+ * (optopt 0); name the candidates instead. */
+static int ambiguous(const struct cli_args *a, const char *opt, struct bench_error *err)
+{
+	size_t n = strcspn(opt + 2, "="), used = 0, hits = 0;
+	char list[400] = "";
+
+	for (const struct option *o = a->longopts; o && o->name; o++) {
+		if (strncmp(o->name, opt + 2, n))
+			continue;
+		hits++;
+		if (used < sizeof(list)) {
+			int w = snprintf(list + used, sizeof(list) - used, "%s--%s", used ? ", " : "", o->name);
+			used += w > 0 ? (size_t)w : 0;
+		}
+	}
+	if (hits < 2)
+		return 0;
+	return bench_fail(err, BENCH_E_USAGE, "option '%.*s' is ambiguous (%s): give more of its name", (int)n + 2, opt,
+	                  list);
+}
+
 int cli_args_next(struct cli_args *a, const char **val, struct bench_error *err)
 {
 	/* A leading '-': operands come back in order as 1 (getopt(3): "each nonoption argv-element
@@ -82,6 +104,8 @@ int cli_args_next(struct cli_args *a, const char **val, struct bench_error *err)
 		if (optopt && strncmp(opt, "--", 2))
 			return bench_fail(err, BENCH_E_USAGE, "unknown option '-%c': see `bench %s --help`", optopt,
 			                  a->cmd);
+		if (!strncmp(opt, "--", 2) && ambiguous(a, opt, err))
+			return -(int)err->kind;
 		return bench_fail(err, BENCH_E_USAGE, "unknown option '%s': see `bench %s --help`", opt, a->cmd);
 	}
 	*val = optarg;
