@@ -495,6 +495,20 @@ const struct elf_symbol *elf_symbol(const struct elf_file *e, const char *name)
 	return best;
 }
 
+bool elf_symbol_is_code(const struct elf_file *e, const struct elf_symbol *sym)
+{
+	if (sym->is_func)
+		return true;
+	if (sym->size) /* STT_OBJECT, or an untyped symbol with a size: data */
+		return false;
+	for (size_t i = 0; i < e->n_segments; i++) {
+		const struct elf_segment *g = &e->segments[i];
+		if (sym->addr >= g->vaddr && (uint64_t)sym->addr < (uint64_t)g->vaddr + g->memsz)
+			return (g->flags & PF_X) != 0;
+	}
+	return true; /* an assembler label outside every segment: let the breakpoint say */
+}
+
 const struct elf_symbol *elf_symbol_at(const struct elf_file *e, uint32_t addr, uint32_t *offset)
 {
 	const struct elf_symbol *best = NULL, *label = NULL;

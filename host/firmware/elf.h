@@ -68,6 +68,9 @@ const struct elf_symbol *elf_symbol(const struct elf_file *e, const char *name);
 const char *elf_arch(const struct elf_file *e);
 /* The function or object containing addr, *offset set to addr - start; NULL when none. */
 const struct elf_symbol *elf_symbol_at(const struct elf_file *e, uint32_t addr, uint32_t *offset);
+/* Whether SYM can be a breakpoint's place (--start/--stop): a function, or a label without a size
+ * in an executable segment; not an object (a size without STT_FUNC) nor anything in .data/.bss. */
+bool elf_symbol_is_code(const struct elf_file *e, const struct elf_symbol *sym);
 /* "fut+0x12", "main", or "0x08000123" when no symbol covers addr. */
 void elf_describe_addr(const struct elf_file *e, uint32_t addr, char *out, size_t len);
 /* "ARMv6-M", "ARMv7E-M", ... for cpu_arch; "unknown" otherwise. */

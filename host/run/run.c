@@ -131,22 +131,6 @@ static bool input_writable(const struct elf_file *e, uint32_t addr, unsigned siz
 	return true; /* in no segment the ELF describes (a linker-script address): let the write say */
 }
 
-/* A --start/--stop symbol that is no code: an object (STT_OBJECT with a size), or any symbol
- * outside the executable segments (.data, .bss). An assembler label without .type is code. */
-static bool is_data(const struct elf_file *e, const struct elf_symbol *sym)
-{
-	if (sym->is_func)
-		return false;
-	if (sym->size)
-		return true;
-	for (size_t i = 0; i < e->n_segments; i++) {
-		const struct elf_segment *g = &e->segments[i];
-		if (sym->addr >= g->vaddr && (uint64_t)sym->addr < (uint64_t)g->vaddr + g->memsz)
-			return (g->flags & PF_X) == 0;
-	}
-	return false;
-}
-
 /* Input symbols: NAME, else bench_arg_NAME (docs/markers.md "Control block and inputs"). */
 static int resolve_inputs(struct run_ctx *c)
 {
@@ -218,13 +202,15 @@ static int prepare_firmware(struct run_ctx *c)
 			    !a ? o->start_sym : o->stop_sym, o->firmware, !a ? "start" : "stop", o->firmware);
 		/* Two breakpoints on one address, or one on data, make OpenOCD refuse in its own words or
 		 * halt where no --start/--stop is (docs/run.md): bench's message first. */
-		if (is_data(&c->elf, a) || is_data(&c->elf, b))
+		const struct elf_symbol *data = !elf_symbol_is_code(&c->elf, a)   ? a
+		                                : !elf_symbol_is_code(&c->elf, b) ? b
+		                                                                  : NULL;
+		if (data)
 			return bench_fail(c->err, BENCH_E_USAGE,
 			                  "--%s %s: `%s` is data, not a function, in %s: give a function (`nm %s` "
 			                  "marks them T or t)",
-			                  is_data(&c->elf, a) ? "start" : "stop",
-			                  is_data(&c->elf, a) ? a->name : b->name,
-			                  is_data(&c->elf, a) ? a->name : b->name, o->firmware, o->firmware);
+			                  data == a ? "start" : "stop", data->name, data->name, o->firmware,
+			                  o->firmware);
 		if (a->addr == b->addr)
 			return bench_fail(c->err, BENCH_E_USAGE,
 			                  "--start %s and --stop %s are the same address (0x%08x): give two functions, "
