@@ -173,7 +173,7 @@ static void test_memory_registers_load(void **state)
 /* The project's examples built for qemu-mps2-an386 (target/ runtime, bench_firmware()) under QEMU
  * with breakpoint markers, driven as `bench run` drives them: calibration pair, SYNC (write
  * bench_ctl.iteration, stop after two rounds), each BEGIN followed by its END, then DONE. */
-static void run_example(const char *name)
+static void run_example(const char *name, int want_pairs)
 {
 	char path[1024];
 	struct qemu_rsp_session s;
@@ -230,8 +230,8 @@ static void run_example(const char *name)
 	assert_true(done);
 	assert_int_equal(cal, 2);
 	assert_int_equal(syncs, 3);
-	assert_true(pairs >= 2);
-	assert_int_equal(pairs % 2, 0); /* the same pairs in both rounds */
+	assert_int_equal(pairs, want_pairs); /* each stretch once per round, two rounds */
+	assert_int_equal(pairs % 2, 0);      /* the same pairs in both rounds */
 	qemu_rsp_close(&s);
 }
 
@@ -240,9 +240,9 @@ static void test_examples_with_breakpoint_markers(void **state)
 	(void)state;
 	if (!examples_dir)
 		BENCH_SKIP("no examples folder given: configure with BENCH_FIRMWARE=ON");
-	run_example("nops.elf");
-	run_example("fut-softfp.elf");
-	run_example("fut-hardfp.elf");
+	run_example("nops.elf", 8); /* four NOP sleds */
+	run_example("fut-softfp.elf", 2);
+	run_example("fut-hardfp.elf", 2);
 }
 
 static void test_qemu_missing_firmware(void **state)
