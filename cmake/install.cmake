@@ -31,6 +31,10 @@ install(FILES ${CMAKE_BINARY_DIR}/share/probebench/cmake/probebenchConfig.cmake
               ${CMAKE_BINARY_DIR}/share/probebench/cmake/probebenchConfigVersion.cmake
         DESTINATION share/probebench/cmake)
 install(FILES examples/fut.c examples/fut_main.c DESTINATION share/probebench/examples)
+# The C++ example with its Makefile, the link recipe docs/integrate.md points to (not its
+# CMakeLists.txt: that one is for this project's firmware build).
+install(FILES examples/cxx/Makefile examples/cxx/cxx_main.cpp examples/cxx/cxx_fut.cpp examples/cxx/cxx_fut.hpp
+        DESTINATION share/probebench/examples/cxx)
 if(BENCH_FIRMWARE)
   install(DIRECTORY ${CMAKE_BINARY_DIR}/examples/sim-stm32f4/ DESTINATION share/probebench/examples/sim-stm32f4
           FILES_MATCHING PATTERN "*.elf")

@@ -11,7 +11,7 @@
            reached 168 MHz from the PLL, TIM6 and SysTick ticked, EXTI0 fired once; the one warning
            names DMA1 as kept as plain registers; between each bkpt 0x0001 and bkpt 0x0002 there is
            one bl, to crc_hw and crc_sw.
-  cxx      the C++17 firmware (tests/firmware/cxx): fut 15, scale 58, fir 9 cycles for every input,
+  cxx      the C++17 firmware (examples/cxx): fut 15, scale 58, fir 9 cycles for every input,
            and the C++ function is what lies between its BKPTs.
   standalone  the same CubeMX-shaped firmware with no debugger at all (bench-sim --standalone --no-debugger):
            each marker BKPT takes DebugMonitor, CubeMX's DebugMon_Handler steps over it through
