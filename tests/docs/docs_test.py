@@ -13,7 +13,9 @@ user meets. The rules the pages follow (docs/conventions.md, "Commands in the do
     `$ ` line is an error: mark it; so is a `$ ` line in an indented (unfenced) code block.
 
 Commands run with bash, one session per page (an `export` carries to the page's next commands),
-in a scratch folder where `build` is the build tree, HOME is a scratch home holding
+in a scratch folder that looks like a checkout (the source tree's top-level entries linked in) whose
+`build` is the build tree; a server a command starts with `&` lives until its fence ends, then its
+process group is stopped. HOME is a scratch home holding
 `cmake --install BUILD --prefix ~/.local` (its bin first on PATH, as Debian's ~/.profile puts
 it), TMPDIR is in the scratch folder, and no BENCH_* variable is set. In their output the scratch
 home reads /home/you, the home the pages show.
@@ -24,6 +26,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -32,6 +35,7 @@ import time
 BUILD, SRC = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
 SKIP_REASONS = {"board": "needs a board and its probe", "root": "changes the system (sudo, apt)",
                 "your-project": "runs in the reader's own project", "slow": "minutes of build or test"}
+TIMEOUT = 30  # seconds a command may take: the slowest, a bench run under load, takes 3
 FENCE = re.compile(r"^(\s*)```(\S*)\s*(.*)$")
 
 failures = []
@@ -99,6 +103,46 @@ def shown_in(shown, got):
     return missing
 
 
+def stop(pgids):
+    """SIGTERM to each command's process group (what it left running with `&`), SIGKILL after 5 s."""
+    for sig, wait in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 2.0)):
+        alive = []
+        for g in pgids:
+            try:
+                os.killpg(g, sig)
+                alive.append(g)
+            except ProcessLookupError:
+                pass
+        deadline = time.time() + wait
+        while alive and time.time() < deadline:
+            alive = [g for g in alive if _exists(g)]
+            time.sleep(0.05)
+        if not alive:
+            return
+
+
+def _exists(pgid):
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
+def run(cmd, work, env, state, out_path):
+    """Runs one command; (exit code or None on timeout, its output, its process group)."""
+    script = f"set -a; . {shlex.quote(state)}; set +a\n{cmd}\nrc=$?\nexport -p > {shlex.quote(state)}\nexit $rc\n"
+    with open(out_path, "w") as out:
+        p = subprocess.Popen(["bash", "-c", script], cwd=work, env=env, stdin=subprocess.DEVNULL, stdout=out,
+                             stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            rc = p.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            rc = None
+    with open(out_path, errors="replace") as f:
+        return rc, f.read(), p.pid
+
+
 def main():
     scratch = tempfile.mkdtemp(prefix="bench-docs-")
     home = os.path.join(scratch, "home")
@@ -120,6 +164,9 @@ def main():
         work = os.path.join(scratch, "work-" + os.path.basename(page)[:-3])
         os.makedirs(work)
         os.symlink(BUILD, os.path.join(work, "build"))
+        for entry in os.listdir(SRC):
+            if entry not in ("build", ".git") and not entry.startswith("build-"):
+                os.symlink(os.path.join(SRC, entry), os.path.join(work, entry))
         state = os.path.join(work, ".env")
         open(state, "w").close()
         for line, lang, attrs, lines in blocks(page):
@@ -137,26 +184,26 @@ def main():
                     fail(f"{rel}:{line}: skip={attrs['skip']!r}: give one of {', '.join(SKIP_REASONS)}")
                 skipped += [(rel, line, attrs["skip"], c) for c, _ in cmds]
                 continue
+            pgids = []
             for k, (cmd, shown) in enumerate(cmds):
                 want_rc = int(attrs.get("exit", "0")) if k == len(cmds) - 1 else 0
                 ran += 1
-                script = f"set -a; . {shlex.quote(state)}; set +a\n{cmd}\nrc=$?\nexport -p > {shlex.quote(state)}\nexit $rc\n"
                 start = time.time()
-                try:
-                    p = subprocess.run(["bash", "-c", script], cwd=work, env=env, capture_output=True, text=True,
-                                       errors="replace", timeout=120)
-                except subprocess.TimeoutExpired:
-                    fail(f"{rel}:{line}: `{cmd}` did not end in 120 s")
-                    continue
-                got = (p.stdout + p.stderr).replace(home, "/home/you")
-                print(f"{rel}:{line}: $ {cmd}  -> exit {p.returncode}, {time.time() - start:.1f} s", file=sys.stderr)
-                if p.returncode != want_rc:
-                    fail(f"{rel}:{line}: `{cmd}` exited {p.returncode}, the page says {want_rc}:\n{got[-2000:]}")
-                    continue
+                rc, got, pgid = run(cmd, work, env, state, os.path.join(scratch, "out"))
+                pgids.append(pgid)
+                got = got.replace(home, "/home/you")
+                print(f"{rel}:{line}: $ {cmd}  -> exit {rc}, {time.time() - start:.1f} s", file=sys.stderr)
+                if rc is None:
+                    fail(f"{rel}:{line}: `{cmd}` did not end in {TIMEOUT} s:\n{got[-2000:]}")
+                    break
+                if rc != want_rc:
+                    fail(f"{rel}:{line}: `{cmd}` exited {rc}, the page says {want_rc}:\n{got[-2000:]}")
+                    break
                 missing = shown_in(shown, got)
                 if missing:
                     fail(f"{rel}:{line}: `{cmd}` does not print what the page shows; missing, in order:\n  "
                          + "\n  ".join(missing) + f"\nit printed:\n{got[-3000:]}")
+            stop(pgids)
     print(f"docs: ran {ran} commands in {time.time() - t0:.1f} s; skipped {len(skipped)}:")
     for rel, line, why, cmd in skipped:
         print(f"  skipped ({why}: {SKIP_REASONS.get(why, '?')}) {rel}:{line}: $ {cmd}")
