@@ -12,8 +12,8 @@ user meets. The rules the pages follow (docs/conventions.md, "Commands in the do
     slow); they are counted and listed, never passed in silence. Any other fence that holds a
     `$ ` line is an error: mark it; so is a `$ ` line in an indented (unfenced) code block.
 
-Commands run with bash, one session per page (an `export` carries to the page's next commands),
-in a scratch folder that looks like a checkout (the source tree's top-level entries linked in) whose
+Each command runs in its own bash (an `export` carries to the page's next commands) in the page's
+scratch folder, which looks like a checkout (the source tree's top-level entries linked in) whose
 `build` is the build tree; a server a command starts with `&` lives until its fence ends, then its
 process group is stopped. HOME is a scratch home holding
 `cmake --install BUILD --prefix ~/.local` (its bin first on PATH, as Debian's ~/.profile puts
@@ -39,6 +39,7 @@ TIMEOUT = 30  # seconds a command may take: the slowest, a bench run under load,
 FENCE = re.compile(r"^(\s*)```(\S*)\s*(.*)$")
 
 failures = []
+live = []  # process groups of the commands of the fence being run: stopped however the test ends
 
 
 def fail(what):
@@ -191,6 +192,7 @@ def main():
                 start = time.time()
                 rc, got, pgid = run(cmd, work, env, state, os.path.join(scratch, "out"))
                 pgids.append(pgid)
+                live.append(pgid)
                 got = got.replace(home, "/home/you")
                 print(f"{rel}:{line}: $ {cmd}  -> exit {rc}, {time.time() - start:.1f} s", file=sys.stderr)
                 if rc is None:
@@ -204,6 +206,7 @@ def main():
                     fail(f"{rel}:{line}: `{cmd}` does not print what the page shows; missing, in order:\n  "
                          + "\n  ".join(missing) + f"\nit printed:\n{got[-3000:]}")
             stop(pgids)
+            del live[:]
     print(f"docs: ran {ran} commands in {time.time() - t0:.1f} s; skipped {len(skipped)}:")
     for rel, line, why, cmd in skipped:
         print(f"  skipped ({why}: {SKIP_REASONS.get(why, '?')}) {rel}:{line}: $ {cmd}")
@@ -212,8 +215,19 @@ def main():
     shutil.rmtree(scratch, ignore_errors=True)
 
 
+def on_signal(signum, frame):
+    """ctest's timeout (SIGTERM) or Ctrl-C: no server a page started may outlive the test."""
+    stop(live)
+    sys.exit(128 + signum)
+
+
 if __name__ == "__main__":
-    main()
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        main()
+    finally:
+        stop(live)
     if failures:
         print(f"{len(failures)} failure(s)", file=sys.stderr)
         sys.exit(1)
