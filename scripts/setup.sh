@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake pkg-config git
   gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi
   openocd qemu-system-arm qemu-system-misc gdb-multiarch
-  libunicorn-dev libcapstone-dev libcjson-dev libelf-dev libusb-1.0-0-dev libcmocka-dev
+  libunicorn-dev libcapstone-dev libcjson-dev libelf-dev libdw-dev libusb-1.0-0-dev libcmocka-dev
   python3 python3-pyocd python3-jsonschema iproute2 procps
   clang llvm libclang-rt-14-dev clang-tidy clang-format
   valgrind

@@ -24,6 +24,11 @@ void results_free(struct bench_report *r)
 	}
 	free(r->results);
 	free(r->regions);
+	for (size_t i = 0; i < r->n_profiles; i++)
+		results_profile_free(&r->profiles[i]);
+	free(r->profiles);
+	r->profiles = NULL;
+	r->n_profiles = 0;
 	free(r->uart);
 	r->uart = NULL;
 	r->n_uart = r->uart_dropped = 0;
@@ -34,6 +39,15 @@ void results_free(struct bench_report *r)
 	r->regions = NULL;
 	r->n_results = r->cap_results = 0;
 	r->n_regions = r->cap_regions = 0;
+}
+
+void results_profile_free(struct bench_profile *p)
+{
+	free(p->functions);
+	free(p->lines);
+	p->functions = NULL;
+	p->lines = NULL;
+	p->n_functions = p->n_lines = 0;
 }
 
 static bool same_args(const struct bench_result *res, const struct bench_arg *args, size_t n_args)

@@ -67,6 +67,37 @@ struct bench_region_result {
 	bool no_cycles;
 };
 
+/* A sampled PC profile of one marker pair (bench run --profile, docs/profile.md): JSON `profile`,
+ * additive to schema version 1. share is samples / total; error its binomial standard error
+ * sqrt(share (1 - share) / total); cycles is share times the pair's mean cycles. */
+struct bench_profile_fn {
+	char name[BENCH_NAME_MAX]; /* the ELF function, or "[unknown]" where no symbol covers the PC */
+	uint64_t samples;
+	double share, error, cycles;
+};
+
+/* One (function, source line) with samples; file "" and line 0 where the ELF has no line for it. */
+struct bench_profile_line {
+	char function[BENCH_NAME_MAX];
+	char file[256];
+	unsigned line;
+	uint64_t samples;
+	uint64_t cycles; /* integer shares of the total: the lines' cycles add up to round(mean cycles) */
+};
+
+struct bench_profile {
+	char name[BENCH_NAME_MAX];          /* the marker pair */
+	char source[16];                    /* what was sampled: "DWT_PCSR" */
+	uint64_t samples;                   /* PCSR reads that named an instruction */
+	uint64_t discarded;                 /* reads of 0xFFFFFFFF (the core halted or in Debug state) */
+	double cycles;                      /* the pair's mean cycles over its samples, all inputs */
+	double seconds;                     /* time spent sampling, for the rate */
+	struct bench_profile_fn *functions; /* most samples first */
+	size_t n_functions;
+	struct bench_profile_line *lines; /* by function in the order above, then file and line */
+	size_t n_lines;
+};
+
 struct bench_context {
 	char tool_version[32];
 	char firmware[1024];
@@ -109,10 +140,15 @@ struct bench_report {
 	 * BENCH_MAX_UART_LINES, and how many more were dropped. */
 	char (*uart)[BENCH_UART_LINE_MAX];
 	size_t n_uart, uart_dropped;
+	/* bench run --profile: one sampled profile per marker pair (host/profile/). */
+	struct bench_profile *profiles;
+	size_t n_profiles;
 };
 
 void results_init(struct bench_report *r);
 void results_free(struct bench_report *r);
+/* Frees one profile's arrays (results_free does it for every profile of a report). */
+void results_profile_free(struct bench_profile *p);
 /* Finds or adds the result for (name, args); NULL when out of memory. */
 struct bench_result *results_get(struct bench_report *r, const char *name, const struct bench_arg *args, size_t n_args);
 /* Finds the result for (name, args) without adding one; NULL when absent. O(1) (the index). */
