@@ -15,6 +15,7 @@
 
 #include "bench_skip.h"
 #include "profile/profile.h"
+#include "profile/profile_sample.h"
 
 static const char *out_dir, *annotate;
 
@@ -203,12 +204,121 @@ static void test_refusal(void **state)
 	assert_int_equal(profile_check_board(&b, &err), 0);
 }
 
+/* A scripted target for the sampler: PCSR reads the next value of a list (0xFFFFFFFF once the list
+ * is used up: the END marker's halt); monitor answers a Tcl batch when `tcl`, else an error. */
+struct script {
+	const uint32_t *pcs;
+	size_t n, next;
+	bool tcl, resumed;
+	size_t monitors, reads;
+};
+
+static uint32_t next_pc(struct script *s)
+{
+	return s->next < s->n ? s->pcs[s->next++] : PROFILE_PCSR_HALTED;
+}
+
+static int fake_resume(struct backend *bk, struct bench_error *err)
+{
+	(void)err;
+	((struct script *)bk->priv)->resumed = true;
+	return 0;
+}
+
+static int fake_wait(struct backend *bk, unsigned ms, struct backend_halt_info *h, struct bench_error *err)
+{
+	(void)bk;
+	(void)ms;
+	(void)err;
+	h->reason = BK_HALT_BKPT_INSN;
+	h->pc = 0x08000400u;
+	return 0;
+}
+
+static int fake_read(struct backend *bk, uint32_t addr, void *buf, size_t len, struct bench_error *err)
+{
+	struct script *s = bk->priv;
+	uint32_t v = addr == PROFILE_PCSR_ADDR ? next_pc(s) : 1234u; /* 1234: the cycle counter */
+	uint8_t *b = buf;
+
+	(void)err;
+	assert_int_equal(len, 4);
+	s->reads += addr == PROFILE_PCSR_ADDR;
+	for (int i = 0; i < 4; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+	return 0;
+}
+
+static int fake_monitor(struct backend *bk, const char *cmd, char *out, size_t outlen, struct bench_error *err)
+{
+	struct script *s = bk->priv;
+	size_t used = 0;
+
+	s->monitors++;
+	if (!s->tcl)
+		return bench_fail(err, BENCH_E_TARGET, "not Tcl");
+	assert_non_null(strstr(cmd, "read_memory 0xe000101c 32 1"));
+	assert_non_null(strstr(cmd, "$_pi < 4}"));
+	for (int i = 0; i < 4; i++)
+		used += (size_t)snprintf(out + used, outlen - used, "%s0x%x", i ? " " : "", next_pc(s));
+	return 0;
+}
+
+static const struct backend_ops fake_ops = {
+    .name = "fake",
+    .resume = fake_resume,
+    .wait_halt = fake_wait,
+    .read_mem = fake_read,
+    .monitor = fake_monitor,
+};
+
+/* Six PCs, then the halt: in batches of 4 (two round trips, 8 reads, two of them halted) through
+ * Tcl, or one read each (seven reads) when monitor is not Tcl; the counter read after the halt. */
+static void sampler_case(bool tcl, uint64_t want_reads, uint64_t want_trips)
+{
+	const uint32_t pcs[] = {0x08000100u, 0x08000102u, 0x08000200u, 0x08000100u, 0x08000104u, 0x08000204u};
+	struct script sc = {pcs, 6, 0, tcl, false, 0, 0};
+	struct backend bk = {&fake_ops, BK_CAP_MONITOR, &sc, {NULL, NULL}};
+	struct profile p;
+	struct profile_sampler s;
+	struct backend_halt_info h;
+	struct bench_error err;
+	uint32_t cnt = 0;
+
+	profile_init(&p);
+	profile_sampler_init(&s, &p, 4);
+	assert_int_equal(profile_sampled_resume(&s, &bk, "fut", 10000, 0xE0001004u, &h, &cnt, &err), 0);
+	assert_true(sc.resumed);
+	assert_int_equal(h.pc, 0x08000400u);
+	assert_int_equal(cnt, 1234);
+	assert_int_equal(p.n, 1);
+	assert_int_equal(p.stretches[0].n, 6);
+	assert_int_equal(p.stretches[0].discarded, want_reads - 6);
+	assert_int_equal(s.reads, want_reads);
+	assert_int_equal(s.round_trips, want_trips);
+	assert_int_equal(s.tcl, tcl);
+	profile_free(&p);
+}
+
+static void test_sampler_tcl(void **state)
+{
+	(void)state;
+	sampler_case(true, 8, 2);
+}
+
+static void test_sampler_plain(void **state)
+{
+	(void)state;
+	sampler_case(false, 7, 7);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_aggregate),  cmocka_unit_test(test_apportion_unknown),
 	    cmocka_unit_test(test_folded_and_top), cmocka_unit_test(test_callgrind),
-	    cmocka_unit_test(test_refusal),
+	    cmocka_unit_test(test_refusal), cmocka_unit_test(test_sampler_tcl),
+	    cmocka_unit_test(test_sampler_plain),
 	};
 	out_dir = argc > 1 ? argv[1] : ".";
 	annotate = argc > 2 ? argv[2] : NULL;
