@@ -12,6 +12,7 @@
 #include "report/junit.h"
 #include "report/outpath.h"
 #include "report/reporter.h"
+#include "profile/profile.h"
 #include "run/run.h"
 
 static int write_outputs(const struct run_opts *o, const struct junit_limits *limits, const struct bench_report *rep,
@@ -68,9 +69,15 @@ int cmd_run(int argc, char **argv)
 	/* A report that cannot be written is known before the run, not after minutes of measuring
 	 * (and a second error line); and it never replaces the firmware (report/outpath.h). */
 	{
-		const struct outpath out = {"--json", o.json};
+		char folded[4096] = "", cg[4096] = ""; /* --profile PREFIX's files (one pair; docs/profile.md) */
+		if (o.profile) {
+			str_fmt_cut(folded, sizeof(folded), "%s.folded", o.profile);
+			str_fmt_cut(cg, sizeof(cg), "%s.callgrind", o.profile);
+		}
+		const struct outpath out[] = {
+		    {"--json", o.json}, {"--profile", o.profile ? folded : NULL}, {"--profile", o.profile ? cg : NULL}};
 		const char *in[] = {o.firmware};
-		if (outpath_check(&out, 1, in, 1, &err)) {
+		if (outpath_check(out, 3, in, 1, &err)) {
 			fprintf(stderr, "bench: %s\n", err.msg);
 			run_opts_free(&o);
 			return bench_exit_code(err.kind);
@@ -95,6 +102,8 @@ int cmd_run(int argc, char **argv)
 	rc = run_measure(&o, &rep, &err);
 	bench_error_clear(&werr);
 	wrc = write_outputs(&o, &limits, &rep, rep.n_results > 0, &werr);
+	if (!wrc && o.profile) /* the top-N table, PREFIX.folded and PREFIX.callgrind (docs/profile.md) */
+		wrc = profile_write_all(&rep, o.profile, o.quiet ? NULL : stdout, &werr);
 	if (rc)
 		fprintf(stderr, "bench: %s\n", err.msg);
 	if (wrc)

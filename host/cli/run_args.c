@@ -210,6 +210,8 @@ static const struct opt opts[] = {
     {"--clock-hz", OPT_HZ, F(clock_hz), "HZ", "core clock for times when the firmware has no SystemCoreClock"},
     {"--sim-opt", OPT_SIM, 0, "OPTS",
      "options for the virtual board, e.g. \"--wait-states 0\" (repeatable; bench-sim --help)"},
+    {"--profile", OPT_STR, F(profile), "PREFIX",
+     "sample the PC in each stretch (DWT_PCSR): table, JSON, PREFIX.folded, PREFIX.callgrind"},
     {"--quiet", OPT_FLAG, F(quiet), NULL, "no table on stdout"},
     {"--uart", OPT_FLAG, F(uart), NULL, "virtual board: echo the firmware's UART lines to stderr, keep them in JSON"},
     {"--no-progress", OPT_NOFLAG, F(progress), NULL, "no progress bar"},

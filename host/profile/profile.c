@@ -299,8 +299,16 @@ int profile_to_report(const struct profile *p, const char *elf_path, const struc
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory counting the profile");
 	lines = profile_lines_open(elf_path);
 	for (size_t i = 0; i < p->n && !rc; i++) {
-		if (!p->stretches[i].n)
-			continue; /* stretches too short for one sample: nothing to show */
+		if (!p->stretches[i].n) { /* too short for one read: said, not shown as an empty profile */
+			char w[256];
+			str_fmt_cut(
+			    w, sizeof(w),
+			    "--profile: no PCSR sample of %s (each of its stretches ended before a read landed in "
+			    "it): repeat it in a loop inside the stretch, or give it a longer input",
+			    p->stretches[i].name);
+			(void)results_add_warning(rep, w); /* a full list already warns */
+			continue;
+		}
 		if (profile_aggregate(&p->stretches[i], elf, lines, mean_of(rep, p->stretches[i].name),
 		                      &rep->profiles[rep->n_profiles]))
 			rc = bench_fail(err, BENCH_E_NOMEM, "out of memory counting the profile");

@@ -151,6 +151,55 @@ static cJSON *region_json(const struct bench_region_result *g)
 	return o;
 }
 
+/* One sampled profile (bench run --profile, docs/profile.md), additive to schema version 1: the
+ * functions, and the source lines where the ELF had DWARF line info for the PC. */
+static cJSON *profile_json(const struct bench_profile *p)
+{
+	cJSON *o = cJSON_CreateObject(), *fns = cJSON_CreateArray(), *lines = cJSON_CreateArray();
+	bool ok = o && fns && lines;
+
+	for (size_t i = 0; ok && i < p->n_functions; i++) {
+		const struct bench_profile_fn *f = &p->functions[i];
+		cJSON *e = cJSON_CreateObject();
+		ok = e && cJSON_AddItemToArray(fns, e);
+		ok = ok && add(e, "name", cJSON_CreateString(f->name));
+		ok = ok && add(e, "samples", cJSON_CreateNumber((double)f->samples));
+		ok = ok && add(e, "share", cJSON_CreateNumber(f->share));
+		ok = ok && add(e, "error", cJSON_CreateNumber(f->error));
+		ok = ok && add(e, "cycles", cJSON_CreateNumber(f->cycles));
+	}
+	for (size_t i = 0; ok && i < p->n_lines; i++) {
+		const struct bench_profile_line *l = &p->lines[i];
+		cJSON *e;
+		if (!l->file[0])
+			continue;
+		e = cJSON_CreateObject();
+		ok = e && cJSON_AddItemToArray(lines, e);
+		ok = ok && add(e, "function", cJSON_CreateString(l->function));
+		ok = ok && add(e, "file", cJSON_CreateString(l->file));
+		ok = ok && add(e, "line", cJSON_CreateNumber((double)l->line));
+		ok = ok && add(e, "samples", cJSON_CreateNumber((double)l->samples));
+		ok = ok && add(e, "cycles", cJSON_CreateNumber((double)l->cycles));
+	}
+	ok = ok && add(o, "name", cJSON_CreateString(p->name));
+	ok = ok && add(o, "source", cJSON_CreateString(p->source));
+	ok = ok && add(o, "samples", cJSON_CreateNumber((double)p->samples));
+	ok = ok && add(o, "discarded", cJSON_CreateNumber((double)p->discarded));
+	ok = ok && add(o, "cycles", cJSON_CreateNumber(p->cycles));
+	ok = ok && add(o, "seconds", cJSON_CreateNumber(p->seconds));
+	ok = ok && add(o, "functions", fns);
+	fns = NULL;
+	ok = ok && add(o, "lines", lines);
+	lines = NULL;
+	if (!ok) {
+		cJSON_Delete(o);
+		cJSON_Delete(fns);
+		cJSON_Delete(lines);
+		return NULL;
+	}
+	return o;
+}
+
 cJSON *json_report_build(const struct bench_report *rep)
 {
 	cJSON *root = cJSON_CreateObject(), *results = cJSON_CreateArray(), *regions = cJSON_CreateArray();
@@ -197,6 +246,14 @@ cJSON *json_report_build(const struct bench_report *rep)
 				cJSON_Delete(s);
 		}
 		ok = ok && add(u, "dropped", cJSON_CreateNumber((double)rep->uart_dropped));
+	}
+	if (ok && rep->n_profiles) {
+		cJSON *profiles = cJSON_CreateArray();
+		ok = add(root, "profile", profiles);
+		for (size_t i = 0; ok && i < rep->n_profiles; i++) {
+			cJSON *p = profile_json(&rep->profiles[i]);
+			ok = p && cJSON_AddItemToArray(profiles, p);
+		}
 	}
 	if (!ok) {
 		cJSON_Delete(root);

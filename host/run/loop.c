@@ -192,6 +192,9 @@ static int next_halt(struct loop *c, uint32_t *pc, uint32_t *cnt)
 		rc = backend_resume(c->bk, c->err);
 		if (!rc)
 			rc = backend_wait_halt(c->bk, slice, &h, c->err);
+	} else if (c->hooks->sampled_resume && c->last_marker && c->last_marker->kind == MARKER_BEGIN) {
+		rc = c->hooks->sampled_resume(c->hooks->sample_ctx, c->bk, c->last_marker->name, timeout,
+		                              c->cfg->counter_addr, &h, cnt, c->err);
 	} else {
 		rc = backend_resume_sample(c->bk, slice, c->cfg->counter_addr, &h, cnt, c->err);
 	}

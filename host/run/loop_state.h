@@ -94,6 +94,13 @@ struct loop_hooks {
 	bool every_halt;
 	/* Optional: names a faulting data address on the board (BFAR/MMFAR); false: unknown. */
 	bool (*name_addr)(void *ctx, uint32_t addr, char *out, size_t len);
+	/* Optional (--profile, profile/profile_sample.h): stands in for backend_resume_sample, with its
+	 * contract, when the halt before was a BEGIN marker, sampling the PC while `stretch` runs; given
+	 * the run's whole timeout. sample_ctx is its own context. NULL: the plain resume. */
+	int (*sampled_resume)(void *sample_ctx, struct backend *bk, const char *stretch, unsigned timeout_ms,
+	                      uint32_t sample_addr, struct backend_halt_info *out, uint32_t *sample,
+	                      struct bench_error *err);
+	void *sample_ctx;
 };
 
 /* What the loop measures with: the firmware and the counter, resolved by run.c before it starts. */

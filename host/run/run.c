@@ -24,6 +24,8 @@
 #include "firmware/counters.h"
 #include "firmware/dwarf.h"
 #include "firmware/elf.h"
+#include "profile/profile.h"
+#include "profile/profile_sample.h"
 #include "run/loop.h"
 #include "session/proc.h"
 #include "session/session.h"
@@ -45,6 +47,9 @@ struct run_ctx {
 	struct loop loop;
 	struct run_phases phases;
 	bool uart_live; /* UART lines count from the first reset halt on (before it: the board's power-on run) */
+	/* --profile: the PC samples of each stretch, and what takes them */
+	struct profile prof;
+	struct profile_sampler sampler;
 };
 
 /* The one test of "stop now": a signal (SIGINT, SIGTERM) or the caller's flag (a farm's thread). */
@@ -553,6 +558,8 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	rc = prepare_firmware(c);
 	if (!rc)
 		rc = prepare_board(c);
+	if (!rc && o->profile && c->have_board)
+		rc = profile_check_board(&c->board, err); /* refused before anything starts */
 	if (!rc && c->have_board)
 		rc = check_core(c);
 	if (!rc && cancelled(c))
@@ -575,6 +582,11 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		if (c->sess.sim_log_on) {
 			hooks.board_output = board_output;
 			hooks.every_halt = o->uart;
+		}
+		if (o->profile) {
+			profile_sampler_init(&c->sampler, &c->prof, 0);
+			hooks.sampled_resume = profile_sampled_resume;
+			hooks.sample_ctx = &c->sampler;
 		}
 		rc = loop_run(&c->loop, &c->cfg, &hooks, &c->sess.bk, rep, &c->phases, err);
 	}
@@ -599,7 +611,13 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		}
 		session_finish_work_dir(&c->sess, rc, err);
 	}
+	if (o->profile) { /* the samples counted per function and line, kept also when the run failed */
+		struct bench_error perr;
+		int prc = profile_to_report(&c->prof, c->firmware_abs, &c->elf, rep, rc ? &perr : err);
+		rc = rc ? rc : prc;
+	}
 	finish(c, rc);
+	profile_free(&c->prof);
 	if (c->elf_open)
 		elf_close(&c->elf);
 	free(c);
