@@ -79,12 +79,18 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A function while counting: where it was first seen, carried through the sort. */
+struct fn_acc {
+	struct bench_profile_fn f;
+	size_t first;
+};
+
 static int cmp_fn(const void *a, const void *b)
 {
-	const struct bench_profile_fn *x = a, *y = b;
-	if (x->samples != y->samples)
-		return x->samples < y->samples ? 1 : -1;
-	return strcmp(x->name, y->name);
+	const struct fn_acc *x = a, *y = b;
+	if (x->f.samples != y->f.samples)
+		return x->f.samples < y->f.samples ? 1 : -1;
+	return strcmp(x->f.name, y->f.name);
 }
 
 /* One distinct PC with its count, resolved once. */
@@ -114,45 +120,38 @@ static int cmp_site(const void *a, const void *b)
 
 static int cmp_remainder(const void *a, const void *b)
 {
-	const struct site *const *x = a, *const *y = b;
-	double rx = (*x)->exact - floor((*x)->exact), ry = (*y)->exact - floor((*y)->exact);
+	const struct site *x = a, *y = b;
+	double rx = x->exact - floor(x->exact), ry = y->exact - floor(y->exact);
 	if (rx != ry)
 		return rx < ry ? 1 : -1;
-	return ((*x)->pc > (*y)->pc) - ((*x)->pc < (*y)->pc);
+	return (x->pc > y->pc) - (x->pc < y->pc);
 }
 
 /* Integer cycles per site that add up to round(total) exactly (largest remainder), so every
- * writer's total equals the pair's cycles. */
-static int apportion(struct site *sites, size_t n, uint64_t n_samples, double total)
+ * writer's total equals the pair's cycles. Leaves sites sorted by remainder. */
+static void apportion(struct site *sites, size_t n, uint64_t n_samples, double total)
 {
 	uint64_t want = (uint64_t)llround(total), have = 0;
-	struct site **order;
 
 	if (!n)
-		return 0;
-	order = malloc(n * sizeof(*order));
-	if (!order)
-		return -1;
+		return;
 	for (size_t i = 0; i < n; i++) {
 		sites[i].exact = total * (double)sites[i].samples / (double)n_samples;
 		sites[i].cycles = (uint64_t)floor(sites[i].exact);
 		have += sites[i].cycles;
-		order[i] = &sites[i];
 	}
-	qsort(order, n, sizeof(*order), cmp_remainder);
+	qsort(sites, n, sizeof(*sites), cmp_remainder);
 	for (size_t i = 0; have < want; i = (i + 1) % n, have++)
-		order[i]->cycles++;
-	free(order);
-	return 0;
+		sites[i].cycles++;
 }
 
 /* Distinct PCs of s, counted and resolved to a function (by name into fns) and a line. */
 static int resolve(const struct profile_stretch *s, const struct elf_file *elf, struct profile_lines *lines,
-                   struct site **out_sites, size_t *n_sites, struct bench_profile_fn **out_fns, size_t *n_fns)
+                   struct site **out_sites, size_t *n_sites, struct fn_acc **out_fns, size_t *n_fns)
 {
 	uint32_t *pcs = malloc((s->n ? s->n : 1) * sizeof(*pcs));
 	struct site *sites = calloc(s->n ? s->n : 1, sizeof(*sites));
-	struct bench_profile_fn *fns = calloc(s->n ? s->n : 1, sizeof(*fns));
+	struct fn_acc *fns = calloc(s->n ? s->n : 1, sizeof(*fns));
 	size_t ns = 0, nf = 0;
 
 	if (!pcs || !sites || !fns) {
@@ -171,16 +170,19 @@ static int resolve(const struct profile_stretch *s, const struct elf_file *elf, 
 
 		if (ns && sites[ns - 1].pc == pcs[i]) {
 			sites[ns - 1].samples++;
-			fns[sites[ns - 1].fn].samples++;
+			fns[sites[ns - 1].fn].f.samples++;
 			continue;
 		}
 		sym = elf ? elf_symbol_at(elf, pcs[i], &off) : NULL;
 		str_fmt_cut(name, sizeof(name), "%s", sym && sym->is_func ? sym->name : "[unknown]");
-		for (f = 0; f < nf && strcmp(fns[f].name, name); f++)
+		for (f = 0; f < nf && strcmp(fns[f].f.name, name); f++)
 			;
-		if (f == nf)
-			str_fmt_cut(fns[nf++].name, sizeof(fns[0].name), "%s", name);
-		fns[f].samples++;
+		if (f == nf) {
+			str_fmt_cut(fns[nf].f.name, sizeof(fns[nf].f.name), "%s", name);
+			fns[nf].first = nf;
+			nf++;
+		}
+		fns[f].f.samples++;
 		sites[ns].pc = pcs[i];
 		sites[ns].samples = 1;
 		sites[ns].fn = f;
@@ -223,7 +225,7 @@ int profile_aggregate(const struct profile_stretch *s, const struct elf_file *el
                       double mean_cycles, struct bench_profile *out)
 {
 	struct site *sites;
-	struct bench_profile_fn *fns;
+	struct fn_acc *acc;
 	size_t ns, nf, *rank_of;
 	double n = (double)s->n;
 
@@ -234,33 +236,37 @@ int profile_aggregate(const struct profile_stretch *s, const struct elf_file *el
 	out->discarded = s->discarded;
 	out->cycles = mean_cycles;
 	out->seconds = s->seconds;
-	if (resolve(s, elf, lines, &sites, &ns, &fns, &nf))
+	if (resolve(s, elf, lines, &sites, &ns, &acc, &nf))
 		return -1;
-	rank_of = malloc((nf ? nf : 1) * sizeof(*rank_of));
-	if (!rank_of) {
+	rank_of = calloc(nf ? nf : 1, sizeof(*rank_of));
+	out->functions = calloc(nf ? nf : 1, sizeof(*out->functions));
+	if (!rank_of || !out->functions) {
+		free(rank_of);
 		free(sites);
-		free(fns);
+		free(acc);
+		results_profile_free(out);
 		return -1;
 	}
-	/* Sort the functions, remembering where each went for its sites. */
-	for (size_t f = 0; f < nf; f++)
-		fns[f].cycles = (double)f; /* the original index, carried through the sort */
-	qsort(fns, nf, sizeof(*fns), cmp_fn);
+	qsort(acc, nf, sizeof(*acc), cmp_fn);
 	for (size_t f = 0; f < nf; f++) {
-		double p = fns[f].samples / n;
-		rank_of[(size_t)fns[f].cycles] = f;
-		fns[f].share = p;
+		struct bench_profile_fn *fn = &out->functions[f];
+		double p = (double)acc[f].f.samples / n;
+
+		*fn = acc[f].f;
+		rank_of[acc[f].first] = f;
+		fn->share = p;
 		/* The share is a binomial proportion: its standard error is sqrt(p (1 - p) / n). */
-		fns[f].error = sqrt(p * (1.0 - p) / n);
-		fns[f].cycles = p * mean_cycles;
+		fn->error = sqrt(p * (1.0 - p) / n);
+		fn->cycles = p * mean_cycles;
 	}
+	out->n_functions = nf;
+	free(acc);
 	for (size_t i = 0; i < ns; i++)
 		sites[i].rank = rank_of[sites[i].fn];
 	free(rank_of);
+	apportion(sites, ns, s->n, mean_cycles);
 	qsort(sites, ns, sizeof(*sites), cmp_site);
-	out->functions = fns;
-	out->n_functions = nf;
-	if (apportion(sites, ns, s->n, mean_cycles) || collect_lines(sites, ns, fns, out)) {
+	if (collect_lines(sites, ns, out->functions, out)) {
 		free(sites);
 		results_profile_free(out);
 		return -1;
