@@ -188,6 +188,9 @@ static int refuse_single_board_options(const struct run_opts *o, struct bench_er
 	if (o->uart)
 		return bench_fail(err, BENCH_E_USAGE,
 		                  "--uart cannot go with --farm: run the one board whose output you want with --uart");
+	if (o->profile) /* the same: one profile per board, and the merged report keeps none (docs/profile.md) */
+		return bench_fail(err, BENCH_E_USAGE,
+		                  "--profile cannot go with --farm: profile one board at a time with --board");
 	return 0;
 }
 

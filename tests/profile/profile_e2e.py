@@ -127,6 +127,16 @@ def refusal(board, fw):
     expect(not os.path.exists(prefix + ".callgrind"), "a callgrind file was written")
 
 
+def case_farm():
+    # A farm's merged report keeps no profile: refused before anything starts.
+    farm = os.path.join(SRC, "tests", "ci", "fixtures", "farm", "two-virtual.farm")
+    p, report, prefix = run(["--farm", farm, os.path.join(FW, "profile", "shares.elf")])
+    lines = [l for l in p.stderr.splitlines() if l.startswith("bench: ")]
+    expect(p.returncode == 2, f"exit code {p.returncode}, expected 2 (usage)")
+    expect(lines == ["bench: --profile cannot go with --farm: profile one board at a time with --board"],
+           f"error lines {lines}")
+
+
 def case_qemu():
     refusal("qemu-mps2-an386", os.path.join(FW, "rsp", "qemu_nop.elf"))
 
