@@ -29,8 +29,7 @@ void profile_sampler_init(struct profile_sampler *s, struct profile *prof, unsig
 }
 
 /* n reads of PCSR in one Tcl evaluation; false when the reply is not n words (not a Tcl backend). */
-static int read_batch_tcl(struct profile_sampler *s, struct backend *bk, uint32_t *vals, unsigned *n,
-                          struct bench_error *err)
+static int read_batch_tcl(unsigned want, struct backend *bk, uint32_t *vals, unsigned *n, struct bench_error *err)
 {
 	char script[192], reply[PROFILE_BATCH_MAX * 12 + 16];
 	const char *p = reply;
@@ -40,10 +39,10 @@ static int read_batch_tcl(struct profile_sampler *s, struct backend *bk, uint32_
 	str_fmt_cut(script, sizeof(script),
 	            "set _pb {}; for {set _pi 0} {$_pi < %u} {incr _pi} "
 	            "{lappend _pb [read_memory 0x%08x 32 1]}; join $_pb",
-	            s->batch, PROFILE_PCSR_ADDR);
+	            want, PROFILE_PCSR_ADDR);
 	if ((rc = backend_monitor(bk, script, reply, sizeof(reply), err)))
 		return rc;
-	while (got < s->batch) {
+	while (got < want) {
 		char *end;
 		unsigned long v;
 
@@ -61,14 +60,14 @@ static int read_batch_tcl(struct profile_sampler *s, struct backend *bk, uint32_
 	return 0;
 }
 
-static int read_batch(struct profile_sampler *s, struct backend *bk, uint32_t *vals, unsigned *n,
+static int read_batch(struct profile_sampler *s, struct backend *bk, unsigned want, uint32_t *vals, unsigned *n,
                       struct bench_error *err)
 {
 	int rc;
 
 	if (s->tcl && backend_has(bk, BK_CAP_MONITOR)) {
-		rc = read_batch_tcl(s, bk, vals, n, err);
-		if (!rc && *n == s->batch) {
+		rc = read_batch_tcl(want, bk, vals, n, err);
+		if (!rc && *n == want) {
 			s->round_trips++;
 			return 0;
 		}
@@ -88,6 +87,9 @@ int profile_sampled_resume(void *ctx, struct backend *bk, const char *stretch, u
 	struct profile_stretch *st = profile_stretch(s->prof, stretch);
 	uint64_t t0 = clock_now_ms();
 	uint32_t vals[PROFILE_BATCH_MAX];
+	/* Batches start small and double up to s->batch while the stretch runs: the reads of a batch
+	 * sent after the END halt are wasted, a whole batch per stretch for short ones otherwise. */
+	unsigned want = s->batch < PROFILE_BATCH_FIRST ? s->batch : PROFILE_BATCH_FIRST;
 	bool halted = false;
 	int rc;
 
@@ -102,8 +104,9 @@ int profile_sampled_resume(void *ctx, struct backend *bk, const char *stretch, u
 			st->seconds += (double)(clock_now_ms() - t0) / 1000.0;
 			return bench_fail(err, BENCH_E_TIMEOUT, "the stretch %s did not end while sampling", stretch);
 		}
-		if ((rc = read_batch(s, bk, vals, &n, err)))
+		if ((rc = read_batch(s, bk, want, vals, &n, err)))
 			return rc;
+		want = 2 * want < s->batch ? 2 * want : s->batch;
 		for (unsigned i = 0; i < n; i++) {
 			halted = halted || vals[i] == PROFILE_PCSR_HALTED;
 			s->reads++;

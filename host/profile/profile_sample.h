@@ -11,10 +11,12 @@
 #include "profile/profile.h"
 #include "transport/backend.h"
 
-/* PCSR reads per Tcl round trip: perf/profile_pcsr.sh measured the rate flat from 32 up on the
- * virtual board (docs/profile.md); a longer batch only overshoots the END marker by more reads. */
+/* PCSR reads per Tcl round trip at most: OpenOCD runs each read_memory as its own probe
+ * transaction, so a batch saves the TCL round trips only (perf/bench_profile.sh: 1.1x to 2.4x the
+ * rate of one mdw a round trip on the virtual board); a longer one overshoots the END halt more. */
 #define PROFILE_BATCH        32u
 #define PROFILE_BATCH_MAX    256u
+#define PROFILE_BATCH_FIRST  4u    /* the first batch of a stretch; each next one twice as long */
 #define PROFILE_HALT_WAIT_MS 1000u /* PCSR said halted: the halt is there, this is a bound */
 
 struct profile_sampler {

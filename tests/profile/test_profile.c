@@ -211,6 +211,7 @@ struct script {
 	size_t n, next;
 	bool tcl, resumed;
 	size_t monitors, reads;
+	int batches[8]; /* the size of each Tcl batch asked for */
 };
 
 static uint32_t next_pc(struct script *s)
@@ -258,8 +259,12 @@ static int fake_monitor(struct backend *bk, const char *cmd, char *out, size_t o
 	if (!s->tcl)
 		return bench_fail(err, BENCH_E_TARGET, "not Tcl");
 	assert_non_null(strstr(cmd, "read_memory 0xe000101c 32 1"));
-	assert_non_null(strstr(cmd, "$_pi < 4}"));
-	for (int i = 0; i < 4; i++)
+	const char *lt = strstr(cmd, "$_pi < ");
+	int want;
+	assert_non_null(lt);
+	want = atoi(lt + 7);
+	s->batches[s->monitors - 1] = want;
+	for (int i = 0; i < want; i++)
 		used += (size_t)snprintf(out + used, outlen - used, "%s0x%x", i ? " " : "", next_pc(s));
 	return 0;
 }
@@ -274,10 +279,13 @@ static const struct backend_ops fake_ops = {
 
 /* Six PCs, then the halt: in batches of 4 (two round trips, 8 reads, two of them halted) through
  * Tcl, or one read each (seven reads) when monitor is not Tcl; the counter read after the halt. */
-static void sampler_case(bool tcl, uint64_t want_reads, uint64_t want_trips)
+static void sampler_case(bool tcl, unsigned batch, size_t n_pcs, uint64_t want_reads, uint64_t want_trips,
+                         struct script *out)
 {
-	const uint32_t pcs[] = {0x08000100u, 0x08000102u, 0x08000200u, 0x08000100u, 0x08000104u, 0x08000204u};
-	struct script sc = {pcs, 6, 0, tcl, false, 0, 0};
+	static const uint32_t pcs[] = {0x08000100u, 0x08000102u, 0x08000200u, 0x08000100u,
+	                               0x08000104u, 0x08000204u, 0x08000100u, 0x08000102u,
+	                               0x08000200u, 0x08000100u, 0x08000104u, 0x08000204u};
+	struct script sc = {pcs, n_pcs, 0, tcl, false, 0, 0, {0}};
 	struct backend bk = {&fake_ops, BK_CAP_MONITOR, &sc, {NULL, NULL}};
 	struct profile p;
 	struct profile_sampler s;
@@ -286,30 +294,45 @@ static void sampler_case(bool tcl, uint64_t want_reads, uint64_t want_trips)
 	uint32_t cnt = 0;
 
 	profile_init(&p);
-	profile_sampler_init(&s, &p, 4);
+	profile_sampler_init(&s, &p, batch);
 	assert_int_equal(profile_sampled_resume(&s, &bk, "fut", 10000, 0xE0001004u, &h, &cnt, &err), 0);
 	assert_true(sc.resumed);
 	assert_int_equal(h.pc, 0x08000400u);
 	assert_int_equal(cnt, 1234);
 	assert_int_equal(p.n, 1);
-	assert_int_equal(p.stretches[0].n, 6);
-	assert_int_equal(p.stretches[0].discarded, want_reads - 6);
+	assert_int_equal(p.stretches[0].n, n_pcs);
+	assert_int_equal(p.stretches[0].discarded, want_reads - n_pcs);
 	assert_int_equal(s.reads, want_reads);
 	assert_int_equal(s.round_trips, want_trips);
 	assert_int_equal(s.tcl, tcl);
 	profile_free(&p);
+	if (out)
+		*out = sc;
 }
 
 static void test_sampler_tcl(void **state)
 {
 	(void)state;
-	sampler_case(true, 8, 2);
+	sampler_case(true, 4, 6, 8, 2, NULL);
+}
+
+/* Batches double from 4 up to the limit: 12 PCs with a limit of 8 take 4, 8 and 8 (the last all
+ * halted). */
+static void test_sampler_doubling(void **state)
+{
+	struct script sc;
+
+	(void)state;
+	sampler_case(true, 8, 12, 20, 3, &sc);
+	assert_int_equal(sc.batches[0], 4);
+	assert_int_equal(sc.batches[1], 8);
+	assert_int_equal(sc.batches[2], 8);
 }
 
 static void test_sampler_plain(void **state)
 {
 	(void)state;
-	sampler_case(false, 7, 7);
+	sampler_case(false, 4, 6, 7, 7, NULL);
 }
 
 int main(int argc, char **argv)
@@ -318,7 +341,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_aggregate),  cmocka_unit_test(test_apportion_unknown),
 	    cmocka_unit_test(test_folded_and_top), cmocka_unit_test(test_callgrind),
 	    cmocka_unit_test(test_refusal), cmocka_unit_test(test_sampler_tcl),
-	    cmocka_unit_test(test_sampler_plain),
+	    cmocka_unit_test(test_sampler_plain), cmocka_unit_test(test_sampler_doubling),
 	};
 	out_dir = argc > 1 ? argv[1] : ".";
 	annotate = argc > 2 ? argv[2] : NULL;
