@@ -108,6 +108,13 @@ int profile_sampled_resume(void *ctx, struct backend *bk, const char *stretch, u
 			return rc;
 		want = 2 * want < s->batch ? 2 * want : s->batch;
 		for (unsigned i = 0; i < n; i++) {
+			/* 0 is no executed address (the vector table's initial SP sits there): a PCSR that
+			 * is not implemented reads as zero (Armv7-M ARM C1.8.8; OpenOCD's cortex_m_profiling
+			 * tests the same). */
+			if (vals[i] == 0)
+				return bench_fail(err, BENCH_E_UNSUPPORTED,
+				                  "DWT_PCSR reads 0 while the core runs: this core has no PC sampler "
+				                  "(optional in Armv7-M, absent in Armv6-M): drop --profile");
 			halted = halted || vals[i] == PROFILE_PCSR_HALTED;
 			s->reads++;
 			if (profile_add(st, vals[i]))

@@ -560,6 +560,10 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		rc = prepare_board(c);
 	if (!rc && o->profile && c->have_board)
 		rc = profile_check_board(&c->board, err); /* refused before anything starts */
+	if (!rc && o->profile && o->start_sym)
+		rc = bench_fail(err, BENCH_E_USAGE,
+		                "--profile samples between markers, not --start/--stop: put BENCH_BEGIN and "
+		                "BENCH_END around the code");
 	if (!rc && c->have_board)
 		rc = check_core(c);
 	if (!rc && cancelled(c))

@@ -127,6 +127,14 @@ def refusal(board, fw):
     expect(not os.path.exists(prefix + ".callgrind"), "a callgrind file was written")
 
 
+def case_symbols():
+    # --start/--stop has no BEGIN..END stretch to sample: refused before anything starts.
+    p, report, prefix = run([os.path.join(EX, "fut-hardfp.elf"), "--start", "fut", "--stop", "fut"])
+    lines = [l for l in p.stderr.splitlines() if l.startswith("bench: ")]
+    expect(p.returncode == 2, f"exit code {p.returncode}, expected 2 (usage)")
+    expect(len(lines) == 1 and "--profile samples between markers" in lines[0], f"error lines {lines}")
+
+
 def case_farm():
     # A farm's merged report keeps no profile: refused before anything starts.
     farm = os.path.join(SRC, "tests", "ci", "fixtures", "farm", "two-virtual.farm")

@@ -38,9 +38,9 @@ static struct elf_file fake_elf(void)
 static void record(struct profile *p)
 {
 	struct profile_stretch *s = profile_stretch(p, "fut");
-	const uint32_t pcs[] = {0x08000100u, 0x08000102u, 0xFFFFFFFFu, 0x08000100u, 0x08000200u, 0x08000100u,
-	                        0x08000103u, 0x08000100u, 0x08000204u, 0x08000100u, 0x08000102u, 0x08000100u,
-	                        0x08000204u, 0xFFFFFFFFu};
+	const uint32_t pcs[] = {0x08000100u, 0x08000102u, 0xFFFFFFFFu, 0x08000100u, 0x08000200u,
+	                        0x08000100u, 0x08000103u, 0x08000100u, 0x08000204u, 0x08000100u,
+	                        0x08000102u, 0x08000100u, 0x08000204u, 0xFFFFFFFFu};
 
 	assert_non_null(s);
 	for (size_t i = 0; i < sizeof(pcs) / sizeof(pcs[0]); i++)
@@ -146,8 +146,9 @@ static void test_folded_and_top(void **state)
 	f = tmpfile();
 	assert_non_null(f);
 	assert_int_equal(profile_print_top(f, &out, 1), 0);
-	assert_non_null(strstr(slurp(f), "  heavy                                    9   75.00 % +- 12.50 %        750.0\n"
-	                                 "  (1 more functions)\n"));
+	assert_non_null(strstr(slurp(f),
+	                       "  heavy                                    9   75.00 % +- 12.50 %        750.0\n"
+	                       "  (1 more functions)\n"));
 	fclose(f);
 	results_profile_free(&out);
 }
@@ -282,9 +283,8 @@ static const struct backend_ops fake_ops = {
 static void sampler_case(bool tcl, unsigned batch, size_t n_pcs, uint64_t want_reads, uint64_t want_trips,
                          struct script *out)
 {
-	static const uint32_t pcs[] = {0x08000100u, 0x08000102u, 0x08000200u, 0x08000100u,
-	                               0x08000104u, 0x08000204u, 0x08000100u, 0x08000102u,
-	                               0x08000200u, 0x08000100u, 0x08000104u, 0x08000204u};
+	static const uint32_t pcs[] = {0x08000100u, 0x08000102u, 0x08000200u, 0x08000100u, 0x08000104u, 0x08000204u,
+	                               0x08000100u, 0x08000102u, 0x08000200u, 0x08000100u, 0x08000104u, 0x08000204u};
 	struct script sc = {pcs, n_pcs, 0, tcl, false, 0, 0, {0}};
 	struct backend bk = {&fake_ops, BK_CAP_MONITOR, &sc, {NULL, NULL}};
 	struct profile p;
@@ -335,13 +335,36 @@ static void test_sampler_plain(void **state)
 	sampler_case(false, 4, 6, 7, 7, NULL);
 }
 
+/* A core without PCSR reads it as 0: refused, not counted as a PC. */
+static void test_sampler_no_pcsr(void **state)
+{
+	static const uint32_t zeros[] = {0, 0, 0, 0};
+	struct script sc = {zeros, 4, 0, true, false, 0, 0, {0}};
+	struct backend bk = {&fake_ops, BK_CAP_MONITOR, &sc, {NULL, NULL}};
+	struct profile p;
+	struct profile_sampler s;
+	struct backend_halt_info h;
+	struct bench_error err;
+	uint32_t cnt = 0;
+
+	(void)state;
+	profile_init(&p);
+	profile_sampler_init(&s, &p, 4);
+	assert_int_equal(profile_sampled_resume(&s, &bk, "fut", 10000, 0xE0001004u, &h, &cnt, &err),
+	                 -BENCH_E_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "DWT_PCSR reads 0"));
+	assert_int_equal(p.stretches[0].n, 0);
+	profile_free(&p);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_aggregate),  cmocka_unit_test(test_apportion_unknown),
-	    cmocka_unit_test(test_folded_and_top), cmocka_unit_test(test_callgrind),
-	    cmocka_unit_test(test_refusal), cmocka_unit_test(test_sampler_tcl),
-	    cmocka_unit_test(test_sampler_plain), cmocka_unit_test(test_sampler_doubling),
+	    cmocka_unit_test(test_aggregate),       cmocka_unit_test(test_apportion_unknown),
+	    cmocka_unit_test(test_folded_and_top),  cmocka_unit_test(test_callgrind),
+	    cmocka_unit_test(test_refusal),         cmocka_unit_test(test_sampler_tcl),
+	    cmocka_unit_test(test_sampler_plain),   cmocka_unit_test(test_sampler_doubling),
+	    cmocka_unit_test(test_sampler_no_pcsr),
 	};
 	out_dir = argc > 1 ? argv[1] : ".";
 	annotate = argc > 2 ? argv[2] : NULL;
