@@ -234,6 +234,9 @@ int profile_aggregate(const struct profile_stretch *s, const struct elf_file *el
 	str_fmt_cut(out->source, sizeof(out->source), "DWT_PCSR");
 	out->samples = s->n;
 	out->discarded = s->discarded;
+	out->cycles_known = mean_cycles >= 0;
+	if (!out->cycles_known)
+		mean_cycles = 0;
 	out->cycles = mean_cycles;
 	out->seconds = s->seconds;
 	if (resolve(s, elf, lines, &sites, &ns, &acc, &nf))
@@ -275,7 +278,7 @@ int profile_aggregate(const struct profile_stretch *s, const struct elf_file *el
 	return 0;
 }
 
-/* The mean cycles of every sample of rep's results named name (all inputs); 0 when none. */
+/* The mean cycles of every sample of rep's results named name (all inputs); -1 when none. */
 static double mean_of(const struct bench_report *rep, const char *name)
 {
 	double sum = 0;
@@ -289,7 +292,7 @@ static double mean_of(const struct bench_report *rep, const char *name)
 			sum += (double)r->samples[k];
 		n += r->n_samples;
 	}
-	return n ? sum / (double)n : 0.0;
+	return n ? sum / (double)n : -1.0;
 }
 
 int profile_to_report(const struct profile *p, const char *elf_path, const struct elf_file *elf,

@@ -57,7 +57,8 @@ bool profile_lines_find(struct profile_lines *l, uint32_t addr, const char **fil
 /* Counts one stretch per function and per line into out (which the caller frees with
  * results_profile_free): functions most samples first (ties by name), each with its share, its
  * binomial standard error and cycles scaled to mean_cycles; lines with integer cycles that add up to
- * round(mean_cycles). lines may be NULL. -1 when out of memory. */
+ * round(mean_cycles). mean_cycles < 0: unknown (out->cycles_known false, cycles 0). lines may be
+ * NULL. -1 when out of memory. */
 int profile_aggregate(const struct profile_stretch *s, const struct elf_file *elf, struct profile_lines *lines,
                       double mean_cycles, struct bench_profile *out);
 /* profile_aggregate for every stretch of p into rep->profiles, each scaled to the mean of rep's

@@ -104,8 +104,10 @@ int profile_sampled_resume(void *ctx, struct backend *bk, const char *stretch, u
 			st->seconds += (double)(clock_now_ms() - t0) / 1000.0;
 			return bench_fail(err, BENCH_E_TIMEOUT, "the stretch %s did not end while sampling", stretch);
 		}
-		if ((rc = read_batch(s, bk, want, vals, &n, err)))
+		if ((rc = read_batch(s, bk, want, vals, &n, err))) {
+			st->seconds += (double)(clock_now_ms() - t0) / 1000.0; /* the samples kept stay rated */
 			return rc;
+		}
 		want = 2 * want < s->batch ? 2 * want : s->batch;
 		for (unsigned i = 0; i < n; i++) {
 			/* 0 is no executed address (the vector table's initial SP sits there): a PCSR that

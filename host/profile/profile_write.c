@@ -11,18 +11,27 @@
 int profile_print_top(FILE *out, const struct bench_profile *p, size_t top)
 {
 	double rate = p->seconds > 0 ? (double)(p->samples + p->discarded) / p->seconds : 0;
+	char scale[96];
 
-	if (fprintf(out,
-	            "\nprofile %s: %llu samples of %s (%llu reads while halted dropped, %.0f reads/s); "
-	            "cycles = share x the pair's mean %.1f\n",
+	if (p->cycles_known)
+		str_fmt_cut(scale, sizeof(scale), "cycles = share x the pair's mean %.1f", p->cycles);
+	else
+		str_fmt_cut(scale, sizeof(scale), "no cycles: the pair has no measured sample");
+	if (fprintf(out, "\nprofile %s: %llu samples of %s (%llu reads while halted dropped, %.0f reads/s); %s\n",
 	            p->name, (unsigned long long)p->samples, p->source, (unsigned long long)p->discarded, rate,
-	            p->cycles) < 0 ||
+	            scale) < 0 ||
 	    fprintf(out, "  %-32s %9s %8s   %-8s %12s\n", "function", "samples", "share", "+- error", "cycles") < 0)
 		return -1;
 	for (size_t i = 0; i < p->n_functions && i < top; i++) {
 		const struct bench_profile_fn *f = &p->functions[i];
-		if (fprintf(out, "  %-32s %9llu %7.2f %% +- %5.2f %% %12.1f\n", f->name, (unsigned long long)f->samples,
-		            100.0 * f->share, 100.0 * f->error, f->cycles) < 0)
+		char cyc[32];
+
+		if (p->cycles_known)
+			str_fmt_cut(cyc, sizeof(cyc), "%12.1f", f->cycles);
+		else
+			str_fmt_cut(cyc, sizeof(cyc), "%12s", "-");
+		if (fprintf(out, "  %-32s %9llu %7.2f %% +- %5.2f %% %s\n", f->name, (unsigned long long)f->samples,
+		            100.0 * f->share, 100.0 * f->error, cyc) < 0)
 			return -1;
 	}
 	if (p->n_functions > top && fprintf(out, "  (%zu more functions)\n", p->n_functions - top) < 0)
@@ -42,6 +51,7 @@ int profile_write_folded(FILE *out, const struct bench_profile *p)
 int profile_write_callgrind(FILE *out, const struct bench_profile *p, const char *cmd)
 {
 	uint64_t cycles = 0;
+	bool known = p->cycles_known; /* else Samples is the only event: no cycles were measured */
 
 	for (size_t i = 0; i < p->n_lines; i++)
 		cycles += p->lines[i].cycles;
@@ -49,8 +59,11 @@ int profile_write_callgrind(FILE *out, const struct bench_profile *p, const char
 	 * are source lines; two events, the PCSR samples and the cycles they stand for. */
 	if (fprintf(out,
 	            "# callgrind format\nversion: 1\ncreator: bench --profile (DWT_PCSR samples)\n"
-	            "cmd: %s %s\npart: 1\npositions: line\nevents: Samples Cycles\nsummary: %llu %llu\n\n",
-	            cmd, p->name, (unsigned long long)p->samples, (unsigned long long)cycles) < 0)
+	            "cmd: %s %s\npart: 1\npositions: line\n",
+	            cmd, p->name) < 0 ||
+	    (known && fprintf(out, "events: Samples Cycles\nsummary: %llu %llu\n\n", (unsigned long long)p->samples,
+	                      (unsigned long long)cycles) < 0) ||
+	    (!known && fprintf(out, "events: Samples\nsummary: %llu\n\n", (unsigned long long)p->samples) < 0))
 		return -1;
 	for (size_t i = 0; i < p->n_lines; i++) {
 		const struct bench_profile_line *l = &p->lines[i];
@@ -61,8 +74,8 @@ int profile_write_callgrind(FILE *out, const struct bench_profile *p, const char
 			return -1;
 		if (!first && strcmp(p->lines[i - 1].file, l->file) && fprintf(out, "fi=%s\n", file) < 0)
 			return -1;
-		if (fprintf(out, "%u %llu %llu\n", l->line, (unsigned long long)l->samples,
-		            (unsigned long long)l->cycles) < 0)
+		if (fprintf(out, "%u %llu", l->line, (unsigned long long)l->samples) < 0 ||
+		    (known && fprintf(out, " %llu", (unsigned long long)l->cycles) < 0) || fputc('\n', out) == EOF)
 			return -1;
 	}
 	return 0;

@@ -166,7 +166,7 @@ static cJSON *profile_json(const struct bench_profile *p)
 		ok = ok && add(e, "samples", cJSON_CreateNumber((double)f->samples));
 		ok = ok && add(e, "share", cJSON_CreateNumber(f->share));
 		ok = ok && add(e, "error", cJSON_CreateNumber(f->error));
-		ok = ok && add(e, "cycles", cJSON_CreateNumber(f->cycles));
+		ok = ok && add(e, "cycles", p->cycles_known ? cJSON_CreateNumber(f->cycles) : cJSON_CreateNull());
 	}
 	for (size_t i = 0; ok && i < p->n_lines; i++) {
 		const struct bench_profile_line *l = &p->lines[i];
@@ -179,13 +179,14 @@ static cJSON *profile_json(const struct bench_profile *p)
 		ok = ok && add(e, "file", cJSON_CreateString(l->file));
 		ok = ok && add(e, "line", cJSON_CreateNumber((double)l->line));
 		ok = ok && add(e, "samples", cJSON_CreateNumber((double)l->samples));
-		ok = ok && add(e, "cycles", cJSON_CreateNumber((double)l->cycles));
+		ok = ok &&
+		     add(e, "cycles", p->cycles_known ? cJSON_CreateNumber((double)l->cycles) : cJSON_CreateNull());
 	}
 	ok = ok && add(o, "name", cJSON_CreateString(p->name));
 	ok = ok && add(o, "source", cJSON_CreateString(p->source));
 	ok = ok && add(o, "samples", cJSON_CreateNumber((double)p->samples));
 	ok = ok && add(o, "discarded", cJSON_CreateNumber((double)p->discarded));
-	ok = ok && add(o, "cycles", cJSON_CreateNumber(p->cycles));
+	ok = ok && add(o, "cycles", p->cycles_known ? cJSON_CreateNumber(p->cycles) : cJSON_CreateNull());
 	ok = ok && add(o, "seconds", cJSON_CreateNumber(p->seconds));
 	ok = ok && add(o, "functions", fns);
 	fns = NULL;

@@ -91,6 +91,7 @@ struct bench_profile {
 	uint64_t samples;                   /* PCSR reads that named an instruction */
 	uint64_t discarded;                 /* reads of 0xFFFFFFFF (the core halted or in Debug state) */
 	double cycles;                      /* the pair's mean cycles over its samples, all inputs */
+	bool cycles_known;                  /* false: the pair has no measured sample (an interrupted run): no cycles */
 	double seconds;                     /* time spent sampling, for the rate */
 	struct bench_profile_fn *functions; /* most samples first */
 	size_t n_functions;

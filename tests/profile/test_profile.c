@@ -187,6 +187,39 @@ static void test_callgrind(void **state)
 	assert_true(found);
 }
 
+/* A pair with no measured sample (a run interrupted in its first stretch): shares, no cycles; the
+ * callgrind file has the Samples event only, the console a "-". */
+static void test_unknown_cycles(void **state)
+{
+	struct profile p;
+	struct elf_file e = fake_elf();
+	struct bench_profile out;
+	FILE *f;
+
+	(void)state;
+	profile_init(&p);
+	record(&p);
+	assert_int_equal(profile_aggregate(&p.stretches[0], &e, NULL, -1.0, &out), 0);
+	profile_free(&p);
+	assert_false(out.cycles_known);
+	assert_float_equal(out.functions[0].share, 0.75, 1e-12);
+	assert_true(out.functions[0].cycles == 0.0);
+	f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(profile_write_callgrind(f, &out, "fut.elf"), 0);
+	assert_string_equal(slurp(f), "# callgrind format\nversion: 1\ncreator: bench --profile (DWT_PCSR samples)\n"
+	                              "cmd: fut.elf fut\npart: 1\npositions: line\nevents: Samples\nsummary: 12\n\n"
+	                              "fl=???\nfn=heavy\n0 9\nfl=???\nfn=light\n0 3\n");
+	fclose(f);
+	f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(profile_print_top(f, &out, 10), 0);
+	assert_non_null(strstr(slurp(f), "no cycles: the pair has no measured sample"));
+	assert_non_null(strstr(slurp(f), "75.00 % +- 12.50 %            -\n"));
+	fclose(f);
+	results_profile_free(&out);
+}
+
 static void test_refusal(void **state)
 {
 	struct board b;
@@ -364,7 +397,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_folded_and_top),  cmocka_unit_test(test_callgrind),
 	    cmocka_unit_test(test_refusal),         cmocka_unit_test(test_sampler_tcl),
 	    cmocka_unit_test(test_sampler_plain),   cmocka_unit_test(test_sampler_doubling),
-	    cmocka_unit_test(test_sampler_no_pcsr),
+	    cmocka_unit_test(test_sampler_no_pcsr), cmocka_unit_test(test_unknown_cycles),
 	};
 	out_dir = argc > 1 ? argv[1] : ".";
 	annotate = argc > 2 ? argv[2] : NULL;
