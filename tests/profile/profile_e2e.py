@@ -130,7 +130,7 @@ def refusal(board, fw):
 
 def case_symbols():
     # --start/--stop has no BEGIN..END stretch to sample: refused before anything starts.
-    p, report, prefix = run([os.path.join(EX, "fut-hardfp.elf"), "--start", "fut", "--stop", "fut"])
+    p, report, prefix = run([os.path.join(EX, "fut-hardfp.elf"), "--start", "main", "--stop", "fut"])
     lines = [l for l in p.stderr.splitlines() if l.startswith("bench: ")]
     expect(p.returncode == 2, f"exit code {p.returncode}, expected 2 (usage)")
     expect(len(lines) == 1 and "--profile samples between markers" in lines[0], f"error lines {lines}")
