@@ -35,3 +35,9 @@ if(TARGET bench-sim AND BENCH_FIRMWARE)
             ${CMAKE_BINARY_DIR}/tests/firmware/cycles)
   set_tests_properties(sim.coremark_like PROPERTIES LABELS "e2e" TIMEOUT 120)
 endif()
+
+# The memory operand decoding (sim/timing/memops.c), also with sim_timing alone.
+add_executable(timing_memops_test ${CMAKE_CURRENT_SOURCE_DIR}/timing_memops_test.c)
+target_link_libraries(timing_memops_test PRIVATE sim_timing PkgConfig::CMOCKA)
+add_test(NAME sim.timing_memops COMMAND timing_memops_test)
+set_tests_properties(sim.timing_memops PROPERTIES LABELS "unit" TIMEOUT 30)
