@@ -143,6 +143,28 @@ void core_set_wait_states(struct sim_core *core, int flash_wait_states); /* -1: 
 unsigned core_wait_states(const struct sim_core *core);
 void core_set_trace(struct sim_core *core, bool trace);
 
+/* Why the core counted cycles. Every cycle added to the count (DWT_CYCCNT's time base) goes through
+ * one function, core_charge() (core_internal.h), with the address of the instruction (or block)
+ * it belongs to and one of these; a ledger set with core_set_ledger() sees each charge, so its sum
+ * between two points equals CYCCNT's difference. */
+enum core_charge_why {
+	CORE_CHARGE_BLOCK = 0,     /* a block run into its fall-through: its static cost (cycles.h) */
+	CORE_CHARGE_BLOCK_TAKEN,   /* a block that ended in a taken branch: static cost + refill */
+	CORE_CHARGE_BLOCK_FAILED,  /* a block whose conditional last instruction failed (it costs 1) */
+	CORE_CHARGE_BLOCK_PARTIAL, /* a block left part-way by a stop: its cost up to there */
+	CORE_CHARGE_ENTRY_FETCH,   /* the prefetch buffer's state at a block's entry (fetch model) */
+	CORE_CHARGE_FLASH_FETCH,   /* flash wait states of a block's lines (the accelerator's misses) */
+	CORE_CHARGE_FLASH_DATA,    /* flash wait states of a data read (literal pools, tables) */
+	CORE_CHARGE_MEMORY_BLOCK,  /* pipelined loads that read two memory blocks */
+	CORE_CHARGE_DIVIDE,        /* UDIV/SDIV by operands (TRM 3.3.1) */
+	CORE_CHARGE_EXCEPTION,     /* exception entry, return, tail-chain (TRM 3.3) */
+	CORE_CHARGE_SLEEP,         /* WFI/WFE until the next event */
+	CORE_CHARGE_N,
+};
+typedef void (*core_ledger_fn)(void *ctx, uint32_t pc, enum core_charge_why why, uint64_t cycles);
+/* Sees every charge from now on (NULL: none, the default: one predictable branch per charge). */
+void core_set_ledger(struct sim_core *core, core_ledger_fn fn, void *ctx);
+
 /* Load an ELF's PT_LOAD segments by their physical addresses through the back door (no flash
  * controller), as a factory-programmed board. For stand-alone runs and tests. On success the core
  * is reset (as by AIRCR.VECTRESET: debug registers kept) so it starts from the new vector table. */

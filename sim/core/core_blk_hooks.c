@@ -43,7 +43,7 @@ static void hook_div(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		return;
 	}
 	uint32_t extra = cyc_divide_extra(n, d, is_signed);
-	c->now += extra;
+	core_charge(c, (uint32_t)address, CORE_CHARGE_DIVIDE, extra);
 	dwt_count_cpi(&c->scs, extra);
 }
 

@@ -54,7 +54,7 @@ static void charge_flash(struct sim_core *c, const struct core_blk *b, bool bran
 {
 	const struct core_flash *f = &c->soc.flash;
 	uint32_t w = f->block_wait(f->ctx, (uint32_t)b->flash_line, b->line_start, b->n_lines, b->cb->total, branch);
-	c->now += w;
+	core_charge(c, b->addr, CORE_CHARGE_FLASH_FETCH, w);
 	if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
 		dwt_count_cpi(&c->scs, w);
 }
@@ -71,20 +71,23 @@ static inline void charge_block_end(struct sim_core *c, const struct core_blk *b
 	const struct cyc_block *cb = b->cb;
 	uint64_t t = cb->total;
 	uint32_t extra = 0;
+	enum core_charge_why why = CORE_CHARGE_BLOCK;
 	c->entry_refill = next_pc != cb->fallthrough;
 	if (next_pc != cb->fallthrough) {
 		extra = cb->branch_taken_extra;
 		t += extra;
-	} else if (!last_ran) {
+		why = CORE_CHARGE_BLOCK_TAKEN;
+	} else if (!last_ran && cb->fallthrough_saving) {
 		t -= cb->fallthrough_saving;
+		why = CORE_CHARGE_BLOCK_FAILED;
 	}
-	c->now += t;
+	core_charge(c, b->addr, why, t);
 	c->instructions += cb->n_insn;
 	if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
 		dwt_count_block(&c->scs, cb, extra);
 	if (c->mb_for == b && c->mb_mask) {
 		uint32_t mb = (uint32_t)__builtin_popcount(c->mb_mask); /* every pair ran */
-		c->now += mb;
+		core_charge(c, b->addr, CORE_CHARGE_MEMORY_BLOCK, mb);
 		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
 			dwt_count_lsu(&c->scs, mb);
 	}
@@ -143,7 +146,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	c->fetch_next = b->cb->exit_state[fetch]; /* for the block after it, if run into */
 	uint32_t stall = b->cb->entry_extra[fetch];
 	if (stall) { /* a branch, not a third add to c->now: that store chain costs more */
-		c->now += stall;
+		core_charge(c, addr, CORE_CHARGE_ENTRY_FETCH, stall);
 		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
 			dwt_count_cpi(&c->scs, stall);
 	}
@@ -167,7 +170,7 @@ static void hook_flash_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 	uint32_t a = (uint32_t)address;
 	uint32_t off = a >= f->base ? a - f->base : a;
 	uint32_t w = f->literal_wait(f->ctx, off);
-	c->now += w;
+	core_charge(c, c->cur ? c->cur->addr : 0, CORE_CHARGE_FLASH_DATA, w);
 	if (w && (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
 		dwt_count_lsu(&c->scs, w);
 }
@@ -248,7 +251,7 @@ static void hook_block_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 	unsigned blk = mblk_block_of(c, (uint32_t)address);
 	if (same_run && i == c->mb_idx + 1 && (b->cb->dyn[i] & CYC_DYN_PIPELINED) && blk && c->mb_block &&
 	    blk != c->mb_block) {
-		c->now += 1;
+		core_charge(c, b->addr + b->cb->insn_offset[i], CORE_CHARGE_MEMORY_BLOCK, 1);
 		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
 			dwt_count_lsu(&c->scs, 1);
 	}
@@ -276,10 +279,12 @@ void core_settle(struct sim_core *c, uint32_t pc, bool last_ran)
 	}
 	uint32_t mb = mblk_extra_before(c, b, (unsigned)i);
 	c->mb_for = NULL;
-	c->now += mb;
-	if (mb && (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
-		dwt_count_lsu(&c->scs, mb);
-	c->now += cb->cost_before[i];
+	if (mb) {
+		core_charge(c, b->addr, CORE_CHARGE_MEMORY_BLOCK, mb);
+		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+			dwt_count_lsu(&c->scs, mb);
+	}
+	core_charge(c, b->addr, CORE_CHARGE_BLOCK_PARTIAL, cb->cost_before[i]);
 	c->instructions += (unsigned)i;
 	c->entry_refill = false;
 	c->fetch_next = CYC_FETCH_FULL;

@@ -89,6 +89,9 @@ struct sim_core {
 	 * end does no work for it). Full after a debug halt or a block left part-way. */
 	uint8_t fetch_next;
 
+	core_ledger_fn ledger; /* core_set_ledger(): NULL unless someone asks */
+	void *ledger_ctx;
+
 	uint64_t instructions;
 	uint64_t halts;  /* the exceptions taken are the SCS's count (exc_taken) */
 	uint64_t resets; /* local resets (SYSRESETREQ, VECTRESET, NRST, power-on): bench's `stats` resets= */
@@ -152,6 +155,15 @@ struct core_mmio {
 
 /* The files of sim/core, bottom up: each calls only those above it in this list (no call cycle,
  * scripts/check_layers.py --sim-cycles). */
+
+/* The one place the count grows (core.h, enum core_charge_why): `pc` is the instruction the cycles
+ * belong to, or the first of the block for a block's own cost. */
+static inline void core_charge(struct sim_core *c, uint32_t pc, enum core_charge_why why, uint64_t cycles)
+{
+	c->now += cycles;
+	if (__builtin_expect(c->ledger != NULL, 0))
+		c->ledger(c->ledger_ctx, pc, why, cycles);
+}
 
 /* core_regs.c */
 uint32_t core_reg(struct sim_core *c, int ucreg);

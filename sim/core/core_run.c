@@ -145,7 +145,7 @@ static bool sleep_until(struct sim_core *c, uint64_t end)
 	if (t > end)
 		t = end;
 	dwt_count_sleep(&c->scs, t - c->now);
-	c->now = t;
+	core_charge(c, c->ledger ? core_pc(c) : 0, CORE_CHARGE_SLEEP, t - c->now);
 	advance_timers(c);
 	if (wake_pending(c))
 		c->state = CORE_RUNNING;

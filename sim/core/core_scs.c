@@ -121,7 +121,7 @@ static void op_charge_exception(void *core, uint32_t cycles)
 {
 	struct sim_core *c = core_of(core);
 	c->entry_refill = true; /* the handler or the return address is fetched afresh */
-	c->now += cycles;
+	core_charge(c, c->ledger ? core_pc(c) : 0, CORE_CHARGE_EXCEPTION, cycles);
 }
 
 static void op_pended(void *core)

@@ -135,6 +135,12 @@ fail:
 	return NULL;
 }
 
+void core_set_ledger(struct sim_core *c, core_ledger_fn fn, void *ctx)
+{
+	c->ledger = fn;
+	c->ledger_ctx = ctx;
+}
+
 void core_free(struct sim_core *c)
 {
 	if (!c)

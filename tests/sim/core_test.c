@@ -157,6 +157,43 @@ static void test_wfi_sleeps_until_systick(void **state)
 	rig_free(r);
 }
 
+/* The cycle ledger (core_set_ledger): every cycle CYCCNT counts between two BKPTs is charged with
+ * a reason, here a WFI sleep until SysTick and its exception (test_wfi_sleeps_until_systick). */
+struct ledger {
+	uint64_t by[CORE_CHARGE_N];
+};
+
+static void ledger_add(void *ctx, uint32_t pc, enum core_charge_why why, uint64_t cycles)
+{
+	struct ledger *l = ctx;
+	(void)pc;
+	assert_true(why < CORE_CHARGE_N);
+	l->by[why] += cycles;
+}
+
+static void test_ledger_sums_to_cyccnt(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new("cases", 12, true);
+	struct ledger l = {{0}};
+	core_set_ledger(r->c, ledger_add, &l);
+	assert_int_equal(run_to_bkpt(r), 1);
+	uint32_t v = rd(r, 0xE000E018u); /* SYST_CVR */
+	uint32_t c1 = rd(r, DWT_CYCCNT);
+	l = (struct ledger){{0}};
+	resume_past_bkpt(r);
+	assert_int_equal(run_to_bkpt(r), 2);
+	uint32_t c2 = rd(r, DWT_CYCCNT);
+	uint64_t sum = 0;
+	for (int w = 0; w < CORE_CHARGE_N; w++)
+		sum += l.by[w];
+	assert_int_equal(sum, c2 - c1);                     /* v + 23 */
+	assert_int_equal(l.by[CORE_CHARGE_SLEEP], v - 1u);  /* the WFI's own cycle is its block's */
+	assert_int_equal(l.by[CORE_CHARGE_EXCEPTION], 22u); /* entry 12, return 10 */
+	core_set_ledger(r->c, NULL, NULL);
+	rig_free(r);
+}
+
 static void test_tail_chain_after_cpsie(void **state)
 {
 	(void)state;
@@ -553,6 +590,7 @@ int main(void)
 	    cmocka_unit_test(test_fault_in_hardfault_locks_up),
 	    cmocka_unit_test(test_systick_in_measured_stretch),
 	    cmocka_unit_test(test_wfi_sleeps_until_systick),
+	    cmocka_unit_test(test_ledger_sums_to_cyccnt),
 	    cmocka_unit_test(test_tail_chain_after_cpsie),
 	    cmocka_unit_test(test_slicing_changes_nothing),
 	    cmocka_unit_test(test_nested_preemption),
