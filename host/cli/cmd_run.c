@@ -41,8 +41,8 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
 	struct bench_report rep;
-	struct bench_error err, werr;
-	int rc, wrc, code;
+	struct bench_error err, werr, uerr;
+	int rc, wrc, urc = 0, code;
 	static struct junit_limits limits; /* --max-cycles NAME=N, checked after the run (report/junit.c) */
 
 	run_opts_init(&o);
@@ -101,6 +101,9 @@ int cmd_run(int argc, char **argv)
 	results_init(&rep);
 	rc = run_measure(&o, &rep, &err);
 	bench_error_clear(&werr);
+	bench_error_clear(&uerr);
+	if (!rc) /* a result with nothing that counts: the report says incomplete before it is written */
+		urc = results_fail_unmeasured(&rep, &uerr);
 	wrc = write_outputs(&o, &limits, &rep, rep.n_results > 0, &werr);
 	if (!wrc && o.profile) /* the top-N table, PREFIX.folded and PREFIX.callgrind (docs/profile.md) */
 		wrc = profile_write_all(&rep, o.profile, o.quiet ? NULL : stdout, &werr);
@@ -110,6 +113,10 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "bench: %s\n", werr.msg);
 	code = rc ? bench_exit_code(err.kind) : wrc ? bench_exit_code(werr.kind) : 0;
 	code = junit_limit_exit(&limits, &rep, code);
+	if (!code && urc) { /* a --max-cycles limit naming it has said so already (exit 1) */
+		fprintf(stderr, "bench: %s\n", uerr.msg);
+		code = bench_exit_code(uerr.kind);
+	}
 	results_free(&rep);
 	run_opts_free(&o);
 	return code;

@@ -164,6 +164,17 @@ int farm_run(const struct farm *f, const struct run_opts *base, struct bench_rep
 		for (size_t i = 0; i < f->n && rc == 0; i++)
 			if (jobs[i].rc)
 				rc = bench_fail(err, jobs[i].err.kind, "%s: %s", jobs[i].b->name, jobs[i].err.msg);
+		/* Per board: a board without a cycle counter measures nothing by design, its results.h says. */
+		for (size_t i = 0; i < f->n && rc == 0; i++) {
+			struct bench_error uerr;
+			if (!results_fail_unmeasured(&jobs[i].rep, &uerr))
+				continue;
+			rc = bench_fail(err, uerr.kind, "%s: %s", jobs[i].b->name, uerr.msg);
+			combined->status = BENCH_STATUS_INCOMPLETE;
+			str_fmt_cut(combined->status_detail, sizeof(combined->status_detail), "%s",
+			            bench_err_name(uerr.kind));
+			str_fmt_cut(combined->error, sizeof(combined->error), "%s", err->msg);
+		}
 	}
 	for (size_t i = 0; i < f->n; i++)
 		results_free(&jobs[i].rep);

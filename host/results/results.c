@@ -207,20 +207,30 @@ size_t results_interrupted(const struct bench_result *res)
 
 /* A result without one sample that counts has no figure: every reader (a --max-cycles gate, JUnit,
  * CSV, compare) must see why rather than an empty row that passes (issue 26, class 2). An error the
- * run already gave (no cycle counter) is kept. */
+ * run already gave (no cycle counter) is kept. The reason counts the flag that left the samples out
+ * (only BENCH_SAMPLE_INTERRUPTED does, results_stats) and says which of them may also have wrapped. */
 static void explain_unmeasured(struct bench_result *res, size_t interrupted, bool no_memory)
 {
+	size_t wrapped = 0;
+
 	if (res->stats.n || res->error[0])
 		return;
+	for (size_t i = 0; res->sample_flags && i < res->n_samples; i++)
+		wrapped += (res->sample_flags[i] & BENCH_SAMPLE_WRAPPED) != 0;
 	if (no_memory)
 		str_fmt_cut(res->error, sizeof(res->error), "out of memory computing the statistics: nothing counted");
 	else if (!res->n_samples)
 		str_fmt_cut(res->error, sizeof(res->error), "no sample measured");
-	else
+	else if (interrupted == res->n_samples)
 		str_fmt_cut(res->error, sizeof(res->error),
-		            "no sample counts: all %zu took an exception inside the stretch (\"interrupted\") and "
+		            "no sample counts: all %zu took an exception inside the stretch (\"interrupted\")%s and "
 		            "are left out; --mask-irqs keeps interrupts out, --keep-interrupted counts them",
-		            interrupted);
+		            interrupted, wrapped ? ", may have wrapped the counter too," : "");
+	else /* results_stats leaves out interrupted samples only; a figure it did not count is bench's fault */
+		str_fmt_cut(res->error, sizeof(res->error),
+		            "no sample counts: %zu of %zu took an exception inside the stretch, %zu may have wrapped "
+		            "the counter",
+		            interrupted, res->n_samples, wrapped);
 }
 
 void results_stats(const struct bench_report *r, struct bench_result *res)
@@ -252,6 +262,45 @@ void results_finish(struct bench_report *r)
 {
 	for (size_t i = 0; i < r->n_results; i++)
 		results_stats(r, &r->results[i]);
+}
+
+size_t results_unmeasured(const struct bench_report *rep, const struct bench_result **first)
+{
+	size_t n = 0;
+
+	if (first)
+		*first = NULL;
+	if (!strcmp(rep->context.counter, "none")) /* nothing to count by design (docs/run.md) */
+		return 0;
+	for (size_t i = 0; i < rep->n_results; i++) {
+		if (rep->results[i].stats.n)
+			continue;
+		if (!n++ && first)
+			*first = &rep->results[i];
+	}
+	return n;
+}
+
+int results_fail_unmeasured(struct bench_report *rep, struct bench_error *err)
+{
+	const struct bench_result *res;
+	size_t n = results_unmeasured(rep, &res);
+	char label[600];
+
+	if (!n)
+		return 0;
+	results_label(res, label, sizeof(label));
+	if (n == 1)
+		bench_fail(err, BENCH_E_TARGET, "%.300s: %.600s", label,
+		           res->error[0] ? res->error : "no sample measured");
+	else
+		bench_fail(err, BENCH_E_TARGET, "%zu results with no sample that counts; the first, %.300s: %.600s", n,
+		           label, res->error[0] ? res->error : "no sample measured");
+	/* Something was measured, nothing of this result counts: the report says so, as a run cut short does. */
+	rep->status = BENCH_STATUS_INCOMPLETE;
+	str_fmt_cut(rep->status_detail, sizeof(rep->status_detail), "%s", bench_err_name(err->kind));
+	str_fmt_cut(rep->error, sizeof(rep->error), "%s", err->msg);
+	return -(int)err->kind;
 }
 
 const char *results_status_name(enum bench_status s)

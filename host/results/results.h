@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/error.h"
+
 #define BENCH_SCHEMA_VERSION 1
 #define BENCH_MAX_ARGS       8
 #define BENCH_NAME_MAX       64
@@ -171,6 +173,14 @@ void results_stats(const struct bench_report *r, struct bench_result *res);
 size_t results_interrupted(const struct bench_result *res);
 void stats_compute(const int64_t *samples, size_t n, struct bench_stats *out);
 const char *results_status_name(enum bench_status s);
+/* How many results of REP have no sample that counts (every sample left out, or none measured);
+ * *FIRST (when not NULL) gets the first of them. 0 on a board without a cycle counter
+ * (context.counter "none"), which measures nothing by design (docs/run.md). */
+size_t results_unmeasured(const struct bench_report *rep, const struct bench_result **first);
+/* A run that ended well but left a result with no sample that counts is no success (issue 26):
+ * sets REP's status to incomplete with the error naming the first such result and its reason, and
+ * returns BENCH_E_TARGET (exit 5) through ERR; 0 when every result has a figure. */
+int results_fail_unmeasured(struct bench_report *rep, struct bench_error *err);
 
 /* Naming (naming.c), shared by every reporter and `bench compare`. */
 /* "fut[input=7]" or "fut[input=7,n=3]"; just "fut" without args. Always NUL-terminates. */

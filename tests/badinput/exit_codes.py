@@ -24,6 +24,7 @@ BENCH, BUILD, SRC = sys.argv[1], sys.argv[2], sys.argv[3]
 EX = os.path.join(BUILD, "examples", "sim-stm32f4")
 NOPS = os.path.join(EX, "nops.elf")
 STARTFAULT = os.path.join(BUILD, "tests", "firmware", "run", "startfault.elf")
+PENDSV = os.path.join(BUILD, "tests", "firmware", "ci", "pendsv", "sled.elf")
 CIFX = os.path.join(SRC, "tests", "ci", "fixtures")
 DEAD = "127.0.0.1:1"  # a privileged port nobody here binds: connecting is refused at once
 STRICT = os.environ.get("CI") == "true" or os.environ.get("BENCH_STRICT") == "1"
@@ -114,7 +115,11 @@ def main():
             4: [("nothing-answers", lambda: run(["run", NOPS, "--openocd", DEAD], tmp),
                  r"^bench: nothing answers at 127\.0\.0\.1:1")],
             5: [("start-fault", lambda: run(["run", STARTFAULT, "--repeat", "1"] + wd, tmp),
-                 r"^bench: the target faulted: HardFault")],
+                 r"^bench: the target faulted: HardFault"),
+                # every sample took PendSV inside its stretch: nothing counts, no gate passes on it
+                ("nothing-counts", lambda: run(["run", PENDSV, "--repeat", "3", "--quiet", "--no-progress",
+                                                "--json", os.path.join(tmp, "irq.json")] + wd, tmp),
+                 r"^bench: sled: no sample counts: all 3 took an exception inside the stretch")],
             6: [("help-to-full", help_to_full, r"^bench: writing to stdout failed \(No space left on device\)"),
                 ("full-tmpdir", lambda: full_tmpdir(tmp), r"^bench: TMPDIR .*/full is full \(0 bytes free")],
             130: [("interrupted", lambda: interrupted(tmp), r"^bench: interrupted")],

@@ -56,7 +56,7 @@ grep -q '<failure type="max-cycles" message="max 50 cycles &gt; limit 49"/>' "$t
 
 # No gate passes on nothing (issue 26): pendsv/sled.elf pends PendSV inside every stretch, so
 # every sample is interrupted and none counts. The budget fails (exit 1) with the reason, the JUnit
-# case fails, the JSON result's error says why, and compare calls the pair a regression, not "same".
+# case fails, the JSON result's error says why, and compare does not call the pair "same".
 set +e
 "$bench" run "$fw/pendsv/sled.elf" --repeat 3 --no-progress --format junit --max-cycles sled=1000 \
   --json "$tmp/irq.json" >"$tmp/irq.xml" 2>"$tmp/irq.err"; rc=$?
@@ -69,11 +69,22 @@ grep -qF '<failure type="max-cycles" message="no sample to check against limit 1
   fail "junit: $(cat "$tmp/irq.xml")"
 [[ $(field "$tmp/irq.json" "[(x['n'], x['interrupted'], x['error']) for x in r['results']]") == "[(0, [0, 1, 2], '$why')]" ]] ||
   fail "interrupted JSON: $(field "$tmp/irq.json" "r['results']")"
+# Without a gate, too: nothing counts is exit 5 with the reason, status "incomplete", the report kept.
+set +e
+"$bench" run "$fw/pendsv/sled.elf" --repeat 3 --quiet --no-progress --json "$tmp/irqn.json" 2>"$tmp/irqn.err"; rc=$?
+set -e
+[[ $rc -eq 5 ]] || fail "every sample interrupted, no gate: exit $rc, expected 5: $(cat "$tmp/irqn.err")"
+[[ $(cat "$tmp/irqn.err") == "bench: sled: $why" ]] || fail "no gate, stderr: $(cat "$tmp/irqn.err")"
+[[ $(field "$tmp/irqn.json" "(r['status'], r['status_detail'], r['results'][0]['interrupted'])") == "('incomplete', 'target', [0, 1, 2])" ]] ||
+  fail "no gate, JSON: $(field "$tmp/irqn.json" "(r['status'], r['error'])")"
+# Such a report is incomplete: compare refuses it (exit 2) rather than call two empty sides "same"
+# (the UNMEASURED verdict of a complete report is tests/ci/test_compare.c's).
 set +e
 "$bench" compare "$tmp/irq.json" "$tmp/irq.json" >"$tmp/irqc.out" 2>"$tmp/irqc.err"; rc=$?
 set -e
-[[ $rc -eq 1 ]] || fail "compare of two empty sides: exit $rc, expected 1: $(cat "$tmp/irqc.out")"
-grep -q '^sled  .*UNMEASURED$' "$tmp/irqc.out" || fail "compare empty sides: $(cat "$tmp/irqc.out")"
+[[ $rc -eq 2 ]] || fail "compare of two empty sides: exit $rc, expected 2: $(cat "$tmp/irqc.err")"
+grep -qF 'is a run that did not finish (status incomplete: sled: no sample counts: all 3' "$tmp/irqc.err" ||
+  fail "compare empty sides: $(cat "$tmp/irqc.err")"
 
 # Outputs (issue 26, class 7). --json /dev/stdout is --json -: stdout is that one JSON document,
 # whether it is a pipe or a file; a shell's >(cmd) (/dev/fd/63, a link to a pipe) is written through.

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -98,6 +99,44 @@ static void test_results_grouping(void **state)
 	assert_int_equal(r.n_results, 0);
 }
 
+/* A result whose samples are all left out fails the run (exit 5) unless the board has no counter;
+ * its reason counts what left the samples out (issue 26). */
+static void test_results_unmeasured(void **state)
+{
+	struct bench_report r;
+	struct bench_error err;
+	const struct bench_result *first;
+	struct bench_result *x;
+
+	(void)state;
+	results_init(&r);
+	x = results_get(&r, "sled", NULL, 0);
+	assert_non_null(x);
+	assert_int_equal(results_add_sample(x, 300, BENCH_SAMPLE_INTERRUPTED), 0);
+	assert_int_equal(results_add_sample(x, 310, BENCH_SAMPLE_INTERRUPTED | BENCH_SAMPLE_WRAPPED), 0);
+	assert_non_null(results_get(&r, "fut", NULL, 0));
+	assert_int_equal(results_add_sample(&r.results[1], 14, 0), 0);
+	results_finish(&r);
+	assert_string_equal(r.results[0].error,
+	                    "no sample counts: all 2 took an exception inside the stretch (\"interrupted\"), may have "
+	                    "wrapped the counter too, and are left out; --mask-irqs keeps interrupts out, "
+	                    "--keep-interrupted counts them");
+	assert_int_equal(results_unmeasured(&r, &first), 1);
+	assert_ptr_equal(first, &r.results[0]);
+	assert_int_equal(results_fail_unmeasured(&r, &err), -(int)BENCH_E_TARGET);
+	assert_int_equal(bench_exit_code(err.kind), 5);
+	assert_string_equal(results_status_name(r.status), "incomplete");
+	assert_string_equal(r.status_detail, bench_err_name(BENCH_E_TARGET));
+	assert_true(!strncmp(r.error, "sled: no sample counts: all 2 took", 34));
+	/* counter: none measures nothing by design: exit 0 (docs/run.md) */
+	r.status = BENCH_STATUS_OK;
+	(void)snprintf(r.context.counter, sizeof(r.context.counter), "none");
+	assert_int_equal(results_unmeasured(&r, NULL), 0);
+	assert_int_equal(results_fail_unmeasured(&r, &err), 0);
+	assert_string_equal(results_status_name(r.status), "ok");
+	results_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +145,7 @@ int main(void)
 	    cmocka_unit_test(test_stats_odd_median_negative),
 	    cmocka_unit_test(test_stats_large_values),
 	    cmocka_unit_test(test_results_grouping),
+	    cmocka_unit_test(test_results_unmeasured),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
