@@ -252,11 +252,9 @@ int openocd_start(const struct openocd_start_opts *o, struct openocd_proc *out, 
 	 * would measure whatever board it drives, while its own OpenOCD fails to bind and exits. */
 	if (o->tcl_port && (rc = port_taken(out->host, o->tcl_port, err)))
 		goto fail;
-	/* A real board with no probe attached: OpenOCD would fail with its own "open failed" (exit 4
-	 * all the same); say which command lists the probes (docs/exit-codes.md). A --probe SERIAL
-	 * was checked before the run (probes_run.c). */
-	if (!o->board->virtual_board && !o->probe_serial && (rc = probes_require(err)))
-		goto fail;
+	/* A real board whose probe OpenOCD may not find: openocd_fail_start() asks the USB bus then
+	 * (a --probe SERIAL was checked before the run, probes_run.c). */
+	out->probe_check = !o->board->virtual_board && !o->probe_serial;
 	if (o->board->virtual_board && (rc = start_sim(o, transport, out, set_sim, sizeof(set_sim), err)))
 		goto fail;
 	out->sim_ready_ms = o->board->virtual_board ? clock_now_ms() : 0;
@@ -396,6 +394,20 @@ const char *openocd_start_advice(const char *errors)
 	return "check the board, the probe and its USB permissions";
 }
 
+/* OpenOCD 0.12's words when its adapter driver finds no device: "open failed" (stlink_usb.c,
+ * hla and st-link dap), "no device found" (ftdi/mpsse.c), "unable to find a matching CMSIS-DAP
+ * device" (cmsis_dap.c), "No J-Link device found" (jlink.c). */
+static bool adapter_not_found(const char *errors)
+{
+	static const char *const words[] = {"open failed", "no device found", "unable to find a matching",
+	                                    "No J-Link device found"};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(errors, words[i]))
+			return true;
+	return false;
+}
+
 int openocd_fail_start(const struct openocd_proc *p, const char *how, struct bench_error *err)
 {
 	/* Room for all three error lines (openocd_log_errors() keeps up to 511 bytes of each), so the
@@ -406,6 +418,13 @@ int openocd_fail_start(const struct openocd_proc *p, const char *how, struct ben
 	openocd_log_errors(p, 3, why, sizeof(why));
 	if (!why[0])
 		proc_log_tail(p->log_path, 4, why, sizeof(why));
+	/* No probe attached: say which command lists them, exit 4 as before (docs/exit-codes.md). Only
+	 * when OpenOCD found no adapter and the bus holds none bench knows: a board reached over FTDI,
+	 * bit-bang or TCP is none of bench's business until OpenOCD fails. */
+	if (p->probe_check && adapter_not_found(why) && probes_none_attached())
+		return bench_fail(err, BENCH_E_CONNECT, /* the session adds OpenOCD's words (session_annotate) */
+		                  "no debug probe is attached: connect the board's probe, then run `bench probes` to "
+		                  "see that bench finds it");
 	const char *advice = openocd_start_advice(why), *quote = why[0] ? why : "empty";
 	/* The advice ends the line: shorten the quote, not the advice, when a long work dir leaves little
 	 * room in err->msg. */

@@ -48,6 +48,7 @@ struct openocd_proc {
 	uint64_t sim_ready_ms, tcl_ready_ms; /* clock_now_ms() when each was listening (0: not started) */
 	long reset_scan_off;                 /* openocd_log_resets(): the log read up to here (whole lines) */
 	uint64_t reset_lines;                /* and the "external reset detected" lines seen in it */
+	bool probe_check; /* a real board without --probe: a start that finds no adapter asks the USB bus */
 };
 
 /* Returns 0 with both running and the TCL port answering, or a negated bench_err

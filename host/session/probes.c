@@ -335,7 +335,7 @@ int probes_select(const struct probe_list *l, const char *serial, struct bench_e
 
 	if (serial && *serial)
 		return probes_find_serial(l, serial, &p, err);
-	if (l->n < 2) /* none: the session says so when it would start OpenOCD (probes_require) */
+	if (l->n < 2) /* none: the session says so when OpenOCD finds none (probes_none_attached) */
 		return 0;
 	for (size_t i = 0; i < l->n && used < sizeof(known); i++) {
 		int w = snprintf(known + used, sizeof(known) - used, "%s%s (%s, bus %u port %s)", i ? ", " : "",
@@ -346,17 +346,14 @@ int probes_select(const struct probe_list *l, const char *serial, struct bench_e
 	return bench_fail(err, BENCH_E_USAGE, "%zu probes attached, pass --probe SERIAL with one of: %s", l->n, known);
 }
 
-int probes_require(struct bench_error *err)
+bool probes_none_attached(void)
 {
 	struct probe_list l;
-	int rc = probes_enumerate(&l, err);
+	struct bench_error err;
+	bool none = probes_enumerate(&l, &err) == 0 && l.n == 0;
 
-	if (rc == 0 && l.n == 0)
-		rc = bench_fail(err, BENCH_E_CONNECT,
-		                "no debug probe is attached: connect the board's probe, then run `bench probes` "
-		                "to see that bench finds it");
 	probes_free(&l);
-	return rc;
+	return none;
 }
 
 static int print_json(FILE *out, const struct probe_list *l, struct bench_error *err)

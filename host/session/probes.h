@@ -59,9 +59,11 @@ int probes_find_serial(const struct probe_list *l, const char *serial, const str
  * be attached (probes_find_serial's error); without one, several attached probes are ambiguous
  * (BENCH_E_USAGE listing them, "pass --probe SERIAL"); one or none is left to OpenOCD. */
 int probes_select(const struct probe_list *l, const char *serial, struct bench_error *err);
-/* At least one probe attached, else BENCH_E_CONNECT (exit 4) naming `bench probes`: what the
- * session checks before it starts OpenOCD for a real board, after the firmware and board checks. */
-int probes_require(struct bench_error *err);
+/* True only when the USB bus can be listed and holds no probe bench knows. OpenOCD reaches boards
+ * bench cannot list (FTDI, GPIO bit-bang, remote_bitbang, `st-link backend tcp`), so this is asked
+ * only after OpenOCD failed to open its adapter (openocd_fail_start()), never before starting it;
+ * a bus that cannot be listed (no libusb) is false: OpenOCD's own error then stands. */
+bool probes_none_attached(void);
 struct run_opts;
 /* probes_select() on this machine's probes for a run on a real OpenOCD board (probes_run.c);
  * 0 for runs that use no probe. */

@@ -238,6 +238,33 @@ def case_attach():
                 p.wait(timeout=10)
 
 
+def case_remote_bitbang():
+    # A real board (virtual: false) whose adapter bench cannot list as USB: OpenOCD's remote_bitbang
+    # driver on bench-sim's JTAG port. bench starts OpenOCD and measures; it asks the USB bus only
+    # when OpenOCD finds no adapter (a24bc0b's merge refused it: "no debug probe is attached").
+    boards = tempfile.mkdtemp(prefix="bench-e2e-boards-")
+    sim = subprocess.Popen([os.path.join(BUILD, "bench-sim"), "--jtag-port", "0", "--quiet", "--elf",
+                            os.path.join(EX, "nops.elf")], stdout=subprocess.PIPE, text=True)
+    try:
+        jtag = int(sim.stdout.readline().split()[1])
+        d = os.path.join(boards, "bitbang")
+        os.mkdir(d)
+        board = json.load(open(os.path.join(SRC, "boards", "sim-stm32f4", "board.json")))
+        board.update({"name": "bitbang", "virtual": False})
+        json.dump(board, open(os.path.join(d, "board.json"), "w"))
+        with open(os.path.join(d, "openocd.cfg"), "w") as f:  # the jtag branch: adapter driver remote_bitbang
+            f.write(f"set BENCH_TRANSPORT jtag\nset SIM_JTAG_PORT {jtag}\n"
+                    f"source {{{os.path.join(SRC, 'boards', 'sim-stm32f4', 'openocd.cfg')}}}\n")
+        rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--board", "bitbang", "--boards-dir", boards,
+                                 "--repeat", "2"], status="ok")
+        expect(rc == 0, f"exit code {rc}: {err}")
+        r = result(rep, "nop100")
+        expect(r and r["samples"] == [100, 100], f"nop100 through remote_bitbang: {r}")
+    finally:
+        sim.terminate()
+        sim.wait(timeout=10)
+
+
 def tcl_command(sock, cmd):
     """One command on OpenOCD's TCL port (terminated by 0x1a both ways); returns the reply text."""
     sock.sendall(cmd.encode() + b"\x1a")
