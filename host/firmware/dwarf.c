@@ -12,6 +12,11 @@
 #include "firmware/elf.h"
 
 enum {
+	TAG_ARRAY = 0x01,
+	TAG_CLASS = 0x02,
+	TAG_STRUCT = 0x13,
+	TAG_UNION = 0x17,
+	TAG_SUBRANGE = 0x21,
 	TAG_ENUMERATION = 0x04,
 	TAG_POINTER = 0x0f,
 	TAG_TYPEDEF = 0x16,
@@ -24,6 +29,8 @@ enum {
 	AT_NAME = 0x03,
 	AT_BYTE_SIZE = 0x0b,
 	AT_ENCODING = 0x3e,
+	AT_UPPER_BOUND = 0x2f,
+	AT_COUNT = 0x37,
 	AT_SPECIFICATION = 0x47,
 	AT_TYPE = 0x49,
 	ATE_BOOLEAN = 0x02,
@@ -197,6 +204,7 @@ struct die {
 	const char *name;
 	uint64_t type, spec; /* .debug_info offsets; 0: none */
 	uint64_t size;
+	uint64_t count; /* a subrange's elements (DW_AT_count, or DW_AT_upper_bound + 1); 0: unknown */
 	uint32_t enc;
 	unsigned depth; /* 1: a child of the unit (a global or file-scope static; not a local) */
 };
@@ -213,8 +221,11 @@ struct dies {
 
 static bool kept(uint32_t tag)
 {
-	static const uint32_t tags[] = {TAG_ENUMERATION, TAG_POINTER,  TAG_TYPEDEF,  TAG_BASE,  TAG_CONST,
-	                                TAG_VARIABLE,    TAG_VOLATILE, TAG_RESTRICT, TAG_ATOMIC};
+	/* The aggregates too: a variable of one is no integer, and --arg must say so rather than take its
+	 * symbol size for an integer's (DWARF 5 7.5.4, Table 7.3). */
+	static const uint32_t tags[] = {TAG_ENUMERATION, TAG_POINTER,  TAG_TYPEDEF,  TAG_BASE,    TAG_CONST,
+	                                TAG_VARIABLE,    TAG_VOLATILE, TAG_RESTRICT, TAG_ATOMIC,  TAG_ARRAY,
+	                                TAG_CLASS,       TAG_STRUCT,   TAG_UNION,    TAG_SUBRANGE};
 	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
 		if (tags[i] == tag)
 			return true;
@@ -365,6 +376,10 @@ static int read_value(const struct elf_debug *d, const struct unit *u, struct rd
 		die->size = v;
 	else if (s->at == AT_ENCODING && is_num)
 		die->enc = (uint32_t)v;
+	else if (s->at == AT_COUNT && is_num)
+		die->count = v;
+	else if (s->at == AT_UPPER_BOUND && is_num && v < UINT64_MAX)
+		die->count = v + 1; /* C arrays start at 0 (DW_AT_lower_bound's default for C, 5.13) */
 	return 0;
 }
 
@@ -466,7 +481,35 @@ static const struct die *die_at(const struct dies *l, uint64_t off)
 	return NULL;
 }
 
-/* Follows typedefs and qualifiers from the variable's type to a base, enumeration or pointer type. */
+static int resolve(const struct dies *l, uint64_t type, struct dwarf_type *out);
+
+/* An array is no integer: named after its element and its dimensions ("uint8_t[4]"), which follow
+ * it as its DW_TAG_subrange_type children (DWARF 5 5.13); its size is theirs times the element's. */
+static int resolve_array(const struct dies *l, const struct die *t, struct dwarf_type *out)
+{
+	struct dwarf_type elem = {0};
+	char dims[48] = "";
+	uint64_t n = 1;
+	size_t used = 0;
+
+	if (!t->type || resolve(l, t->type, &elem))
+		(void)snprintf(elem.name, sizeof(elem.name), "array");
+	for (const struct die *d = t + 1; d < l->items + l->n && d->tag == TAG_SUBRANGE && d->depth == t->depth + 1;
+	     d++) {
+		int w = d->count ? snprintf(dims + used, sizeof(dims) - used, "[%llu]", (unsigned long long)d->count)
+		                 : snprintf(dims + used, sizeof(dims) - used, "[]");
+		used = w > 0 && (size_t)w < sizeof(dims) - used ? used + (size_t)w : used;
+		n = d->count && n <= UINT32_MAX / d->count ? n * d->count : 0;
+	}
+	if (!out->name[0])
+		(void)snprintf(out->name, sizeof(out->name), "%.40s%s", elem.name, dims[0] ? dims : "[]");
+	out->size = t->size ? (unsigned)t->size : (unsigned)(n * elem.size);
+	out->kind = DWARF_OTHER;
+	return 0;
+}
+
+/* Follows typedefs and qualifiers from the variable's type to a base, enumeration or pointer type,
+ * or to an aggregate (DWARF_OTHER), which --arg refuses by its name. */
 static int resolve(const struct dies *l, uint64_t type, struct dwarf_type *out)
 {
 	for (int depth = 0; depth < 32; depth++) {
@@ -496,8 +539,25 @@ static int resolve(const struct dies *l, uint64_t type, struct dwarf_type *out)
 					out->size = size;
 				return rc;
 			}
+			/* DWARF 2 names no underlying type: C makes an enum an int (C11 6.7.2.2), so 4 bytes
+			 * are signed (a negative enumerator must go in); a packed one (-fshort-enums) is
+			 * taken as unsigned. */
 			out->size = (unsigned)t->size;
-			out->kind = DWARF_UNSIGNED;
+			out->kind = t->size == 4 ? DWARF_SIGNED : DWARF_UNSIGNED;
+			return 0;
+		case TAG_ARRAY:
+			return resolve_array(l, t, out);
+		case TAG_STRUCT:
+		case TAG_CLASS:
+		case TAG_UNION:
+			if (!out->name[0]) /* an anonymous one without a typedef */
+				(void)snprintf(out->name, sizeof(out->name), "%s",
+				               t->tag == TAG_UNION ? "a union" : "a struct");
+			else if (t->name && !strcmp(out->name, t->name)) /* its own tag: say what it is */
+				(void)snprintf(out->name, sizeof(out->name), "%s %.40s",
+				               t->tag == TAG_UNION ? "union" : "struct", t->name);
+			out->size = (unsigned)t->size;
+			out->kind = DWARF_OTHER;
 			return 0;
 		default: /* typedef, const, volatile, restrict, _Atomic */
 			if (!t->type)
@@ -511,10 +571,13 @@ static int resolve(const struct dies *l, uint64_t type, struct dwarf_type *out)
 int dwarf_var_type(const struct elf_file *e, const char *name, struct dwarf_type *out)
 {
 	struct dies l = {0};
+	struct elf_debug dbg;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (!e->debug.info || !e->debug.abbrev || read_all(&e->debug, &l))
+	if (elf_read_debug(e->path, &dbg))
+		return -1;
+	if (!dbg.info || !dbg.abbrev || read_all(&dbg, &l))
 		goto done;
 	for (size_t i = 0; i < l.n && rc; i++) {
 		const struct die *v = &l.items[i], *decl = v->spec ? die_at(&l, v->spec) : NULL;
@@ -527,6 +590,7 @@ int dwarf_var_type(const struct elf_file *e, const char *name, struct dwarf_type
 	}
 done:
 	free(l.items);
+	elf_debug_free(&dbg);
 	return rc;
 }
 
@@ -561,7 +625,8 @@ int dwarf_input_range(const struct elf_file *e, const char *name, unsigned size,
 	static const char *const kinds[] = {"signed", "unsigned", "bool", "floating point", "not an integer"};
 	struct dwarf_type t;
 
-	if (dwarf_var_type(e, name, &t) == 0 && t.size == size) {
+	/* A type that is no integer is refused whatever the sizes say (an array has no DW_AT_byte_size). */
+	if (dwarf_var_type(e, name, &t) == 0 && (t.size == size || t.kind == DWARF_OTHER || t.kind == DWARF_FLOAT)) {
 		(void)snprintf(what, len, "%s: %u byte%s, %s, from the ELF's DWARF", t.name[0] ? t.name : "?", size,
 		               size == 1 ? "" : "s", kinds[t.kind]);
 		return dwarf_type_range(&t, lo, hi) ? 0 : -1;
@@ -569,7 +634,7 @@ int dwarf_input_range(const struct elf_file *e, const char *name, unsigned size,
 	/* No type: SIZE bytes hold -2^(8 SIZE - 1) .. 2^(8 SIZE) - 1, one way or the other. */
 	*lo = size >= 8 ? INT64_MIN : -((int64_t)1 << (8 * size - 1));
 	*hi = size >= 8 ? INT64_MAX : (int64_t)(((uint64_t)1 << (8 * size)) - 1);
-	(void)snprintf(what, len, "%u byte%s by its symbol size; no DWARF type (built without -g) says whether signed",
+	(void)snprintf(what, len, "%u byte%s by its symbol size; no DWARF type for it in the ELF says whether signed",
 	               size, size == 1 ? "" : "s");
 	return 0;
 }

@@ -282,8 +282,7 @@ static int read_sections(Elf *elf, struct elf_file *e, struct bench_error *err)
 			return bench_fail(err, BENCH_E_ELF, "%s: broken section header: rebuild the firmware", e->path);
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (name && sh.sh_type == SHT_PROGBITS && !strncmp(name, ".debug_", 7)) {
-			if (keep_debug(scn, &sh, name, &e->debug))
-				return nomem(err);
+			continue; /* read only when --arg asks for a type (elf_read_debug) */
 		} else if (sh.sh_type == SHT_SYMTAB && !e->symbols) {
 			rc = read_symbols(elf, scn, &sh, e, err);
 			if (rc)
@@ -464,6 +463,45 @@ int elf_open(const char *path, struct elf_file *out, struct bench_error *err)
 	return rc;
 }
 
+int elf_read_debug(const char *path, struct elf_debug *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+
+	memset(out, 0, sizeof(*out));
+	if (fd < 0)
+		return -1;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		rc = -1;
+	while (rc == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+		if (!gelf_getshdr(scn, &sh))
+			rc = -1;
+		else if (sh.sh_type == SHT_PROGBITS && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		         !strncmp(name, ".debug_", 7))
+			rc = keep_debug(scn, &sh, name, out);
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	if (rc)
+		elf_debug_free(out);
+	return rc;
+}
+
+void elf_debug_free(struct elf_debug *d)
+{
+	free(d->info);
+	free(d->abbrev);
+	free(d->str);
+	free(d->line_str);
+	memset(d, 0, sizeof(*d));
+}
+
 void elf_close(struct elf_file *e)
 {
 	for (size_t i = 0; i < e->n_symbols; i++)
@@ -471,11 +509,6 @@ void elf_close(struct elf_file *e)
 	free(e->symbols);
 	free(e->segments);
 	markers_free(&e->markers);
-	free(e->debug.info);
-	free(e->debug.abbrev);
-	free(e->debug.str);
-	free(e->debug.line_str);
-	memset(&e->debug, 0, sizeof(e->debug));
 	e->symbols = NULL;
 	e->segments = NULL;
 	e->n_symbols = e->n_segments = 0;

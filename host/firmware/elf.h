@@ -27,7 +27,8 @@ struct elf_segment {
 	uint32_t flags; /* PF_X | PF_W | PF_R */
 };
 
-/* The DWARF sections dwarf.c reads (a variable's type for --arg), copied; NULL when absent. */
+/* The DWARF sections dwarf.c reads (a variable's type for --arg), copied; NULL when absent. Read
+ * only when asked (elf_read_debug): a run without --arg copies none of them. */
 struct elf_debug {
 	uint8_t *info, *abbrev, *str, *line_str;
 	size_t info_len, abbrev_len, str_len, line_str_len;
@@ -53,7 +54,6 @@ struct elf_file {
 	uint32_t vectors[2];
 	uint32_t vectors_addr;
 	bool has_vectors;
-	struct elf_debug debug;
 };
 
 /* Opens and reads everything above. Errors: BENCH_E_FILE (missing/unreadable), BENCH_E_ELF (not an
@@ -61,6 +61,10 @@ struct elf_file {
  * section that does not decode). A firmware with no marker section opens fine (n == 0): the caller
  * decides whether it needs markers. Returns 0 or a negated bench_err. */
 int elf_open(const char *path, struct elf_file *out, struct bench_error *err);
+/* Copies PATH's DWARF sections into OUT (elf_debug_free() frees them); -1 when the file cannot
+ * be read again or memory runs out, with OUT empty. A section absent or compressed stays NULL. */
+int elf_read_debug(const char *path, struct elf_debug *out);
+void elf_debug_free(struct elf_debug *d);
 void elf_close(struct elf_file *e);
 /* Lookup by exact name; NULL when absent. */
 const struct elf_symbol *elf_symbol(const struct elf_file *e, const char *name);

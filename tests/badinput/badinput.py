@@ -230,12 +230,17 @@ volatile float gain;
 volatile level_t level;
 volatile int16_t mid;
 volatile uint32_t result;
+volatile uint8_t buf[4];
+struct pair { int a, b; };
+volatile struct pair pair;
+enum mode { MODE_BACK = -1, MODE_ON = 1, MODE_WIDE = 0x10000 }; /* 4 bytes even with short enums */
+volatile enum mode mode;
 int main(void)
 {
 	bench_init();
 	while (bench_sync()) {
 		BENCH_BEGIN(work);
-		result = small + tiny + flag + (uint32_t)gain + level + mid;
+		result = small + tiny + flag + (uint32_t)gain + level + mid + buf[1] + pair.b + mode;
 		BENCH_END(work);
 	}
 	bench_done();
@@ -250,13 +255,18 @@ def types_elf(d, dwarf=5):
     src = os.path.normpath(os.path.join(CIFX, "..", "..", ".."))
     c = write(os.path.join(d, "types.c"), TYPES_C)
     out = os.path.join(d, "types.elf" if dwarf == 5 else f"types-dwarf{dwarf}.elf")
-    run_tool(["arm-none-eabi-gcc", "-O2", f"-gdwarf-{dwarf}", "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=soft", "-std=gnu99",
+    # -gstrict-dwarf: DWARF 2 as the standard has it, an enumeration without DW_AT_type (a DWARF 3
+    # attribute GCC adds otherwise), as older compilers emit it
+    strict = ["-gstrict-dwarf"] if dwarf == 2 else []
+    cmd = ["arm-none-eabi-gcc", "-O2", f"-gdwarf-{dwarf}"] + strict + [
+              "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=soft", "-std=gnu99",
               "-ffunction-sections", "-fdata-sections", "-nostartfiles", "--specs=nano.specs", "-Wl,--gc-sections",
               "-I", os.path.join(src, "target", "include"), "-I", os.path.join(src, "boards", "sim-stm32f4"),
               "-L", os.path.join(src, "target", "port", "cortex-m"),
               "-T", os.path.join(src, "boards", "sim-stm32f4", "memory.ld"), c,
               os.path.join(src, "target", "src", "bench.c"), os.path.join(src, "target", "port", "cortex-m", "startup.c"),
-              os.path.join(src, "target", "port", "cortex-m", "stm32f4_clock.c"), "-o", out])
+              os.path.join(src, "target", "port", "cortex-m", "stm32f4_clock.c"), "-o", out]
+    run_tool(cmd)
     return out
 
 
