@@ -112,27 +112,6 @@ size_t junit_limit_failures(const struct junit_limits *l, const struct bench_rep
 	return n;
 }
 
-int junit_limits_take(int *argc, char **argv, struct junit_limits *l, struct bench_error *err)
-{
-	int out = 0;
-
-	for (int i = 0; i < *argc; i++) {
-		int rc;
-		if (i == 0 || strcmp(argv[i], "--max-cycles")) {
-			argv[out++] = argv[i];
-			continue;
-		}
-		if (i + 1 >= *argc)
-			return bench_fail(err, BENCH_E_USAGE, "--max-cycles needs NAME=N, e.g. --max-cycles fut=40");
-		rc = junit_limit_parse(l, argv[++i], err);
-		if (rc < 0)
-			return rc;
-	}
-	argv[out] = NULL; /* argv keeps C's terminating NULL (C11 5.1.2.2.1) */
-	*argc = out;
-	return 0;
-}
-
 const char *junit_limit_unmatched(const struct junit_limits *l, const struct bench_report *const *reps, size_t n_reps)
 {
 	for (size_t i = 0; l && i < l->n; i++) {

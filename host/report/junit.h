@@ -45,13 +45,11 @@ size_t junit_limit_failures(const struct junit_limits *l, const struct bench_rep
 size_t junit_limit_explain(FILE *err, const struct junit_limits *l, const struct bench_report *const *reps,
                            size_t n_reps);
 
-/* Takes every `--max-cycles NAME=N` out of ARGV (shifting the rest down, updating *ARGC) into L,
- * for commands whose own parser does not know the flag (`bench run`). BENCH_E_USAGE when one is
- * malformed or lacks its value. */
-int junit_limits_take(int *argc, char **argv, struct junit_limits *l, struct bench_error *err);
-/* The exit code after a run: CODE when it is already a failure; else 1, with one line on stderr,
- * when a result of REP exceeds a limit of L (NULL: none); else 0. The junit reporter reads the same
- * limits from its context (reporter_ctx.limits). */
+/* The exit code after a run: CODE when it is already a failure; else 2 when a limit of L (NULL:
+ * none) names no result; else 1, with one line on stderr, when a result of REP exceeds its limit or
+ * has no sample that counts to check against it (unmeasured: its error says why); else 0. A result
+ * with no sample that no limit names is the caller's (results_fail_unmeasured, exit 5). The junit
+ * reporter reads the same limits from its context (reporter_ctx.limits). */
 int junit_limit_exit(const struct junit_limits *l, const struct bench_report *rep, int code);
 
 extern const struct reporter_ops junit_reporter;
