@@ -391,6 +391,25 @@ out:
 	return rc;
 }
 
+/* A decode error's advice is for a table read from RAM ("call pfp_init() first", "the table is
+ * corrupt"); from the file the one thing to do is rebuild. Keeps advice that already says so,
+ * replaces the last ": advice" after "region table: FACT" otherwise, or adds it. */
+static void file_advice(char *msg, size_t cap)
+{
+	static const char rebuild[] = ": rebuild the firmware";
+	char *last = NULL;
+	size_t len;
+
+	if (strstr(msg, rebuild + 2))
+		return;
+	for (char *p = strstr(msg, ": "); p; p = strstr(p + 2, ": "))
+		last = p;
+	if (last && last > msg + strlen("region table"))
+		*last = '\0';
+	len = strlen(msg);
+	(void)snprintf(msg + len, cap - len, "%s", rebuild);
+}
+
 int regions_read_elf(const struct elf_file *elf, struct bench_report *rep, struct regions_header *hdr,
                      struct bench_error *err)
 {
@@ -415,7 +434,8 @@ int regions_read_elf(const struct elf_file *elf, struct bench_report *rep, struc
 	if (rc < 0 && err->kind == BENCH_E_TARGET) {
 		char msg[sizeof(err->msg)];
 		memcpy(msg, err->msg, sizeof(msg));
-		rc = bench_fail(err, BENCH_E_ELF, "%s: %s: rebuild the firmware", elf->path, msg);
+		file_advice(msg, sizeof(msg));
+		rc = bench_fail(err, BENCH_E_ELF, "%s: %s", elf->path, msg);
 	}
 	return rc;
 }

@@ -52,7 +52,8 @@ nm = subprocess.run(["arm-none-eabi-nm", regions_elf], capture_output=True, text
 syms = {l.split()[-1]: l.split()[0] for l in nm.splitlines()}
 listing = LISTING.format(addr=syms["bench_regions"], rec=syms["pfp_records"])
 
-# (name, argv, exit code, stdout (exact) or None, stderr substring or None)
+# (name, argv, exit code, stdout (exact) or None, stderr substring or None; one ending in a newline
+# is the line's end: a table read from the file gets one piece of advice, not the RAM case's too)
 cases = [
     ("lists the declared regions", [regions_elf], 0, listing, None),
     ("help", ["--help"], 0, None, None),
@@ -62,11 +63,11 @@ cases = [
     ("table missing", [fut_elf], 3, "",
      "symbol `bench_regions` not in " + fut_elf + ": define the table with PFP_DEFINE_TABLE"),
     ("wrong magic", [patched("magic", 0, "<I", 0x12345678)], 3, "",
-     "region table: magic 0x12345678, expected 0x54504650"),
+     "region table: magic 0x12345678, expected 0x54504650 (\"PFPT\"): rebuild the firmware\n"),
     ("wrong version", [patched("version", 4, "<H", 7)], 3, "",
-     "region table: version 7, this bench reads version 1"),
+     "region table: version 7, this bench reads version 1: rebuild the firmware against this tree's target/pfp\n"),
     ("region count out of range", [patched("count", 10, "<H", 4000)], 3, "",
-     "region table: 4000 regions, out of range 1..1024"),
+     "region table: 4000 regions, out of range 1..1024: rebuild the firmware\n"),
     ("zero regions", [patched("zero", 10, "<H", 0)], 3, "", "0 regions, out of range"),
     ("records outside the image", [patched("records", 56, "<I", 0x30000000)], 3, "",
      "address 0x30000000 (+1248) is in no loadable segment"),
