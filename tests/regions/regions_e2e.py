@@ -33,10 +33,12 @@ def run(firmware, name, *extra):
     logs = os.path.join(work, name + "-logs")  # not a kept folder in $TMPDIR when a case fails on purpose
     shutil.rmtree(logs, ignore_errors=True)  # a previous run's socket files would be in the way
     os.makedirs(logs)
+    # --keep-interrupted: marker pair victim_isr is interrupted on purpose (16 SysTicks a pass), and a
+    # pair with no sample that counts fails the run (exit 5, docs/run.md).
     # No flash wait states (the board's firmware programs 5): this compares two ways of measuring the
     # same code, not the flash accelerator's caches, whose cold misses would fall differently on each.
     p = subprocess.run([bench, "run", firmware, "--repeat", "3", "--warmup", "1", "--json", report, "--work-dir", logs,
-                        "--sim-opt", "--wait-states 0", *extra],
+                        "--sim-opt", "--wait-states 0", "--keep-interrupted", *extra],
                        capture_output=True, text=True, timeout=180, cwd=work)
     doc = json.load(open(report)) if os.path.exists(report) else None
     return p, doc
