@@ -90,8 +90,8 @@ static void verdicts_on_fixture_pair(void **state)
 	assert_int_equal(res.rows[1].verdict, CMP_REGRESSED); /* fut[input=1] 50 -> 55 */
 	assert_float_equal(res.rows[1].change, 5.0, 0);
 	assert_float_equal(res.rows[1].ratio, 0.10, 1e-12);
-	assert_int_equal(res.rows[2].verdict, CMP_IMPROVED);  /* fut[input=2] 50 -> 40 */
-	assert_int_equal(res.rows[3].verdict, CMP_SAME);      /* sled 100 -> 100 */
+	assert_int_equal(res.rows[2].verdict, CMP_IMPROVED); /* fut[input=2] 50 -> 40 */
+	assert_int_equal(res.rows[3].verdict, CMP_SAME);     /* sled 100 -> 100 */
 	assert_int_equal(res.regressions, 1);
 	compare_free(&res);
 	/* A 10% change is within a 10% threshold (strictly beyond is a regression). */
@@ -116,11 +116,11 @@ static void noisy_figures_use_the_utest(void **state)
 	assert_int_equal(compare_reports(&base, &cur, &o, &res, &err), 0);
 	assert_int_equal(res.n, 2);
 	assert_true(res.rows[0].tested);
-	assert_true(res.rows[0].p_value < 0.001);               /* t_shift: every new sample higher */
+	assert_true(res.rows[0].p_value < 0.001); /* t_shift: every new sample higher */
 	assert_int_equal(res.rows[0].verdict, CMP_REGRESSED);
 	assert_true(res.rows[1].tested);
-	assert_true(res.rows[1].ratio > 0.01);                  /* t_noise: median moved beyond 1% ... */
-	assert_true(res.rows[1].p_value > 0.05);                /* ... but not significantly */
+	assert_true(res.rows[1].ratio > 0.01);   /* t_noise: median moved beyond 1% ... */
+	assert_true(res.rows[1].p_value > 0.05); /* ... but not significantly */
 	assert_int_equal(res.rows[1].verdict, CMP_SAME);
 	assert_int_equal(res.regressions, 1);
 	compare_free(&res);
@@ -139,7 +139,7 @@ static void refuses_other_firmware(void **state)
 	load(FIX "fut-softfp.json", &b);
 	assert_int_equal(compare_check(&a, "A.json", &b, "B.json", &o, &err), -BENCH_E_REPORT);
 	assert_string_equal(err.msg, "A.json measured firmware 'fut-hardfp.elf' but B.json measured 'fut-softfp.elf': "
-				     "compare runs of the same firmware (or pass --allow-different-firmware)");
+	                             "compare runs of the same firmware (or pass --allow-different-firmware)");
 	o.allow_other_firmware = true;
 	assert_int_equal(compare_check(&a, "A.json", &b, "B.json", &o, &err), 0);
 	results_free(&a);
@@ -191,23 +191,23 @@ static void one_name_twice_is_refused(void **state)
 	results_init(&r);
 	assert_int_equal(json_read_file(FIX "duplicate.json", &r, &err), -BENCH_E_REPORT);
 	assert_string_equal(err.msg, FIX "duplicate.json: results[2] is fut[input=0] again (results[0]): one report "
-	                             "holds one result per name and input; split the report or rename one");
+	                                 "holds one result per name and input; split the report or rename one");
 	results_free(&r);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(utest_exact_scipy_example),
-		cmocka_unit_test(utest_exact_separated),
-		cmocka_unit_test(utest_asymptotic),
-		cmocka_unit_test(utest_degenerate),
-		cmocka_unit_test(threshold_parse),
-		cmocka_unit_test(verdicts_on_fixture_pair),
-		cmocka_unit_test(noisy_figures_use_the_utest),
-		cmocka_unit_test(refuses_other_firmware),
-		cmocka_unit_test(empty_sides_are_not_same),
-		cmocka_unit_test(one_name_twice_is_refused),
+	    cmocka_unit_test(utest_exact_scipy_example),
+	    cmocka_unit_test(utest_exact_separated),
+	    cmocka_unit_test(utest_asymptotic),
+	    cmocka_unit_test(utest_degenerate),
+	    cmocka_unit_test(threshold_parse),
+	    cmocka_unit_test(verdicts_on_fixture_pair),
+	    cmocka_unit_test(noisy_figures_use_the_utest),
+	    cmocka_unit_test(refuses_other_firmware),
+	    cmocka_unit_test(empty_sides_are_not_same),
+	    cmocka_unit_test(one_name_twice_is_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

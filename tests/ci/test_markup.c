@@ -17,9 +17,9 @@
 static void utf8_lengths(void **state)
 {
 	assert_int_equal(markup_utf8_len("a"), 1);
-	assert_int_equal(markup_utf8_len("\x1a"), 1);           /* a control character is valid UTF-8 */
-	assert_int_equal(markup_utf8_len("\xc3\xa9"), 2);       /* U+00E9 */
-	assert_int_equal(markup_utf8_len("\xe2\x82\xac"), 3);   /* U+20AC */
+	assert_int_equal(markup_utf8_len("\x1a"), 1);             /* a control character is valid UTF-8 */
+	assert_int_equal(markup_utf8_len("\xc3\xa9"), 2);         /* U+00E9 */
+	assert_int_equal(markup_utf8_len("\xe2\x82\xac"), 3);     /* U+20AC */
 	assert_int_equal(markup_utf8_len("\xf0\x9f\x98\x80"), 4); /* U+1F600 */
 	assert_int_equal(markup_utf8_len("\xff"), 0);
 	assert_int_equal(markup_utf8_len("\x80"), 0);             /* a lone continuation byte */
@@ -29,15 +29,19 @@ static void utf8_lengths(void **state)
 	assert_int_equal(markup_utf8_len("\xf4\x90\x80\x80"), 0); /* above U+10FFFF */
 	assert_int_equal(markup_utf8_len("\xe2\x82"), 0);         /* cut short by the NUL */
 	assert_true(markup_utf8_valid("fut-\xc3\xa9.elf"));
-	assert_false(markup_utf8_valid("sl\xff\x1a" "ed.elf"));
+	assert_false(markup_utf8_valid("sl\xff\x1a"
+	                               "ed.elf"));
 }
 
 static void repair(void **state)
 {
-	char *s = markup_utf8_repair("sl\xff\x1a" "ed\xc3\xa9\xc3", malloc);
+	char *s = markup_utf8_repair("sl\xff\x1a"
+	                             "ed\xc3\xa9\xc3",
+	                             malloc);
 
 	assert_non_null(s);
-	assert_string_equal(s, "sl\xef\xbf\xbd\x1a" "ed\xc3\xa9\xef\xbf\xbd");
+	assert_string_equal(s, "sl\xef\xbf\xbd\x1a"
+	                       "ed\xc3\xa9\xef\xbf\xbd");
 	free(s);
 }
 
@@ -61,12 +65,15 @@ static void cjson_tree(void **state)
 	char *text;
 
 	assert_non_null(inner);
-	assert_non_null(cJSON_AddStringToObject(inner, "firmware", "sl\xff\x1a" "ed.elf"));
+	assert_non_null(cJSON_AddStringToObject(inner, "firmware",
+	                                        "sl\xff\x1a"
+	                                        "ed.elf"));
 	assert_non_null(cJSON_AddStringToObject(inner, "ok", "fut-\xc3\xa9"));
 	assert_int_equal(cjson_out_utf8(root), 0);
 	text = cJSON_PrintUnformatted(root);
 	assert_non_null(text);
-	assert_string_equal(text, "{\"k\xef\xbf\xbd\":{\"firmware\":\"sl\xef\xbf\xbd\\u001aed.elf\",\"ok\":\"fut-\xc3\xa9\"}}");
+	assert_string_equal(
+	    text, "{\"k\xef\xbf\xbd\":{\"firmware\":\"sl\xef\xbf\xbd\\u001aed.elf\",\"ok\":\"fut-\xc3\xa9\"}}");
 	cJSON_free(text);
 	cJSON_Delete(root);
 }
@@ -74,10 +81,10 @@ static void cjson_tree(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(utf8_lengths),
-		cmocka_unit_test(repair),
-		cmocka_unit_test(xml_escaping),
-		cmocka_unit_test(cjson_tree),
+	    cmocka_unit_test(utf8_lengths),
+	    cmocka_unit_test(repair),
+	    cmocka_unit_test(xml_escaping),
+	    cmocka_unit_test(cjson_tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,7 +150,8 @@ static void test_args_bad(void **state)
 	}
 }
 
-/* Every flag `bench run` accepts (--max-cycles and --farm too, in the same table) is in --help, and every flag --help names is accepted. */
+/* Every flag `bench run` accepts (--max-cycles and --farm too, in the same table) is in --help, and every flag --help
+ * names is accepted. */
 static const char *const run_flags[] = {
     "--board",    "--probe",    "--openocd",    "--gdb",   "--repeat",      "--warmup", "--arg",        "--timeout",
     "--json",     "--format",   "--start",      "--stop",  "--bp-markers",  "--poll",   "--no-regions", "--no-load",
