@@ -60,7 +60,9 @@ for x in r.get("results") or []:
     if not x.get("n"):
         notes.append(f"- {label}: {x.get('error') or 'no sample measured'}")
     elif x.get("interrupted"):
-        notes.append(f"- {label}: {len(x['interrupted'])} of {len(x['samples'])} samples interrupted, left out")
+        kept = (r.get("context") or {}).get("keep_interrupted")  # --keep-interrupted counts them
+        notes.append(f"- {label}: {len(x['interrupted'])} of {len(x['samples'])} samples interrupted, "
+                     f"{'kept' if kept else 'left out'}")
 if notes:
     print("\n" + "\n".join(notes) + "\n")
 PY

@@ -45,4 +45,14 @@ set -e
 grep -qx '## bench: sled.elf' "$tmp/d/summary.md" || fail "summary heading from a bench-written report: $(head -3 "$tmp/d/summary.md")"
 grep -qxF -- '- fut[input=1]: no sample counts: all 3 took an exception inside the stretch ("interrupted") and are left out; --mask-irqs keeps interrupts out, --keep-interrupted counts them' "$tmp/d/summary.md" ||
   fail "summary lacks the unmeasured result: $(cat "$tmp/d/summary.md")"
+# The same run with --keep-interrupted (context.keep_interrupted): its interrupted samples are kept,
+# and the summary says so instead of "left out".
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); r["context"]["keep_interrupted"]=True; json.dump(r, open(sys.argv[2], "w"))' \
+  "$fx/unmeasured.json" "$tmp/keep-in.json"
+"$bench" report "$tmp/keep-in.json" --format json --output "$tmp/keep.json"
+set +e
+BENCH=$bench BENCH_RUN_JSON=$tmp/keep.json "$script" "$tmp/e" 2>"$tmp/e.err"
+set -e
+grep -qxF -- '- fut[input=1]: 3 of 3 samples interrupted, kept' "$tmp/e/summary.md" ||
+  fail "summary with --keep-interrupted: $(cat "$tmp/e/summary.md")"
 echo ok
