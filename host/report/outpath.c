@@ -124,8 +124,9 @@ static bool same_output(const char *a, const char *b)
 	struct stat sa, sb;
 	char da[PATH_MAX], db[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
 
-	if (!strcmp(a, "-") || !strcmp(b, "-"))
-		return !strcmp(a, b);
+	/* "-" and /dev/stdout are one stream (outpath_is_stdout): two documents would run together. */
+	if (outpath_is_stdout(a) || outpath_is_stdout(b))
+		return outpath_is_stdout(a) && outpath_is_stdout(b);
 	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
 		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
 	/* A path too long for PATH_MAX names no file bench can open: not the same. */
