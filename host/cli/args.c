@@ -111,3 +111,11 @@ int cli_args_next(struct cli_args *a, const char **val, struct bench_error *err)
 	*val = optarg;
 	return c;
 }
+
+int cli_args_unexpected(const struct cli_args *a, int rc, const char *val, struct bench_error *err)
+{
+	if (rc == CLI_ARG_POSITIONAL)
+		(void)bench_fail(err, BENCH_E_USAGE, "unexpected argument '%s': see `bench %s --help`", val, a->cmd);
+	fprintf(stderr, "bench: %s\n", err->msg);
+	return bench_exit_code(err->kind);
+}

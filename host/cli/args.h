@@ -33,6 +33,11 @@ void cli_args_start(struct cli_args *a, const char *cmd, int argc, char **argv, 
  * its value (NULL for an option without one); or a negated bench_err (BENCH_E_USAGE: an unknown
  * option, a missing value, a value given to a flag). */
 int cli_args_next(struct cli_args *a, const char **val, struct bench_error *err);
+/* What a command does with what cli_args_next() gave it and it cannot take: RC (an error, or
+ * CLI_ARG_POSITIONAL for an operand VAL it has no use for) becomes one line on stderr ("unexpected
+ * argument 'VAL': see `bench CMD --help`", or ERR's message) and the exit code of its kind
+ * (docs/exit-codes.md). */
+int cli_args_unexpected(const struct cli_args *a, int rc, const char *val, struct bench_error *err);
 /* The long name of option VAL ("--threshold"), or "-h" for a short-only one, for messages. */
 const char *cli_args_name(const struct cli_args *a, int val, char *buf, size_t len);
 

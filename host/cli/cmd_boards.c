@@ -58,11 +58,7 @@ int cmd_boards(int argc, char **argv)
 			      stdout);
 			return 0;
 		} else {
-			if (rc == CLI_ARG_POSITIONAL)
-				(void)bench_fail(&err, BENCH_E_USAGE,
-				                 "unexpected argument '%s': see `bench boards --help`", val);
-			fprintf(stderr, "bench: %s\n", err.msg);
-			return 2;
+			return cli_args_unexpected(&a, rc, val, &err);
 		}
 	}
 	if (!dir) {

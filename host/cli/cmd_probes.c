@@ -31,11 +31,7 @@ int cmd_probes(int argc, char **argv)
 			      stdout);
 			return 0;
 		} else {
-			if (rc == CLI_ARG_POSITIONAL)
-				(void)bench_fail(&err, BENCH_E_USAGE,
-				                 "unexpected argument '%s': see `bench probes --help`", val);
-			fprintf(stderr, "bench: %s\n", err.msg);
-			return 2;
+			return cli_args_unexpected(&a, rc, val, &err);
 		}
 	}
 	rc = probes_enumerate(&l, &err);

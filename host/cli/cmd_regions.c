@@ -42,11 +42,7 @@ int cmd_regions(int argc, char **argv)
 			path = val;
 			continue;
 		}
-		if (rc == CLI_ARG_POSITIONAL)
-			(void)bench_fail(&err, BENCH_E_USAGE,
-			                 "regions: unexpected argument '%s': see `bench regions --help`", val);
-		fprintf(stderr, "bench: %s\n", err.msg);
-		return 2;
+		return cli_args_unexpected(&a, rc, val, &err);
 	}
 	if (!path) {
 		usage(stderr);
