@@ -19,6 +19,12 @@ stub() { # DIR NAME LSF GSF
   arm-none-eabi-gcc -O2 -mcpu=cortex-m4 -mthumb -c "$tmp/s.c" -o "$1/$2.elf"
 }
 
+stub1() { # DIR NAME N: xgboost's benchmark() passes one argument, LSF * GSF folded by the compiler
+  mkdir -p "$1"
+  printf 'int benchmark_body(int rpt);\nint benchmark(void) { return benchmark_body(%s); }\n' "$3" >"$tmp/s.c"
+  arm-none-eabi-gcc -O2 -mcpu=cortex-m4 -mthumb -c "$tmp/s.c" -o "$1/$2.elf"
+}
+
 # master's tarfind: refused before anything is measured, one line, exit 1.
 stub "$tmp/master" tarfind 46 16
 stub "$tmp/master" crc32 170 16
@@ -38,10 +44,19 @@ set -e
 [[ $rc -eq 1 ]] && grep -q "crc32.elf has LOCAL_SCALE_FACTOR 170 and global scale factor 1," "$tmp/g.err" ||
   fail "gsf 1: exit $rc: $(cat "$tmp/g.err")"
 
+# xgboost built with global scale factor 1 (its one argument 1 * 1): refused as the others are.
+stub1 "$tmp/xg" xgboost 1
+set +e
+EMBENCH_ELF_DIR=$tmp/xg bash "$script" "$build" >/dev/null 2>"$tmp/x.err"; rc=$?
+set -e
+[[ $rc -eq 1 ]] && grep -q "xgboost.elf has LOCAL_SCALE_FACTOR - and global scale factor 1," "$tmp/x.err" ||
+  fail "xgboost gsf 1: exit $rc: $(cat "$tmp/x.err")"
+
 # 3ef636f's factors pass the check (the stubs then fail to run, with bench's own message: not the
 # check's), and xgboost's folded 1 is accepted.
 stub "$tmp/ok" tarfind 127 16
 stub "$tmp/ok" crc32 170 16
+stub1 "$tmp/ok" xgboost 16
 set +e
 EMBENCH_ELF_DIR=$tmp/ok bash "$script" "$build" >/dev/null 2>"$tmp/ok.err"
 set -e
