@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bus/msg.h"
 
@@ -34,6 +35,8 @@ const char sim_usage_text[] =
     "  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4\n"
     "                    (1 on lockup or when --max-cycles elapse)\n"
     "  --max-cycles N    --standalone: give up after N cycles (default: no limit)\n"
+    "  --ledger[=FILE]   --standalone: at the end print the cycles by reason (`ledger REASON CYCLES\n"
+    "                    SHARE%`, `ledger total CYCLES`; docs/cycle-model.md); FILE: also as JSON\n"
     "  --no-debugger     --standalone without the built-in debugger (C_DEBUGEN stays 0: markers take\n"
     "                    DebugMonitor/HardFault); exit 0 when the core sleeps with nothing to wake it\n"
     "  --quiet           no informational messages or notes on stderr, no UART echo\n"
@@ -65,6 +68,26 @@ static int parse_memory_blocks(const char *arg, enum sim_memory_blocks *out)
 	return 0;
 }
 
+/* `--ledger` or `--ledger=FILE`. FILE must not be the --elf (checked once both are known). */
+static int parse_ledger(const char *arg, struct sim_options *o)
+{
+	const char *eq = strchr(arg, '=');
+	o->ledger = true;
+	o->ledger_file = eq ? eq + 1 : NULL;
+	if (eq && !eq[1]) {
+		sim_msg("--ledger= needs a file name: --ledger=FILE writes the totals as JSON there");
+		return -1;
+	}
+	return 0;
+}
+
+/* True when a and b name the same existing file. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int sim_parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
 	char *end = NULL;
@@ -93,7 +116,8 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 		O_SPIN,
 		O_NO_SPIN,
 		O_STLINK_PORT,
-		O_MEMORY_BLOCKS
+		O_MEMORY_BLOCKS,
+		O_LEDGER
 	};
 	static const struct option longopts[] = {
 	    {"stlink-port", required_argument, NULL, O_STLINK_PORT},
@@ -107,6 +131,7 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 	    {"standalone", no_argument, NULL, O_STANDALONE},
 	    {"no-debugger", no_argument, NULL, O_NO_DEBUGGER},
 	    {"max-cycles", required_argument, NULL, O_MAX},
+	    {"ledger", optional_argument, NULL, O_LEDGER},
 	    {"quiet", no_argument, NULL, O_QUIET},
 	    {"spin", no_argument, NULL, O_SPIN},
 	    {"no-spin", no_argument, NULL, O_NO_SPIN},
@@ -180,6 +205,10 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 			if (parse_memory_blocks(argv[optind - 1], &o->memory_blocks) < 0)
 				return -1;
 			break;
+		case O_LEDGER: /* argv, not optarg: as --memory-blocks */
+			if (parse_ledger(argv[optind - 1], o) < 0)
+				return -1;
+			break;
 		case 'h':
 			return 1;
 		default:
@@ -195,8 +224,16 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 		sim_msg("--no-debugger goes with --standalone");
 		return -1;
 	}
+	if (o->ledger && !o->standalone) {
+		sim_msg("--ledger goes with --standalone (a whole run's cycles by reason)");
+		return -1;
+	}
 	if (o->standalone && !o->elf) {
 		sim_msg("--standalone needs --elf FILE");
+		return -1;
+	}
+	if (o->ledger_file && o->elf && same_file(o->ledger_file, o->elf)) {
+		sim_msg("--ledger=%s is the --elf: it would be overwritten; give another file", o->ledger_file);
 		return -1;
 	}
 	if (o->jtag_port < 0 && !o->jtag_socket && o->stlink_port < 0)

@@ -23,6 +23,8 @@ struct sim_options {
 	bool spin;
 	bool no_spin;
 	enum sim_memory_blocks memory_blocks;
+	bool ledger;             /* --ledger: print the cycles by reason after a stand-alone run */
+	const char *ledger_file; /* --ledger=FILE: and write them there as JSON; NULL: not */
 };
 
 /* The --help text. */

@@ -24,6 +24,7 @@
 #include "chip/stm32f4.h"
 #include "core/core.h"
 #include "dap/dp.h"
+#include "ledger.h"
 #include "wire/jtag.h"
 #include "wire/jtag_dp.h"
 #include "wire/stlink_server.h"
@@ -566,8 +567,13 @@ int main(int argc, char **argv)
 	}
 	if (s->opt.standalone) {
 		uint64_t max = s->opt.max_cycles ? s->opt.max_cycles : UINT64_MAX;
+		struct sim_ledger ledger;
+		if (s->opt.ledger)
+			sim_ledger_start(&ledger, s->core);
 		int rc = s->opt.no_debugger ? core_run_unattached(s->core, max, stdout)
 		                            : core_run_standalone(s->core, max, stdout);
+		if (s->opt.ledger && sim_ledger_report(&ledger, s->core, stdout, s->opt.ledger_file) != 0)
+			rc = -1;
 		if (fflush(stdout) != 0)
 			rc = -1;
 		close_all(s);

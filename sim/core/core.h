@@ -164,6 +164,9 @@ enum core_charge_why {
 typedef void (*core_ledger_fn)(void *ctx, uint32_t pc, enum core_charge_why why, uint64_t cycles);
 /* Sees every charge from now on (NULL: none, the default: one predictable branch per charge). */
 void core_set_ledger(struct sim_core *core, core_ledger_fn fn, void *ctx);
+/* The reason's name as reports print it ("block-taken", "flash-fetch"...; docs/cycle-model.md
+ * "The cycle ledger"), or NULL for a value outside the enum. */
+const char *core_charge_name(enum core_charge_why why);
 
 /* Load an ELF's PT_LOAD segments by their physical addresses through the back door (no flash
  * controller), as a factory-programmed board. For stand-alone runs and tests. On success the core

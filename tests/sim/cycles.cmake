@@ -34,6 +34,11 @@ if(TARGET bench-sim AND BENCH_FIRMWARE)
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/coremark_like.sh $<TARGET_FILE:bench-sim>
             ${CMAKE_BINARY_DIR}/tests/firmware/cycles)
   set_tests_properties(sim.coremark_like PROPERTIES LABELS "e2e" TIMEOUT 120)
+  # bench-sim --ledger on the same kernel: the cycles by reason, their total the figures above.
+  add_test(NAME sim.ledger
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/ledger.sh $<TARGET_FILE:bench-sim>
+            ${CMAKE_BINARY_DIR}/tests/firmware/cycles)
+  set_tests_properties(sim.ledger PROPERTIES LABELS "e2e" TIMEOUT 120)
 endif()
 
 # The memory operand decoding (sim/timing/memops.c), also with sim_timing alone.
