@@ -2,7 +2,10 @@
 # End-to-end check of the cycle model: runs a snippet ELF (tests/firmware/cycles/) on
 # `bench-sim --standalone` and compares every BEGIN/END (BKPT #1 / #2) pair's CYCCNT difference
 # with the cycles the snippet's BEGIN(n) recorded in the ELF section .cycles_expect
-# (tests/firmware/cycles/snippet.h). Usage: cycles_e2e.sh BENCH_SIM ELF WAIT_STATES [OBJCOPY
+# (tests/firmware/cycles/snippet.h), and that the cycle ledger's total over the run (--ledger,
+# docs/cycle-model.md "The cycle ledger") is the final CYCCNT: every cycle the snippets count is
+# charged with a reason (bench-sim itself exits 1 when the total is not the cycles it counted).
+# Usage: cycles_e2e.sh BENCH_SIM ELF WAIT_STATES [OBJCOPY
 # [BENCH_SIM_OPTION...]]
 set -eu
 sim=$1
@@ -23,7 +26,7 @@ od -An -v -tu4 "$tmp/expect.bin" | tr -s ' ' '\n' | sed '/^$/d' | paste - - >"$t
 
 # timeout: bench-sim is ours to stop on every path (the snippets run in well under a second).
 status=0
-timeout 30 "$sim" --elf "$elf" --standalone --wait-states "$ws" --max-cycles 50000000 "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
+timeout 30 "$sim" --elf "$elf" --standalone --wait-states "$ws" --max-cycles 50000000 --ledger "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
 if [ "$status" -ne 0 ]; then
 	echo "FAIL: bench-sim exited with $status"
 	cat "$tmp/err" "$tmp/out"
@@ -70,4 +73,12 @@ paste "$tmp/expect" "$tmp/got" | {
 	done
 	exit $bad
 } || fail=1
+ledger=$(awk '$1 == "ledger" && $2 == "total" { print $3 }' "$tmp/out")
+final=$(awk '/^halt .* imm=4 / { for (i = 2; i <= NF; i++) if ($i ~ /^cyccnt=/) print substr($i, 8) }' "$tmp/out")
+if [ -z "$ledger" ] || [ "$ledger" != "$final" ]; then
+	echo "FAIL: the ledger's total ${ledger:-missing} is not the final CYCCNT $final"
+	fail=1
+else
+	echo "ok   ledger total $ledger cycles = the final CYCCNT"
+fi
 exit $fail
