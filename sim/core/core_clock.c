@@ -12,6 +12,8 @@
 #include "scs/dwt.h"
 #include "scs/exc.h"
 
+#include <stdlib.h>
+
 uint64_t core_now(struct sim_core *c, uint32_t access_addr)
 {
 	struct core_blk *b = c->cur;
@@ -93,6 +95,16 @@ static inline void charge_block_end(struct sim_core *c, const struct core_blk *b
 	}
 }
 
+/* While a debugger samples DWT_PCSR: block b's first instruction starts now. */
+static void pcsr_note(struct sim_core *c, const struct core_blk *b)
+{
+	if (!c->pcsr.ring)
+		return;
+	c->pcsr.ring[c->pcsr.head++ & (CORE_PCSR_RING - 1u)] = (struct core_pcsr_ent){b, c->now};
+	if (c->pcsr.n < CORE_PCSR_RING)
+		c->pcsr.n++;
+}
+
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 {
 	struct sim_core *c = ud;
@@ -152,6 +164,8 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	}
 	if (b->flash_line >= 0 && *c->soc.flash.ws)
 		charge_flash(c, b, branch);
+	if (__builtin_expect(c->pcsr.live != 0, 0))
+		pcsr_note(c, b);
 }
 
 /* A data read from flash (or its boot alias at 0) while it has wait states: it goes over the
@@ -387,4 +401,54 @@ int core_clock_hooks(struct sim_core *c, bool read_hook)
 	if (read_hook && uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ, (void *)hook_block_read, c, 1, 0) != UC_ERR_OK)
 		return -1;
 	return 0;
+}
+
+static uint64_t pcsr_next(struct sim_core *c)
+{
+	uint64_t x = c->pcsr.rng; /* xorshift64 (Marsaglia 2003) */
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return c->pcsr.rng = x;
+}
+
+static const struct core_pcsr_ent *pcsr_ent(const struct sim_core *c, uint32_t k)
+{
+	return &c->pcsr.ring[(c->pcsr.head - c->pcsr.n + k) & (CORE_PCSR_RING - 1u)];
+}
+
+/* Silicon's PCSR is sampled as the core runs (C1.8.8, "a recently executed instruction"): a cycle
+ * T drawn uniformly over the last slice (from its first noted block if the ring holds less), the
+ * last block entered at or before T, and in it instruction i with cost_before[i] <= T - entry <
+ * cost_before[i + 1] (cycles.h): each instruction is seen in proportion to its cycles. */
+uint32_t core_pcsr_sample(struct sim_core *c)
+{
+	c->pcsr.live = CORE_PCSR_LIVE;
+	if (!c->pcsr.ring) {
+		c->pcsr.ring = calloc(CORE_PCSR_RING, sizeof(*c->pcsr.ring));
+		return core_pc(c); /* nothing noted yet (or no memory: the block boundary, as before) */
+	}
+	if (c->pcsr.n == 0)
+		return core_pc(c);
+	uint64_t lo = c->pcsr.slice_start;
+	if (pcsr_ent(c, 0)->t > lo)
+		lo = pcsr_ent(c, 0)->t;
+	if (lo >= c->now)
+		return core_pc(c);
+	uint64_t t = lo + pcsr_next(c) % (c->now - lo);
+	uint32_t a = 0, z = c->pcsr.n; /* the last entry with entry cycle <= t: in [a, z) */
+	while (z - a > 1) {
+		uint32_t m = a + (z - a) / 2;
+		if (pcsr_ent(c, m)->t <= t)
+			a = m;
+		else
+			z = m;
+	}
+	const struct core_pcsr_ent *e = pcsr_ent(c, a);
+	const struct cyc_block *cb = e->b->cb;
+	uint64_t d = t - e->t;
+	int i = 0;
+	while (i + 1 < cb->n_insn && cb->cost_before[i + 1] <= d)
+		i++;
+	return e->b->addr + cb->insn_offset[i];
 }

@@ -44,6 +44,14 @@ struct core_fixup {
 	uint8_t bytes[4];
 };
 
+#define CORE_PCSR_RING 4096u /* a slice of 10,000 cycles is at most ~3,300 blocks of 3 cycles */
+#define CORE_PCSR_LIVE 64u   /* core_run calls the ring is filled for after a PCSR read */
+#define CORE_PCSR_SEED 0x9E3779B97F4A7C15ull
+struct core_pcsr_ent {
+	const struct core_blk *b;
+	uint64_t t; /* cycle count at b's first instruction */
+};
+
 struct sim_core {
 	struct sim_bus *bus;
 	struct bitband bitband[2]; /* the two alias regions' contexts (bus/bitband.h) */
@@ -109,6 +117,18 @@ struct sim_core {
 	uc_hook wp_hooks[CORE_DWT_NUM_COMP];
 	unsigned n_wp_hooks;
 	struct blk_cache blocks; /* core_blocks.c (core_blocks.h) */
+	/* DWT_PCSR (core_clock.c): while a debugger reads it, the block hook notes each block entered
+	 * and the cycle its first instruction starts at; a read picks a pseudo-random cycle of the
+	 * last slice and answers the instruction executing then (silicon samples the PC as it runs,
+	 * a read between slices would otherwise always see a block boundary). */
+	struct {
+		struct core_pcsr_ent *ring; /* CORE_PCSR_RING entries, allocated at the first read */
+		uint32_t head;              /* entries written (modulo the ring) */
+		uint32_t n;                 /* valid entries, the newest n before head */
+		uint32_t live;              /* core_run calls left that fill the ring; a read sets it */
+		uint64_t slice_start;       /* now at the start of the last core_run */
+		uint64_t rng;               /* xorshift64 state: the same samples on every run */
+	} pcsr;
 	uc_hook trace_hook;
 	uc_hook step_hook; /* code hook on every address, present only during a step */
 	/* SysTick expiring inside a block (core_run.c, split_for_tick): the cycle count at which it
@@ -194,6 +214,15 @@ void core_learn_pend_site(struct sim_core *c, uint32_t store_addr);
  * and before its end, hooks the first instruction at or after the expiry and drops b's
  * translation; true when the caller must stop so b is translated again with the hook. */
 bool core_split_for_tick(struct sim_core *c, const struct core_blk *b);
+/* DWT_PCSR read by the debugger while running: the address of the instruction executing at a
+ * pseudo-random cycle of the last core_run (the current PC when nothing was noted); fills the
+ * ring for the next CORE_PCSR_LIVE calls. */
+uint32_t core_pcsr_sample(struct sim_core *c);
+/* The ring holds block pointers: forget them (a block is freed, the count restarts). */
+static inline void core_pcsr_forget(struct sim_core *c)
+{
+	c->pcsr.n = 0;
+}
 /* The block hook, and the memory-block rule's read hook when read_hook (sim_config.memory_blocks). */
 int core_clock_hooks(struct sim_core *c, bool read_hook);
 

@@ -73,6 +73,8 @@ void core_power_on_reset(struct sim_core *c)
 	dwt_power_on(&c->scs);
 	fpb_power_on(&c->scs);
 	c->now = 0; /* VTOR: exc_reset, in the local reset below */
+	core_pcsr_forget(c);
+	c->pcsr.rng = CORE_PCSR_SEED;
 	core_local_reset(c, true);
 }
 
@@ -356,6 +358,9 @@ static bool take_pending(struct sim_core *c)
 uint64_t core_run(struct sim_core *c, uint64_t max_cycles)
 {
 	uint64_t start = c->now, end = start + (max_cycles ? max_cycles : 1);
+	c->pcsr.slice_start = start;
+	if (!c->pcsr.live)
+		core_pcsr_forget(c); /* no DWT_PCSR read lately: the block hook notes nothing */
 	while (c->now < end) {
 		if (c->state == CORE_HALTED || c->state == CORE_LOCKUP)
 			break;
@@ -368,6 +373,8 @@ uint64_t core_run(struct sim_core *c, uint64_t max_cycles)
 			continue;
 		run_slice(c, end);
 	}
+	if (c->pcsr.live)
+		c->pcsr.live--;
 	return c->now - start;
 }
 

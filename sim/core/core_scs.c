@@ -65,6 +65,14 @@ static void op_request_stop(void *core)
 	core_request_stop(core_of(core));
 }
 
+/* Read by the program itself (an MMIO load during emulation): its own PC, as before; by the
+ * debugger between slices: a sample of the last slice. */
+static uint32_t op_pc_sample(void *core)
+{
+	struct sim_core *c = core_of(core);
+	return c->in_emu ? core_pc(c) : core_pcsr_sample(c);
+}
+
 static enum scs_cpu op_cpu(void *core)
 {
 	switch (core_of(core)->state) {
@@ -213,6 +221,7 @@ const struct scs_core_ops core_scs_ops = {
     .cycles = op_cycles,
     .request_stop = op_request_stop,
     .cpu = op_cpu,
+    .pc_sample = op_pc_sample,
     .locked = op_locked,
     .halt = op_halt,
     .resume = op_resume,

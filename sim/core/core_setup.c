@@ -170,6 +170,7 @@ void core_free(struct sim_core *c)
 	}
 	cyc_free(c->cyc);
 	blk_cache_free(c);
+	free(c->pcsr.ring);
 	free(c);
 }
 

@@ -155,8 +155,8 @@ static uint32_t read_word(struct scs *s, uint32_t off)
 		return s->dwt.lsucnt;
 	case 0x018:
 		return s->dwt.foldcnt;
-	case 0x01C: /* PCSR: 0xFFFFFFFF in Debug state (C1.8.8) */
-		return s->ops->cpu(s->core) == SCS_CPU_HALTED ? 0xFFFFFFFFu : scs_reg(s, SCS_REG_PC);
+	case 0x01C: /* PCSR (C1.8.8): 0xFFFFFFFF in Debug state, else a recently executed instruction */
+		return s->ops->cpu(s->core) == SCS_CPU_HALTED ? 0xFFFFFFFFu : s->ops->pc_sample(s->core);
 	default:
 		return 0; /* DEVARCH (0xFBC, read by OpenOCD 0.12 at examine) is RAZ on Armv7-M */
 	}

@@ -77,6 +77,9 @@ struct scs_core_ops {
 	/* Stop the run loop at the next block boundary (something became pending or changed). */
 	void (*request_stop)(void *core);
 	enum scs_cpu (*cpu)(void *core);
+	/* DWT_PCSR while running (C1.8.8): the address of an instruction executed during the last
+	 * slice, at a pseudo-random cycle of it (core_clock.c, core_pcsr_sample). */
+	uint32_t (*pc_sample)(void *core);
 	bool (*locked)(void *core); /* in lockup (B1.5.15), also while halted */
 	void (*halt)(void *core);   /* enter debug state (C1.5) */
 	void (*resume)(void *core); /* leave it: code the debugger rewrote is translated again */
