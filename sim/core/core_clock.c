@@ -95,16 +95,6 @@ static inline void charge_block_end(struct sim_core *c, const struct core_blk *b
 	}
 }
 
-/* While a debugger samples DWT_PCSR: block b's first instruction starts now. */
-static void pcsr_note(struct sim_core *c, const struct core_blk *b)
-{
-	if (!c->pcsr.ring)
-		return;
-	c->pcsr.ring[c->pcsr.head++ & (CORE_PCSR_RING - 1u)] = (struct core_pcsr_ent){b, c->now};
-	if (c->pcsr.n < CORE_PCSR_RING)
-		c->pcsr.n++;
-}
-
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 {
 	struct sim_core *c = ud;
@@ -164,8 +154,6 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	}
 	if (b->flash_line >= 0 && *c->soc.flash.ws)
 		charge_flash(c, b, branch);
-	if (__builtin_expect(c->pcsr.live != 0, 0))
-		pcsr_note(c, b);
 }
 
 /* A data read from flash (or its boot alias at 0) while it has wait states: it goes over the
@@ -403,6 +391,33 @@ int core_clock_hooks(struct sim_core *c, bool read_hook)
 	return 0;
 }
 
+/* A second block hook, present only while a debugger samples DWT_PCSR (added by a read, removed
+ * CORE_PCSR_LIVE slices later): unicorn runs it after hook_block, which has charged the block
+ * before and the entry stalls of this one, so c->now is the cycle its first instruction starts
+ * at. Without it the block hook pays nothing for PCSR. */
+static void hook_pcsr(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	const struct core_blk *b = c->cur;
+	(void)uc;
+	(void)size;
+	if (!b || b->addr != (uint32_t)address || c->stop != STOP_NONE || !c->pcsr.ring)
+		return; /* the block hook stopped before this block */
+	c->pcsr.ring[c->pcsr.head++ & (CORE_PCSR_RING - 1u)] = (struct core_pcsr_ent){b, c->now};
+	if (c->pcsr.n < CORE_PCSR_RING)
+		c->pcsr.n++;
+}
+
+void core_pcsr_slice_end(struct sim_core *c)
+{
+	if (!c->pcsr.live || --c->pcsr.live)
+		return;
+	if (c->pcsr.hook)
+		(void)uc_hook_del(c->uc, c->pcsr.hook);
+	c->pcsr.hook = 0;
+	core_pcsr_forget(c);
+}
+
 static uint64_t pcsr_next(struct sim_core *c)
 {
 	uint64_t x = c->pcsr.rng; /* xorshift64 (Marsaglia 2003) */
@@ -424,10 +439,16 @@ static const struct core_pcsr_ent *pcsr_ent(const struct sim_core *c, uint32_t k
 uint32_t core_pcsr_sample(struct sim_core *c)
 {
 	c->pcsr.live = CORE_PCSR_LIVE;
-	if (!c->pcsr.ring) {
+	if (!c->pcsr.ring)
 		c->pcsr.ring = calloc(CORE_PCSR_RING, sizeof(*c->pcsr.ring));
-		return core_pc(c); /* nothing noted yet (or no memory: the block boundary, as before) */
+	if (c->pcsr.ring && !c->pcsr.hook) {
+		if (uc_hook_add(c->uc, &c->pcsr.hook, UC_HOOK_BLOCK, (void *)hook_pcsr, c, 1, 0) != UC_ERR_OK)
+			c->pcsr.hook = 0; /* unicorn refused: the current PC, as below */
+		else
+			blk_retranslate_all(c); /* unicorn 2.0.1 calls a hook from translations made after it */
 	}
+	if (!c->pcsr.hook)
+		return core_pc(c); /* nothing noted yet (or no memory: the block boundary, as before) */
 	if (c->pcsr.n == 0)
 		return core_pc(c);
 	uint64_t lo = c->pcsr.slice_start;
@@ -445,6 +466,8 @@ uint32_t core_pcsr_sample(struct sim_core *c)
 			z = m;
 	}
 	const struct core_pcsr_ent *e = pcsr_ent(c, a);
+	if (!e->b)
+		return core_pc(c); /* not reached: the n entries before head are written */
 	const struct cyc_block *cb = e->b->cb;
 	uint64_t d = t - e->t;
 	int i = 0;

@@ -117,7 +117,7 @@ struct sim_core {
 	uc_hook wp_hooks[CORE_DWT_NUM_COMP];
 	unsigned n_wp_hooks;
 	struct blk_cache blocks; /* core_blocks.c (core_blocks.h) */
-	/* DWT_PCSR (core_clock.c): while a debugger reads it, the block hook notes each block entered
+	/* DWT_PCSR (core_clock.c): while a debugger reads it, a second block hook notes each block entered
 	 * and the cycle its first instruction starts at; a read picks a pseudo-random cycle of the
 	 * last slice and answers the instruction executing then (silicon samples the PC as it runs,
 	 * a read between slices would otherwise always see a block boundary). */
@@ -126,6 +126,7 @@ struct sim_core {
 		uint32_t head;              /* entries written (modulo the ring) */
 		uint32_t n;                 /* valid entries, the newest n before head */
 		uint32_t live;              /* core_run calls left that fill the ring; a read sets it */
+		uc_hook hook;               /* the block hook that fills it, present while live */
 		uint64_t slice_start;       /* now at the start of the last core_run */
 		uint64_t rng;               /* xorshift64 state: the same samples on every run */
 	} pcsr;
@@ -218,6 +219,8 @@ bool core_split_for_tick(struct sim_core *c, const struct core_blk *b);
  * pseudo-random cycle of the last core_run (the current PC when nothing was noted); fills the
  * ring for the next CORE_PCSR_LIVE calls. */
 uint32_t core_pcsr_sample(struct sim_core *c);
+/* At the end of core_run: CORE_PCSR_LIVE calls after the last read, the ring's hook goes. */
+void core_pcsr_slice_end(struct sim_core *c);
 /* The ring holds block pointers: forget them (a block is freed, the count restarts). */
 static inline void core_pcsr_forget(struct sim_core *c)
 {

@@ -373,8 +373,7 @@ uint64_t core_run(struct sim_core *c, uint64_t max_cycles)
 			continue;
 		run_slice(c, end);
 	}
-	if (c->pcsr.live)
-		c->pcsr.live--;
+	core_pcsr_slice_end(c);
 	return c->now - start;
 }
 
