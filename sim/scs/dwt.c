@@ -6,7 +6,8 @@
  * only with DEMCR.TRCENA (C1.6.5).
  *
  * CYCCNT is kept lazily: the value at a sync point plus the core cycles since, so the running core
- * pays nothing for it. */
+ * pays nothing for it. PCSR is the core's (scs_core_ops.pc_sample): a debugger reading it between
+ * slices gets an instruction of the last slice, sampled by cycle as silicon samples the PC. */
 #include "scs/dwt.h"
 #include "scs/romtable.h"
 #include "scs/scs_state.h"
