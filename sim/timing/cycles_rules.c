@@ -137,12 +137,17 @@ void cyc_rules_begin(struct cyc_rules_state *st, uint32_t block_addr)
  * post-indexed loads pipeline too: measured on an STM32F407, they "cannot be chained back to back
  * on same register base address (alternating 2 different registers works)" (jnk0le's pipeline
  * cycle tests, doc/cortex_m3m4.md), which the destination rule gives, the written-back base being
- * among the previous load's destinations. */
-static uint32_t single_load_cycles(const struct cyc_rules_state *st, const cs_arm *a, uint32_t base_cycles)
+ * among the previous load's destinations. Marks the load single (the next may pipeline after it)
+ * and pipelined (CYC_DYN_PIPELINED) when it saves the cycle. */
+static uint32_t single_load_cycles(const struct cyc_rules_state *st, const cs_arm *a, struct cyc_cost *c,
+                                   bool *single_load)
 {
-	if (st->prev_single_load && (cyc_address_regs(a) & st->prev_load_dest) == 0)
-		return base_cycles - 1u;
-	return base_cycles;
+	*single_load = true;
+	if (st->prev_single_load && (cyc_address_regs(a) & st->prev_load_dest) == 0) {
+		c->dyn |= CYC_DYN_PIPELINED;
+		return 1u;
+	}
+	return 2u;
 }
 
 /* A load right after a 1-cycle store waits for the store's data phase, which 3.3.2 overlaps with
@@ -181,11 +186,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 			c->dyn |= CYC_DYN_BRANCH;
 		} else {
 			/* Table 3-1 "Load word/halfword/byte": 2, note b: neighbouring loads pipeline. */
-			c->cycles = single_load_cycles(st, a, 2);
-			if (c->cycles < 2u)
-				c->dyn |= CYC_DYN_PIPELINED;
-			c->cycles += after_store(st);
-			*single_load = true;
+			c->cycles = single_load_cycles(st, a, c, single_load) + after_store(st);
 		}
 		c->lsu_extra = c->cycles - 1u;
 		break;
@@ -232,10 +233,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		if (cyc_moves_doubles(a)) {
 			c->cycles = 3;
 		} else {
-			c->cycles = single_load_cycles(st, a, 2);
-			if (c->cycles < 2u)
-				c->dyn |= CYC_DYN_PIPELINED;
-			*single_load = true;
+			c->cycles = single_load_cycles(st, a, c, single_load);
 		}
 		c->cycles += after_store(st);
 		c->lsu_extra = c->cycles - 1u;
