@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/lock_name.h"
 #include "base/str.h"
 
 bool outpath_is_stdout(const char *path)
@@ -30,16 +31,11 @@ bool outpath_is_stream(const char *path)
 	return strcmp(path, "-") && stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
 }
 
-/* session/workdir.h's WORKDIR_LOCK_NAME (report/ sits below session/ and cannot include it):
- * a report renamed over a run's lock file would replace the lock, and a second run could then take
- * a new one on the same work dir while the first still runs. */
-#define LOCK_NAME "bench.lock"
-
 static bool is_lock_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
-	return !strcmp(slash ? slash + 1 : path, LOCK_NAME);
+	return !strcmp(slash ? slash + 1 : path, BENCH_LOCK_NAME);
 }
 
 static const char *kind_name(mode_t m)
@@ -80,7 +76,7 @@ static int check_one(const struct outpath *o, const char *const *inputs, size_t 
 		return 0;
 	if (is_lock_name(o->path))
 		return bench_fail(err, BENCH_E_USAGE,
-		                  "%s %s: " LOCK_NAME " is the lock file a bench run keeps in its work dir "
+		                  "%s %s: " BENCH_LOCK_NAME " is the lock file a bench run keeps in its work dir "
 		                  "(docs/run.md, --work-dir): give the report another name",
 		                  o->flag, o->path);
 	/* /dev/stdout, /dev/fd/1 or >(cmd)'s /dev/fd/63: links to bench's stdout or to a pipe, written

@@ -10,6 +10,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "base/lock_name.h"
+
 int workdir_lock(const char *dir, int *fd, struct bench_error *err)
 {
 	char path[PATH_MAX], pid[32] = "";
@@ -17,7 +19,7 @@ int workdir_lock(const char *dir, int *fd, struct bench_error *err)
 	int f;
 
 	*fd = -1;
-	if (snprintf(path, sizeof(path), "%s/%s", dir, WORKDIR_LOCK_NAME) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), "%s/%s", dir, BENCH_LOCK_NAME) >= (int)sizeof(path))
 		return bench_fail(err, BENCH_E_USAGE, "--work-dir %s: path too long: give a shorter one", dir);
 	f = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (f < 0)

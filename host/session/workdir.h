@@ -7,8 +7,6 @@
 
 #include "base/error.h"
 
-#define WORKDIR_LOCK_NAME "bench.lock"
-
 /* Takes DIR's lock; *fd gets the descriptor to pass to workdir_unlock(). BENCH_E_USAGE (exit 2)
  * naming the holder's pid when another run holds it; BENCH_E_IO when the file cannot be made. */
 int workdir_lock(const char *dir, int *fd, struct bench_error *err);
