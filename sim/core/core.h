@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "bus/bus.h"
+#include "timing/cycles_why.h"
 
 /* How the memory-block rule finds the addresses of two pipelined loads. */
 enum sim_memory_blocks {
@@ -144,28 +145,22 @@ unsigned core_wait_states(const struct sim_core *core);
 void core_set_trace(struct sim_core *core, bool trace);
 
 /* Why the core counted cycles. Every cycle added to the count (DWT_CYCCNT's time base) goes through
- * one function, core_charge() (core_internal.h), with the address of the instruction (or block)
- * it belongs to and one of these; a ledger set with core_set_ledger() sees each charge, so its sum
- * between two points equals CYCCNT's difference. */
+ * one function, core_charge() (core_internal.h), with the address of the instruction it belongs to
+ * and one of these (timing/cycles_why.h: the cycle model's list, same values; docs/cycle-model.md
+ * "The cycle ledger" links each to its rule); a ledger set with core_set_ledger() sees each
+ * charge, so its sum between two points equals CYCCNT's difference. CORE_CHARGE_ISSUE is charged
+ * exactly once per instruction executed (a failed conditional and a folded IT included, the
+ * latter with 0 cycles): its calls count executions per address. */
+#define CORE_CHARGE_ENUM_(id, name) CORE_CHARGE_##id = CYC_WHY_##id,
 enum core_charge_why {
-	CORE_CHARGE_BLOCK = 0,     /* a block run into its fall-through: its static cost (cycles.h) */
-	CORE_CHARGE_BLOCK_TAKEN,   /* a block that ended in a taken branch: static cost + refill */
-	CORE_CHARGE_BLOCK_FAILED,  /* a block whose conditional last instruction failed (it costs 1) */
-	CORE_CHARGE_BLOCK_PARTIAL, /* a block left part-way by a stop: its cost up to there */
-	CORE_CHARGE_ENTRY_FETCH,   /* the prefetch buffer's state at a block's entry (fetch model) */
-	CORE_CHARGE_FLASH_FETCH,   /* flash wait states of a block's lines (the accelerator's misses) */
-	CORE_CHARGE_FLASH_DATA,    /* flash wait states of a data read (literal pools, tables) */
-	CORE_CHARGE_MEMORY_BLOCK,  /* pipelined loads that read two memory blocks */
-	CORE_CHARGE_DIVIDE,        /* UDIV/SDIV by operands (TRM 3.3.1) */
-	CORE_CHARGE_EXCEPTION,     /* exception entry, return, tail-chain (TRM 3.3) */
-	CORE_CHARGE_SLEEP,         /* WFI/WFE until the next event */
-	CORE_CHARGE_N,
+	CYC_WHY_LIST(CORE_CHARGE_ENUM_) CORE_CHARGE_N = CYC_WHY_N,
 };
+#undef CORE_CHARGE_ENUM_
 typedef void (*core_ledger_fn)(void *ctx, uint32_t pc, enum core_charge_why why, uint64_t cycles);
 /* Sees every charge from now on (NULL: none, the default: one predictable branch per charge). */
 void core_set_ledger(struct sim_core *core, core_ledger_fn fn, void *ctx);
-/* The reason's name as reports print it ("block-taken", "flash-fetch"...; docs/cycle-model.md
- * "The cycle ledger"), or NULL for a value outside the enum. */
+/* The reason's name as reports print it ("issue", "branch-cond", "flash-fetch"...;
+ * docs/cycle-model.md "The cycle ledger"), or NULL for a value outside the enum. */
 const char *core_charge_name(enum core_charge_why why);
 
 /* Load an ELF's PT_LOAD segments by their physical addresses through the back door (no flash

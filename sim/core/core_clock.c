@@ -1,10 +1,10 @@
 /* The core's clock: a block's cycles are added here, per translated block from the cycle model
- * (timing/cycles.h), never per instruction (the divide hook, core_blk_hooks.c, and the exception
- * overheads, core_scs.c, add theirs where they happen). The block hook charges the block that just finished
- * and looks up the next (its entry stall, the flash accelerator's wait states); core_settle()
- * charges a block left part-way when emulation stops; core_now() is the count at the instruction
- * now accessing memory. SysTick's expiry and stores that pend an exception split a block with a
- * code hook (B1.5.6: taken at the instruction boundary). */
+ * (timing/cycles.h), per instruction only when a ledger is on (the divide hook, core_blk_hooks.c,
+ * and the exception overheads, core_scs.c, add theirs where they happen). The block hook charges
+ * the block that just finished and looks up the next (its entry stall, the flash accelerator's
+ * wait states); core_settle() charges a block left part-way when emulation stops; core_now() is
+ * the count at the instruction now accessing memory. SysTick's expiry and stores that pend an
+ * exception split a block with a code hook (B1.5.6: taken at the instruction boundary). */
 #include "core/core_blk_hooks.h"
 #include "core/core_blocks.h"
 #include "core/core_internal.h"
@@ -61,37 +61,62 @@ static void charge_flash(struct sim_core *c, const struct core_blk *b, bool bran
 		dwt_count_cpi(&c->scs, w);
 }
 
+/* The ledger's view of instructions 0..n-1 of b (n <= n_insn): each instruction's charges with
+ * its address (cycles.h, struct cyc_charge), the memory-block rule's cycles of the pairs among
+ * them (mblk_extra_before's pairs, to the second load of each), and, when `taken`, the refill
+ * of the final branch under its kind; `failed`: the conditional last instruction failed
+ * (cyc_failed_charge). Only with a ledger on: core_charge's sum is what the caller would have
+ * added in one go. */
+static void ledger_insns(struct sim_core *c, const struct core_blk *b, unsigned n, bool taken, bool failed)
+{
+	const struct cyc_block *cb = b->cb;
+	for (uint32_t k = cb->charge_first[0]; k < cb->charge_first[n]; k++) {
+		const struct cyc_charge *ch = &cb->charges[k];
+		uint32_t cyc = failed ? cyc_failed_charge(cb, k) : ch->cycles;
+		core_charge(c, b->addr + cb->insn_offset[ch->insn], (enum core_charge_why)ch->why, cyc);
+	}
+	if (c->mb_for == b && c->mb_mask)
+		for (unsigned k = 0; k < 32u; k++)
+			if ((c->mb_mask >> k & 1u) && b->mb.pair_idx[k] < n)
+				core_charge(c, b->addr + cb->insn_offset[b->mb.pair_idx[k]], CORE_CHARGE_MEMORY_BLOCK,
+				            1);
+	if (taken && n)
+		core_charge(c, b->addr + cb->insn_offset[n - 1u], (enum core_charge_why)cb->taken_why,
+		            cb->branch_taken_extra);
+}
+
 /* Block b ran to its end; the next instruction is at next_pc. The one place a whole block is
  * charged: by the block hook (next_pc is the next block's start) and by core_settle() when a
  * stop comes after the block's last instruction. next_pc other than the fall-through: the last
  * instruction branched, its refill comes on top (TRM 3.3.1, P). At the fall-through a conditional
  * last instruction failed and issued in 1 cycle (cycles.h CYC_DYN_CONDITIONAL, fallthrough_saving),
  * unless last_ran: the stop came from that instruction itself (SVC, an exception return, WFI,
- * WFE), so it passed its condition and its full cost stands. */
+ * WFE), so it passed its condition and its full cost stands. With a ledger, instruction by
+ * instruction (ledger_insns); without, in one add. */
 static inline void charge_block_end(struct sim_core *c, const struct core_blk *b, uint32_t next_pc, bool last_ran)
 {
 	const struct cyc_block *cb = b->cb;
 	uint64_t t = cb->total;
 	uint32_t extra = 0;
-	enum core_charge_why why = CORE_CHARGE_BLOCK;
-	c->entry_refill = next_pc != cb->fallthrough;
-	if (next_pc != cb->fallthrough) {
+	bool taken = next_pc != cb->fallthrough, failed = false;
+	c->entry_refill = taken;
+	if (taken) {
 		extra = cb->branch_taken_extra;
 		t += extra;
-		why = CORE_CHARGE_BLOCK_TAKEN;
 	} else if (!last_ran && cb->fallthrough_saving) {
 		t -= cb->fallthrough_saving;
-		why = CORE_CHARGE_BLOCK_FAILED;
+		failed = true;
 	}
-	core_charge(c, b->addr, why, t);
+	uint32_t mb = c->mb_for == b && c->mb_mask ? (uint32_t)__builtin_popcount(c->mb_mask) : 0u;
+	if (__builtin_expect(c->ledger != NULL, 0))
+		ledger_insns(c, b, cb->n_insn, taken, failed);
+	else
+		core_charge(c, b->addr, CORE_CHARGE_ISSUE, t + mb); /* no ledger to tell: one add */
 	c->instructions += cb->n_insn;
-	if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+	if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS) {
 		dwt_count_block(&c->scs, cb, extra);
-	if (c->mb_for == b && c->mb_mask) {
-		uint32_t mb = (uint32_t)__builtin_popcount(c->mb_mask); /* every pair ran */
-		core_charge(c, b->addr, CORE_CHARGE_MEMORY_BLOCK, mb);
-		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
-			dwt_count_lsu(&c->scs, mb);
+		if (mb)
+			dwt_count_lsu(&c->scs, mb); /* every pair ran */
 	}
 }
 
@@ -148,7 +173,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	c->fetch_next = b->cb->exit_state[fetch]; /* for the block after it, if run into */
 	uint32_t stall = b->cb->entry_extra[fetch];
 	if (stall) { /* a branch, not a third add to c->now: that store chain costs more */
-		core_charge(c, addr, CORE_CHARGE_ENTRY_FETCH, stall);
+		core_charge(c, addr, (enum core_charge_why)b->cb->entry_why, stall);
 		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
 			dwt_count_cpi(&c->scs, stall);
 	}
@@ -280,13 +305,13 @@ void core_settle(struct sim_core *c, uint32_t pc, bool last_ran)
 		return;
 	}
 	uint32_t mb = mblk_extra_before(c, b, (unsigned)i);
+	if (__builtin_expect(c->ledger != NULL, 0))
+		ledger_insns(c, b, (unsigned)i, false, false);
+	else
+		core_charge(c, b->addr, CORE_CHARGE_ISSUE, cb->cost_before[i] + mb); /* one add, as above */
 	c->mb_for = NULL;
-	if (mb) {
-		core_charge(c, b->addr, CORE_CHARGE_MEMORY_BLOCK, mb);
-		if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
-			dwt_count_lsu(&c->scs, mb);
-	}
-	core_charge(c, b->addr, CORE_CHARGE_BLOCK_PARTIAL, cb->cost_before[i]);
+	if (mb && (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
+		dwt_count_lsu(&c->scs, mb);
 	c->instructions += (unsigned)i;
 	c->entry_refill = false;
 	c->fetch_next = CYC_FETCH_FULL;

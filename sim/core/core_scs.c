@@ -125,11 +125,11 @@ static void op_lockup(void *core)
 	core_set_pc(c, CORE_LOCKUP_PC);
 }
 
-static void op_charge_exception(void *core, uint32_t cycles)
+static void op_charge_exception(void *core, uint32_t cycles, unsigned why)
 {
 	struct sim_core *c = core_of(core);
 	c->entry_refill = true; /* the handler or the return address is fetched afresh */
-	core_charge(c, c->ledger ? core_pc(c) : 0, CORE_CHARGE_EXCEPTION, cycles);
+	core_charge(c, c->ledger ? core_pc(c) : 0, (enum core_charge_why)why, cycles);
 }
 
 static void op_pended(void *core)

@@ -143,20 +143,7 @@ void core_set_ledger(struct sim_core *c, core_ledger_fn fn, void *ctx)
 
 const char *core_charge_name(enum core_charge_why why)
 {
-	static const char *const names[CORE_CHARGE_N] = {
-	    [CORE_CHARGE_BLOCK] = "block",
-	    [CORE_CHARGE_BLOCK_TAKEN] = "block-taken",
-	    [CORE_CHARGE_BLOCK_FAILED] = "block-failed",
-	    [CORE_CHARGE_BLOCK_PARTIAL] = "block-partial",
-	    [CORE_CHARGE_ENTRY_FETCH] = "entry-fetch",
-	    [CORE_CHARGE_FLASH_FETCH] = "flash-fetch",
-	    [CORE_CHARGE_FLASH_DATA] = "flash-data",
-	    [CORE_CHARGE_MEMORY_BLOCK] = "memory-block",
-	    [CORE_CHARGE_DIVIDE] = "divide",
-	    [CORE_CHARGE_EXCEPTION] = "exception",
-	    [CORE_CHARGE_SLEEP] = "sleep",
-	};
-	return (unsigned)why < CORE_CHARGE_N ? names[why] : NULL;
+	return cyc_why_name((unsigned)why);
 }
 
 void core_free(struct sim_core *c)

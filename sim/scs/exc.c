@@ -234,10 +234,15 @@ static bool jump_to_vector(struct scs *s, int exc)
 	return true;
 }
 
-static void charge_overhead(struct scs *s, uint32_t cycles)
+/* The overhead `full` (with the FP frame when fp) of `base` (without it), each part under its
+ * ledger reason: `why`, and exc-fp-context for the FP frame's words (B1.5.7). */
+static void charge_overhead(struct scs *s, uint32_t base, uint32_t full, enum cyc_why why)
 {
-	s->ops->charge_exception(s->core, cycles); /* the handler or the return address is fetched afresh */
-	dwt_count_exception(s, cycles);
+	/* the handler or the return address is fetched afresh */
+	s->ops->charge_exception(s->core, base, why);
+	if (full > base)
+		s->ops->charge_exception(s->core, full - base, CYC_WHY_EXC_FP_CONTEXT);
+	dwt_count_exception(s, full);
 }
 
 static void take(struct scs *s, int exc, uint32_t ret_pc, uint32_t vc_bit)
@@ -274,7 +279,8 @@ static void take(struct scs *s, int exc, uint32_t ret_pc, uint32_t vc_bit)
 	                  (from_thread && (ctrl & CONTROL_SPSEL) ? 0x4u : 0);
 	enter_handler(s, exc, frameptr, from_thread, ctrl);
 	scs_set_reg(s, SCS_REG_LR, excret);
-	charge_overhead(s, cyc_exception_entry(s->cyc, fpca && !lazy));
+	charge_overhead(s, cyc_exception_entry(s->cyc, false), cyc_exception_entry(s->cyc, fpca && !lazy),
+	                CYC_WHY_EXC_ENTRY);
 	s->exc.pending[exc] = false;
 	s->exc.active[exc] = true;
 	s->exc.taken++;
@@ -358,7 +364,7 @@ void exc_return(struct scs *s, uint32_t excret)
 	int next = exc_pending_preempting(s);
 	if (next) {
 		/* Tail-chain: the frame stays, the next handler runs with the same EXC_RETURN. */
-		charge_overhead(s, cyc_tail_chain(s->cyc));
+		charge_overhead(s, cyc_tail_chain(s->cyc), cyc_tail_chain(s->cyc), CYC_WHY_EXC_TAIL_CHAIN);
 		s->exc.pending[next] = false;
 		s->exc.active[next] = true;
 		s->exc.taken++;
@@ -415,7 +421,8 @@ void exc_return(struct scs *s, uint32_t excret)
 	for (unsigned i = 0; i < 6; i++)
 		scs_set_reg(s, stacked[i], w[i]);
 	scs_set_reg(s, SCS_REG_PC, w[6] & ~1u);
-	charge_overhead(s, cyc_exception_return(s->cyc, fp_frame && !lazy_pending));
+	charge_overhead(s, cyc_exception_return(s->cyc, false), cyc_exception_return(s->cyc, fp_frame && !lazy_pending),
+	                CYC_WHY_EXC_RETURN);
 	exc_update_fp_trap(s);
 	/* B1.5.18 SCR.SLEEPONEXIT: back in thread mode the core sleeps as after a WFI (the next
 	 * exception is taken from there with a full entry, not the tail-chain silicon may use). */

@@ -85,8 +85,9 @@ struct scs_core_ops {
 	void (*resume)(void *core); /* leave it: code the debugger rewrote is translated again */
 	void (*sleep)(void *core);  /* SLEEPONEXIT (B1.5.18) */
 	void (*lockup)(void *core); /* stop at 0xEFFFFFFE (B1.5.15) */
-	/* Exception entry, return or tail-chain overhead: the cycles, and the next fetch starts empty. */
-	void (*charge_exception)(void *core, uint32_t cycles);
+	/* Exception entry, return or tail-chain overhead: the cycles under their ledger reason (enum
+	 * cyc_why, timing/cycles_why.h), and the next fetch starts empty. */
+	void (*charge_exception)(void *core, uint32_t cycles, unsigned why);
 	/* An exception was set pending (by a store, when one is executing: the core learns the site). */
 	void (*pended)(void *core);
 	void (*set_fp_trap)(void *core, bool trap); /* FP instructions stop before they run */

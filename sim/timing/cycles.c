@@ -79,6 +79,10 @@ void cyc_free(struct cyc_model *m)
 	free(m);
 }
 
+/* At most one charge per reason the rules split an instruction's cost by (ISSUE, LOAD_AFTER_STORE,
+ * ADDRESS_DEP, STORE_WRITEBACK, ISB, IT, FPU_RESULT), plus its fetch wait. */
+#define CYC_CHARGES_PER_INSN 8u
+
 static void add_insn(struct cyc_block *b, uint32_t n, uint32_t offset, const struct cyc_cost *c)
 {
 	b->insn_offset[n] = (uint16_t)offset;
@@ -90,8 +94,10 @@ static void add_insn(struct cyc_block *b, uint32_t n, uint32_t offset, const str
 	b->cpi_extra += c->cpi_extra;
 	b->lsu_extra += c->lsu_extra;
 	b->fold_count += c->folded;
-	if (c->dyn & CYC_DYN_BRANCH)
+	if (c->dyn & CYC_DYN_BRANCH) {
 		b->branch_taken_extra = c->taken_extra;
+		b->taken_why = c->taken_why;
+	}
 }
 
 #define CYC_FETCH_WORDS 3
@@ -320,22 +326,54 @@ static void add_fetch_stalls(struct cyc_block *b, const uint8_t *mem, uint32_t *
 	b->cpi_extra += added - lsu;
 }
 
+/* The ledger's charges (cycles.h, struct cyc_charge): each instruction's rule cost split by reason
+ * (why[i], from the rules), then its fetch wait with a buffer full at entry (stalls[i]), as
+ * fetch-unaligned for a 32-bit instruction at an address 2 mod 4 (the compendium's "Alignment
+ * rules": its second halfword is in the next word), else fetch-buffer. */
+static void add_charges(struct cyc_block *b, const uint8_t (*why)[CYC_WHY_N], const uint32_t *stalls)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < b->n_insn; i++) {
+		b->charge_first[i] = (uint16_t)k;
+		b->charges[k++] = (struct cyc_charge){(uint16_t)i, CYC_WHY_ISSUE, why[i][CYC_WHY_ISSUE]};
+		b->by_why[CYC_WHY_ISSUE] += why[i][CYC_WHY_ISSUE];
+		for (unsigned w = CYC_WHY_ISSUE + 1u; w < CYC_WHY_N; w++) {
+			if (!why[i][w])
+				continue;
+			b->charges[k++] = (struct cyc_charge){(uint16_t)i, (uint8_t)w, why[i][w]};
+			b->by_why[w] += why[i][w];
+		}
+		if (stalls[i]) {
+			uint8_t w = unaligned_wide(b, i) ? CYC_WHY_FETCH_UNALIGNED : CYC_WHY_FETCH_BUFFER;
+			b->charges[k++] = (struct cyc_charge){(uint16_t)i, w, (uint8_t)stalls[i]};
+			b->by_why[w] += stalls[i];
+		}
+	}
+	b->charge_first[b->n_insn] = (uint16_t)k;
+	b->entry_why = b->n_insn && unaligned_wide(b, 0) ? CYC_WHY_FETCH_UNALIGNED : CYC_WHY_FETCH_BUFFER;
+}
+
 /* Decodes and costs one block. Returns NULL when out of memory. */
 static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const uint8_t *code, uint32_t size)
 {
 	uint32_t max = size / 2u + 1u;
 	if (max > CYC_MAX_BLOCK_INSN)
 		max = CYC_MAX_BLOCK_INSN;
-	/* One allocation: the block, then cost_before[max+1], insn_offset[max], dyn, cond, aux[max]. */
-	size_t bytes = sizeof(struct cyc_block) + (max + 1u) * sizeof(uint32_t) + max * sizeof(uint16_t) + 3u * max;
+	/* One allocation: the block, then cost_before[max+1], charges[max * CYC_CHARGES_PER_INSN],
+	 * insn_offset[max], charge_first[max+1], dyn, cond, aux[max]. */
+	size_t bytes = sizeof(struct cyc_block) + (max + 1u) * sizeof(uint32_t) +
+	               (size_t)max * CYC_CHARGES_PER_INSN * sizeof(struct cyc_charge) + max * sizeof(uint16_t) +
+	               (max + 1u) * sizeof(uint16_t) + 3u * max;
 	bytes = (bytes + 63u) & ~(size_t)63u;           /* aligned_alloc: a multiple of the alignment */
 	struct cyc_block *b = aligned_alloc(64, bytes); /* the fields read at every block in one line */
 	if (!b)
 		return NULL;
 	memset(b, 0, bytes);
 	b->cost_before = (uint32_t *)(b + 1);
-	b->insn_offset = (uint16_t *)(b->cost_before + max + 1u);
-	b->dyn = (uint8_t *)(b->insn_offset + max);
+	b->charges = (struct cyc_charge *)(b->cost_before + max + 1u);
+	b->insn_offset = (uint16_t *)(b->charges + (size_t)max * CYC_CHARGES_PER_INSN);
+	b->charge_first = b->insn_offset + max;
+	b->dyn = (uint8_t *)(b->charge_first + max + 1u);
 	b->cond = b->dyn + max;
 	b->aux = b->cond + max;
 	b->addr = addr;
@@ -343,6 +381,7 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 
 	struct cyc_rules_state st;
 	uint8_t mem[CYC_MAX_BLOCK_INSN];
+	uint8_t why[CYC_MAX_BLOCK_INSN][CYC_WHY_N];
 	cyc_rules_begin(&st, addr);
 	const uint8_t *p = code;
 	size_t left = size;
@@ -357,6 +396,7 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 			struct cyc_cost c;
 			cyc_rules_cost(&st, &insn[j], &c);
 			mem[n] = c.mem;
+			memcpy(why[n], c.by_why, sizeof(why[n]));
 			add_insn(b, n++, (uint32_t)(insn[j].address - addr), &c);
 			p += insn[j].size;
 			left -= insn[j].size;
@@ -373,6 +413,7 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 			    ((hw & 0xf800u) >= 0xe800u && left >= 4) ? 4u : (left >= 2 ? 2u : (uint32_t)left);
 			cyc_rules_unknown(&st, &c);
 			mem[n] = CYC_MEM_NONE;
+			memcpy(why[n], c.by_why, sizeof(why[n]));
 			add_insn(b, n++, (uint32_t)(pc - addr), &c);
 			p += len;
 			left -= len;
@@ -386,8 +427,11 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 	 * but it still waits for its words. */
 	if (n && (b->dyn[n - 1u] & CYC_DYN_CONDITIONAL))
 		b->fallthrough_saving = cyc_skip_saving(b, n - 1u);
+	if (n)
+		b->fail_issue = (uint8_t)(b->cost_before[n] - b->cost_before[n - 1u] - b->fallthrough_saving);
 	uint32_t stalls[CYC_MAX_BLOCK_INSN];
 	add_fetch_stalls(b, mem, stalls);
+	add_charges(b, (const uint8_t(*)[CYC_WHY_N])why, stalls);
 	return b;
 }
 

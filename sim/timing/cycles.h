@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "timing/cycles_dyn.h"
+#include "timing/cycles_why.h"
 
 #define CYC_MAX_BLOCK_INSN 512
 
@@ -21,6 +22,16 @@ enum cyc_fetch {
 	CYC_FETCH_EMPTY = 3, /* after a taken branch, an exception entry or return, a reset */
 	CYC_FETCH_STEAL = 4,
 	CYC_FETCH_STATES = 8,
+};
+
+/* One part of a block's static cost for the ledger: instruction `insn` of the block, `cycles`
+ * under reason `why` (enum cyc_why). Every instruction has its CYC_WHY_ISSUE charge first (0
+ * cycles for a folded IT: one per execution), then its other reasons in enum order, the fetch
+ * waits last. */
+struct cyc_charge {
+	uint16_t insn;
+	uint8_t why;
+	uint8_t cycles;
 };
 
 /* The fields the core reads at every block come first, in one cache line (cycles.c allocates a
@@ -54,7 +65,29 @@ struct cyc_block {
 	 * counters see. Instructions folded (IT) count in FOLDCNT, load/store extra cycles in LSUCNT,
 	 * multi-cycle instruction extras in CPICNT. */
 	uint32_t cpi_extra, lsu_extra, fold_count;
+	/* The ledger's view (cycles_why.h), read only when a ledger is on: instruction i's charges are
+	 * charges[charge_first[i]] .. charges[charge_first[i + 1] - 1] (they sum to cost_before[i + 1]
+	 * - cost_before[i]); by_why the block's total split the same way. taken_why: the reason of
+	 * branch_taken_extra (the final branch's kind). entry_why: of entry_extra (fetch-unaligned
+	 * when the first instruction is 32-bit at an address 2 mod 4, else fetch-buffer), charged to
+	 * the first instruction. fail_issue: the last instruction's ISSUE cycles when it fails its
+	 * condition (fallthrough_saving taken off; its other rule reasons are then 0, its fetch waits
+	 * stay). */
+	struct cyc_charge *charges;
+	uint16_t *charge_first;
+	uint32_t by_why[CYC_WHY_N];
+	uint8_t taken_why, entry_why, fail_issue;
 };
+
+/* Cycles of charge k of b when the block's conditional last instruction failed (fail_issue for
+ * its ISSUE, 0 for its other rule reasons, the fetch waits as they are). */
+static inline uint32_t cyc_failed_charge(const struct cyc_block *b, uint32_t k)
+{
+	const struct cyc_charge *ch = &b->charges[k];
+	if (ch->insn + 1u != b->n_insn || ch->why == CYC_WHY_FETCH_BUFFER || ch->why == CYC_WHY_FETCH_UNALIGNED)
+		return ch->cycles;
+	return ch->why == CYC_WHY_ISSUE ? b->fail_issue : 0u;
+}
 
 struct cyc_model;
 

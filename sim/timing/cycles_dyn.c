@@ -1,6 +1,9 @@
 /* The run-time part of the Cortex-M4 cycle model (cycles_dyn.h): costs that depend on operand
  * values or flags, asked by the core as the instruction runs. */
 #include "timing/cycles_dyn.h"
+#include "timing/cycles_why.h"
+
+#include <stddef.h>
 
 /* Early-termination divider (table 3-1 note a: "Division operations use early termination to
  * minimize the number of cycles required based on the number of leading ones and zeroes in the
@@ -57,4 +60,12 @@ bool cyc_cond_passed(uint8_t cond, uint32_t apsr)
 		return true; /* AL (14) and 15 */
 	}
 	return (cond & 1u) ? !r : r;
+}
+
+const char *cyc_why_name(unsigned why)
+{
+#define CYC_WHY_NAME_(id, name) [CYC_WHY_##id] = name,
+	static const char *const names[CYC_WHY_N] = {CYC_WHY_LIST(CYC_WHY_NAME_)};
+#undef CYC_WHY_NAME_
+	return why < CYC_WHY_N ? names[why] : NULL;
 }

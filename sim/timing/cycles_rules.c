@@ -101,11 +101,13 @@ static const uint8_t insn_class[ARM_INS_ENDING] = {
 #define CYC_AGU_STALL 1u
 #endif
 
-/* The refill itself; a fetch from flash may wait longer: the flash accelerator (chip/stm32f4_art.c)
- * adds its wait cycles per block at run time, from FLASH_ACR as the firmware wrote it. */
-static uint32_t refill(const struct cyc_rules_state *st, uint32_t p)
+/* The refill itself, and its ledger reason (the branch's kind); a fetch from flash may wait longer:
+ * the flash accelerator (chip/stm32f4_art.c) adds its wait cycles per block at run time, from
+ * FLASH_ACR as the firmware wrote it. */
+static uint32_t refill(const struct cyc_rules_state *st, struct cyc_cost *c, uint32_t p, enum cyc_why why)
 {
 	(void)st;
+	c->taken_why = (uint8_t)why;
 	return p;
 }
 
@@ -154,9 +156,11 @@ static uint32_t single_load_cycles(const struct cyc_rules_state *st, const cs_ar
  * "the next instruction": measured on an STM32F407, "stores cannot be pipelined with following
  * load instructions (adds extra cycle to store)", nor "with following load multiple (but can with
  * `stm`)" (jnk0le, doc/cortex_m3m4.md). The model charges the cycle to the load. */
-static uint32_t after_store(const struct cyc_rules_state *st)
+static uint32_t after_store(const struct cyc_rules_state *st, struct cyc_cost *c)
 {
-	return st->prev_store_overlap ? 1u : 0u;
+	uint32_t w = st->prev_store_overlap ? 1u : 0u;
+	c->by_why[CYC_WHY_LOAD_AFTER_STORE] = (uint8_t)(c->by_why[CYC_WHY_LOAD_AFTER_STORE] + w);
+	return w;
 }
 
 /* A load from a PC-relative address (a literal pool in the code): 3.3.2 "LDR Rx,[PC,#imm] might add
@@ -181,12 +185,12 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 	case K_LOAD:
 		if (cyc_writes_pc(a)) {
 			/* Table 3-1 "Load PC LDR PC,[Rn,<op2>]": 2 + P; "always a blocking operation" (3.3.2). */
-			c->cycles = 2u + after_store(st);
-			c->taken_extra = refill(st, CYC_P_LOAD);
+			c->cycles = 2u + after_store(st, c);
+			c->taken_extra = refill(st, c, CYC_P_LOAD, CYC_WHY_BRANCH_LOAD);
 			c->dyn |= CYC_DYN_BRANCH;
 		} else {
 			/* Table 3-1 "Load word/halfword/byte": 2, note b: neighbouring loads pipeline. */
-			c->cycles = single_load_cycles(st, a, c, single_load) + after_store(st);
+			c->cycles = single_load_cycles(st, a, c, single_load) + after_store(st, c);
 		}
 		c->lsu_extra = c->cycles - 1u;
 		break;
@@ -209,22 +213,23 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		if (a->writeback && (cyc_address_regs(a) & st->prev_store_wb)) {
 			c->cycles += 1u;
 			c->lsu_extra += 1u;
+			c->by_why[CYC_WHY_STORE_WRITEBACK] = 1u;
 		}
 		break;
 	case K_LOADD:
 	case K_STORED:
 		/* Table 3-1 "Load/Store double LDRD/STRD": 1 + N with N = 2; not pipelined (3.3.2). */
-		c->cycles = 3u + (klass == K_LOADD ? after_store(st) : 0u);
+		c->cycles = 3u + (klass == K_LOADD ? after_store(st, c) : 0u);
 		c->lsu_extra = c->cycles - 1u;
 		break;
 	case K_LDM:
 	case K_STM:
 		/* Table 3-1 "Load/Store multiple, Push, Pop": 1 + N; "including PC": 1 + N + P. */
 		n = cyc_list_regs(insn);
-		c->cycles = 1u + n + (klass == K_LDM ? after_store(st) : 0u);
+		c->cycles = 1u + n + (klass == K_LDM ? after_store(st, c) : 0u);
 		c->lsu_extra = c->cycles - 1u;
 		if (klass == K_LDM && cyc_writes_pc(a)) {
-			c->taken_extra = refill(st, CYC_P_LOAD);
+			c->taken_extra = refill(st, c, CYC_P_LOAD, CYC_WHY_BRANCH_LOAD);
 			c->dyn |= CYC_DYN_BRANCH;
 		}
 		break;
@@ -235,7 +240,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		} else {
 			c->cycles = single_load_cycles(st, a, c, single_load);
 		}
-		c->cycles += after_store(st);
+		c->cycles += after_store(st, c);
 		c->lsu_extra = c->cycles - 1u;
 		break;
 	case K_VSTR:
@@ -248,7 +253,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		/* Table 7-1 "VLDM/VSTM/VPUSH/VPOP .32": 1 + N, ".64": 1 + 2N (N registers); a load
 		 * multiple waits for a store just before it, as LDM does. */
 		n = cyc_list_regs(insn) * (cyc_moves_doubles(a) ? 2u : 1u);
-		c->cycles = 1u + n + (klass == K_VLDM ? after_store(st) : 0u);
+		c->cycles = 1u + n + (klass == K_VLDM ? after_store(st, c) : 0u);
 		c->lsu_extra = c->cycles - 1u;
 		break;
 	default:
@@ -262,6 +267,7 @@ static void cost_memory(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 	if (cyc_memory_base_regs(insn) & st->prev_alu_dest) {
 		c->cycles += CYC_AGU_STALL;
 		c->lsu_extra += CYC_AGU_STALL;
+		c->by_why[CYC_WHY_ADDRESS_DEP] = (uint8_t)(c->by_why[CYC_WHY_ADDRESS_DEP] + CYC_AGU_STALL);
 	}
 }
 
@@ -299,9 +305,12 @@ static void cost_branch(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		/* Table 3-1 "Branch B/BL", "Conditional B<cc>": 1 + P taken, 1 not taken (note c). The
 		 * immediate target is issued at decode (M3 TRM table 15-3): B<cc> P = 1; BL and B above. */
 		c->cycles = 1;
-		c->taken_extra = refill(st, insn->id == ARM_INS_BL  ? CYC_P_CALL
-		                            : conditional_branch(a) ? CYC_P_DECODE
-		                                                    : CYC_P_JUMP);
+		if (insn->id == ARM_INS_BL)
+			c->taken_extra = refill(st, c, CYC_P_CALL, CYC_WHY_BRANCH_CALL);
+		else if (conditional_branch(a))
+			c->taken_extra = refill(st, c, CYC_P_DECODE, CYC_WHY_BRANCH_COND);
+		else
+			c->taken_extra = refill(st, c, CYC_P_JUMP, CYC_WHY_BRANCH_JUMP);
 		c->dyn |= CYC_DYN_BRANCH;
 		/* The M3 TRM (1.4) presents a conditional branch's target "speculatively" at decode: when
 		 * it is not taken, that fetch slot is lost to the code after it (jnk0le: a not-taken
@@ -313,13 +322,14 @@ static void cost_branch(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		/* "BX/BLX": 1 + P. A return through LR: P = 1 (above); any other register resolves at
 		 * execute (M3 TRM table 15-3): P = 2. */
 		c->cycles = 1;
-		c->taken_extra = refill(st, lr_target(a) ? CYC_P_RETURN : CYC_P_EXECUTE);
+		c->taken_extra = lr_target(a) ? refill(st, c, CYC_P_RETURN, CYC_WHY_BRANCH_RETURN)
+		                              : refill(st, c, CYC_P_EXECUTE, CYC_WHY_BRANCH_INDIRECT);
 		c->dyn |= CYC_DYN_BRANCH;
 		break;
 	case K_CB:
 		/* "CBZ/CBNZ": 1 not taken, 1 + P taken; evaluated at execute (table 15-3): P = 2. */
 		c->cycles = 1;
-		c->taken_extra = refill(st, CYC_P_EXECUTE);
+		c->taken_extra = refill(st, c, CYC_P_EXECUTE, CYC_WHY_BRANCH_COND);
 		c->dyn |= CYC_DYN_BRANCH;
 		break;
 	case K_TB:
@@ -327,7 +337,7 @@ static void cost_branch(struct cyc_rules_state *st, const cs_insn *insn, unsigne
 		c->cycles = 2;
 		c->mem = CYC_MEM_LOAD;
 		c->lsu_extra = 1;
-		c->taken_extra = refill(st, CYC_P_LOAD);
+		c->taken_extra = refill(st, c, CYC_P_LOAD, CYC_WHY_BRANCH_LOAD);
 		c->dyn |= CYC_DYN_BRANCH;
 		break;
 	default:
@@ -356,7 +366,9 @@ static void cost_fp_misc(struct cyc_rules_state *st, const cs_insn *insn, unsign
 	}
 	case K_ISB:
 		/* Table 3-1 "ISB": 1 + B, B "equivalent to the number required for a pipeline refill". */
-		c->cycles = 1u + refill(st, CYC_P_EXECUTE);
+		c->by_why[CYC_WHY_ISB] = (uint8_t)refill(st, c, CYC_P_EXECUTE, CYC_WHY_ISB);
+		c->taken_why = 0;
+		c->cycles = 1u + c->by_why[CYC_WHY_ISB];
 		break;
 	case K_MSR:
 	case K_CPS:
@@ -427,6 +439,7 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 			c->folded = 1;
 		} else {
 			c->cycles = 1;
+			c->by_why[CYC_WHY_IT] = 1; /* the IT issues alone: ledger reason "it" */
 		}
 		break;
 	case K_DP:
@@ -436,7 +449,8 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 			/* MOV PC,LR is a return like BX LR (M3 TRM table 15-3 groups them); ADD PC and MOV PC
 			 * from another register resolve at execute. */
 			bool mov_lr = insn->id == ARM_INS_MOV && lr_target(a);
-			c->taken_extra = refill(st, mov_lr ? CYC_P_RETURN : CYC_P_EXECUTE);
+			c->taken_extra = mov_lr ? refill(st, c, CYC_P_RETURN, CYC_WHY_BRANCH_RETURN)
+			                        : refill(st, c, CYC_P_EXECUTE, CYC_WHY_BRANCH_INDIRECT);
 			c->dyn |= CYC_DYN_BRANCH;
 		}
 		break;
@@ -449,7 +463,13 @@ void cyc_rules_cost(struct cyc_rules_state *st, const cs_insn *insn, struct cyc_
 	if (st->prev_fp_result & cyc_fp_regs(a, CS_AC_READ, klass == K_FP3)) {
 		c->cycles += 1u;
 		c->cpi_extra += 1u;
+		c->by_why[CYC_WHY_FPU_RESULT] = 1u;
 	}
+	/* The instruction's own cost (its table row) is what no other rule added. */
+	uint32_t others = 0;
+	for (unsigned w = 0; w < CYC_WHY_N; w++)
+		others += c->by_why[w];
+	c->by_why[CYC_WHY_ISSUE] = (uint8_t)(c->cycles - others);
 
 	st->prev_fp_result = fp_late_result(insn->id, klass) ? cyc_fp_regs(a, CS_AC_WRITE, false) : 0u;
 	st->prev_size = insn->size;
@@ -466,6 +486,7 @@ void cyc_rules_unknown(struct cyc_rules_state *st, struct cyc_cost *c)
 	 * charge the issue cycle and let the core charge the exception. */
 	memset(c, 0, sizeof(*c));
 	c->cycles = 1;
+	c->by_why[CYC_WHY_ISSUE] = 1;
 	c->cond = 14;
 	c->dyn = CYC_DYN_EXCEPTION;
 	st->prev_size = 0;

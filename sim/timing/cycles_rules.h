@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "timing/cycles_why.h"
+
 /* What the rules remember about the previous instruction of the same block: load/store
  * pipelining, the address-dependency stall and IT folding look one instruction back. */
 struct cyc_rules_state {
@@ -23,6 +25,10 @@ struct cyc_rules_state {
 struct cyc_cost {
 	uint32_t cycles;      /* static cycles, as if a branch falls through */
 	uint32_t taken_extra; /* refill cycles when the branch is taken */
+	/* cycles split by reason (enum cyc_why): their sum is `cycles`; CYC_WHY_ISSUE holds what no
+	 * other rule added (cyc_rules_cost works it out last). */
+	uint8_t by_why[CYC_WHY_N];
+	uint8_t taken_why; /* the reason of taken_extra: the branch's kind (CYC_WHY_BRANCH_*) */
 	uint32_t cpi_extra, lsu_extra, folded;
 	uint8_t dyn;  /* enum cyc_dyn */
 	uint8_t cond; /* Armv7-M condition, A7.3: 0 EQ .. 13 LE, 14 always */
