@@ -7,21 +7,26 @@
 
 #include "bus/msg.h"
 
-static void on_charge(void *ctx, uint32_t pc, enum core_charge_why why, uint64_t cycles)
-{
-	struct sim_ledger *l = ctx;
-	(void)pc;
-	/* core_charge() passes only enum values; the test keeps a bad one from writing outside. */
-	if ((unsigned)why < CORE_CHARGE_N)
-		l->by_why[why] += cycles;
-}
-
-void sim_ledger_start(struct sim_ledger *l, struct sim_core *core)
+void sim_ledger_start(struct sim_ledger *l, struct sim_core *core, FILE *out)
 {
 	struct core_stats st = {0};
 	core_get_stats(core, &st);
-	*l = (struct sim_ledger){.start = st.cycles};
-	core_set_ledger(core, on_charge, l);
+	*l = (struct sim_ledger){.start = st.cycles, .out = out};
+	/* Totals only: the core adds a whole block's sums by reason (core_set_ledger_totals). */
+	core_set_ledger_totals(core, l->by_why);
+}
+
+void sim_ledger_halt(void *ctx)
+{
+	struct sim_ledger *l = ctx;
+	fprintf(l->out, "ledger-since-last");
+	for (unsigned i = 0; i < CORE_CHARGE_N; i++) {
+		uint64_t d = l->by_why[i] - l->at_halt[i];
+		if (d)
+			fprintf(l->out, " %s=%" PRIu64, core_charge_name((enum core_charge_why)i), d);
+		l->at_halt[i] = l->by_why[i];
+	}
+	fprintf(l->out, "\n");
 }
 
 static uint64_t ledger_total(const struct sim_ledger *l)

@@ -569,9 +569,10 @@ int main(int argc, char **argv)
 		uint64_t max = s->opt.max_cycles ? s->opt.max_cycles : UINT64_MAX;
 		struct sim_ledger ledger;
 		if (s->opt.ledger)
-			sim_ledger_start(&ledger, s->core);
+			sim_ledger_start(&ledger, s->core, stdout);
 		int rc = s->opt.no_debugger ? core_run_unattached(s->core, max, stdout)
-		                            : core_run_standalone(s->core, max, stdout);
+		                            : core_run_standalone(s->core, max, stdout,
+		                                                  s->opt.ledger ? sim_ledger_halt : NULL, &ledger);
 		if (s->opt.ledger && sim_ledger_report(&ledger, s->core, stdout, s->opt.ledger_file) != 0)
 			rc = -1;
 		if (fflush(stdout) != 0)

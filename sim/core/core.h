@@ -159,6 +159,10 @@ enum core_charge_why {
 typedef void (*core_ledger_fn)(void *ctx, uint32_t pc, enum core_charge_why why, uint64_t cycles);
 /* Sees every charge from now on (NULL: none, the default: one predictable branch per charge). */
 void core_set_ledger(struct sim_core *core, core_ledger_fn fn, void *ctx);
+/* The cheap ledger for totals only (bench-sim --ledger): from now on every charge is added to
+ * by_why[why] (CORE_CHARGE_N entries, not zeroed here), a whole block by its sums by reason
+ * rather than one call per instruction; NULL: none. Replaces a core_set_ledger() callback. */
+void core_set_ledger_totals(struct sim_core *core, uint64_t *by_why);
 /* The reason's name as reports print it ("issue", "branch-cond", "flash-fetch"...;
  * docs/cycle-model.md "The cycle ledger"), or NULL for a value outside the enum. */
 const char *core_charge_name(enum core_charge_why why);
@@ -170,9 +174,11 @@ int core_load_elf(struct sim_core *core, const char *path, char *err, size_t err
 
 /* Stand-alone mode (no OpenOCD): a built-in debugger sets C_DEBUGEN, and at each halt prints
  *   halt pc=0x%08x imm=%u cyccnt=%u reason=<bkpt|dwt|vcatch|halted|lockup>
- * to `out`, then resumes past the BKPT. It returns at BKPT #4 (the "done" marker, docs/markers.md)
- * with 0, or with -1 on lockup or when max_cycles elapse. */
-int core_run_standalone(struct sim_core *core, uint64_t max_cycles, void *out /* FILE * */);
+ * to `out`, calls on_halt(ctx) unless it is NULL (bench-sim --ledger prints the interval's
+ * ledger there), then resumes past the BKPT. It returns at BKPT #4 (the "done" marker,
+ * docs/markers.md) with 0, or with -1 on lockup or when max_cycles elapse. */
+int core_run_standalone(struct sim_core *core, uint64_t max_cycles, void *out /* FILE * */, void (*on_halt)(void *ctx),
+                        void *ctx);
 /* Stand-alone with no debugger at all (bench-sim --standalone --no-debugger): C_DEBUGEN stays 0, so
  * the firmware's markers take DebugMonitor/HardFault, as on a board without a probe. Returns 0 when
  * the core sleeps with nothing left to wake it (WFI, no interrupt enabled or pending), printing

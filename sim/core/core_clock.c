@@ -85,6 +85,29 @@ static void ledger_insns(struct sim_core *c, const struct core_blk *b, unsigned 
 		            cb->branch_taken_extra);
 }
 
+/* The same for a whole block into the totals (core_set_ledger_totals): its sums by reason, the
+ * failed last instruction's difference, the refill, the memory-block pairs (mb cycles). */
+static void ledger_sums(struct sim_core *c, const struct core_blk *b, bool taken, bool failed, uint32_t mb)
+{
+	const struct cyc_block *cb = b->cb;
+	uint64_t *by = c->ledger_totals;
+	for (unsigned w = 0; w < CORE_CHARGE_N; w++)
+		by[w] += cb->by_why[w];
+	uint64_t t = cb->total + mb;
+	if (failed)
+		for (uint32_t k = cb->charge_first[cb->n_insn - 1u]; k < cb->charge_first[cb->n_insn]; k++) {
+			uint32_t off = cb->charges[k].cycles - cyc_failed_charge(cb, k);
+			by[cb->charges[k].why] -= off;
+			t -= off;
+		}
+	by[CORE_CHARGE_MEMORY_BLOCK] += mb;
+	if (taken) {
+		by[cb->taken_why] += cb->branch_taken_extra;
+		t += cb->branch_taken_extra;
+	}
+	c->now += t; /* core_charge's add: the totals are this ledger's callback */
+}
+
 /* Block b ran to its end; the next instruction is at next_pc. The one place a whole block is
  * charged: by the block hook (next_pc is the next block's start) and by core_settle() when a
  * stop comes after the block's last instruction. next_pc other than the fall-through: the last
@@ -108,9 +131,12 @@ static inline void charge_block_end(struct sim_core *c, const struct core_blk *b
 		failed = true;
 	}
 	uint32_t mb = c->mb_for == b && c->mb_mask ? (uint32_t)__builtin_popcount(c->mb_mask) : 0u;
-	if (__builtin_expect(c->ledger != NULL, 0))
-		ledger_insns(c, b, cb->n_insn, taken, failed);
-	else
+	if (__builtin_expect(c->ledger != NULL, 0)) {
+		if (c->ledger_totals)
+			ledger_sums(c, b, taken, failed, mb);
+		else
+			ledger_insns(c, b, cb->n_insn, taken, failed);
+	} else
 		core_charge(c, b->addr, CORE_CHARGE_ISSUE, t + mb); /* no ledger to tell: one add */
 	c->instructions += cb->n_insn;
 	if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS) {

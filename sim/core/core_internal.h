@@ -99,6 +99,9 @@ struct sim_core {
 
 	core_ledger_fn ledger; /* core_set_ledger(): NULL unless someone asks */
 	void *ledger_ctx;
+	/* core_set_ledger_totals(): the totals by reason (ledger is then ledger_totals_add); a
+	 * whole block adds its sums (cyc_block.by_why), not one call per charge. */
+	uint64_t *ledger_totals;
 
 	uint64_t instructions;
 	uint64_t halts;  /* the exceptions taken are the SCS's count (exc_taken) */

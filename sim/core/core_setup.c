@@ -135,10 +135,24 @@ fail:
 	return NULL;
 }
 
+static void ledger_totals_add(void *ctx, uint32_t pc, enum core_charge_why why, uint64_t cycles)
+{
+	uint64_t *by = ctx;
+	(void)pc;
+	by[why] += cycles;
+}
+
+void core_set_ledger_totals(struct sim_core *c, uint64_t *by_why)
+{
+	core_set_ledger(c, by_why ? ledger_totals_add : NULL, by_why);
+	c->ledger_totals = by_why;
+}
+
 void core_set_ledger(struct sim_core *c, core_ledger_fn fn, void *ctx)
 {
 	c->ledger = fn;
 	c->ledger_ctx = ctx;
+	c->ledger_totals = NULL;
 }
 
 const char *core_charge_name(enum core_charge_why why)

@@ -124,7 +124,7 @@ static bool sa_write(struct sim_core *c, uint32_t addr, uint32_t v)
 	return bus_write(c->bus, addr, 4, BUS_DEBUG, v) == BUS_OK;
 }
 
-int core_run_standalone(struct sim_core *c, uint64_t max_cycles, void *out)
+int core_run_standalone(struct sim_core *c, uint64_t max_cycles, void *out, void (*on_halt)(void *ctx), void *ctx)
 {
 	FILE *f = out;
 	uint32_t demcr = 0, dwt_ctrl = 0;
@@ -158,6 +158,8 @@ int core_run_standalone(struct sim_core *c, uint64_t max_cycles, void *out)
 		               (dfsr & DFSR_BKPT);
 		unsigned imm = is_bkpt ? hw & 0xFFu : 0;
 		fprintf(f, "halt pc=0x%08x imm=%u cyccnt=%u reason=%s\n", pc, imm, cyccnt, halt_reason(dfsr));
+		if (on_halt)
+			on_halt(ctx);
 		(void)fflush(f);
 		if (is_bkpt && imm == 4)
 			return 0;

@@ -5,6 +5,11 @@ add_executable(cycles_rules_test ${CMAKE_CURRENT_SOURCE_DIR}/cycles_rules_test.c
 target_link_libraries(cycles_rules_test PRIVATE sim_timing PkgConfig::CMOCKA)
 add_test(NAME sim.cycles_rules COMMAND cycles_rules_test)
 set_tests_properties(sim.cycles_rules PROPERTIES LABELS "unit" TIMEOUT 30)
+# The ledger's reasons (sim/timing/cycles_why.h): which reason each rule's cycles go under.
+add_executable(cycles_why_test ${CMAKE_CURRENT_SOURCE_DIR}/cycles_why_test.c)
+target_link_libraries(cycles_why_test PRIVATE sim_timing PkgConfig::CMOCKA)
+add_test(NAME sim.cycles_why COMMAND cycles_why_test)
+set_tests_properties(sim.cycles_why PROPERTIES LABELS "unit" TIMEOUT 30)
 
 # End-to-end: the snippet firmware on bench-sim --standalone (needs the firmware and bench-sim).
 if(TARGET bench-sim AND BENCH_FIRMWARE)

@@ -54,6 +54,19 @@ static void test_every_rule(void **state)
 		assert_int_equal(b->total, b->n_insn + b->cpi_extra + b->lsu_extra - b->fold_count);
 		assert_int_equal(b->fallthrough, sn->addr + sn->size);
 		assert_int_equal(b->addr, sn->addr);
+		/* The ledger's view: each instruction's charges, ISSUE first, sum to its cost; the
+		 * block's sums by reason to its total (cycles_why_test.c checks which reason). */
+		uint32_t by_total = 0;
+		for (unsigned w = 0; w < CYC_WHY_N; w++)
+			by_total += b->by_why[w];
+		assert_int_equal(by_total, b->total);
+		for (unsigned i = 0; i < sn->n_insn; i++) {
+			uint32_t t = 0;
+			assert_int_equal(b->charges[b->charge_first[i]].why, CYC_WHY_ISSUE);
+			for (uint32_t k = b->charge_first[i]; k < b->charge_first[i + 1u]; k++)
+				t += b->charges[k].cycles;
+			assert_int_equal(t, sn->cycles[i]);
+		}
 		cyc_free(m);
 	}
 }
@@ -213,13 +226,13 @@ static void test_fetch_entry(void **state)
 static void test_fetch_speculated(void **state)
 {
 	(void)state;
-	static const uint8_t loop[16] = {0x00, 0xf1, 0x01, 0x00, 0x00, 0xf1, 0x01, 0x00, /* add.w r0, r0, #1 x3 */
+	static const uint8_t loop[16] = {0x00, 0xf1, 0x01, 0x00, 0x00, 0xf1, 0x01, 0x00,  /* add.w r0, r0, #1 x3 */
 	                                 0x00, 0xf1, 0x01, 0x00, 0x7f, 0xf4, 0xf8, 0xaf}; /* bne.w loop */
 	static const uint8_t addw2[8] = {0x00, 0xf1, 0x01, 0x00, 0x00, 0xf1, 0x01, 0x00};
 	static const uint8_t adds2_addw[8] = {0x01, 0x30, 0x01, 0x30, 0x00, 0xf1, 0x01, 0x00};
-	static const uint8_t it_bne[6] = {0x18, 0xbf, 0xff, 0xf7, 0xed, 0xbf}; /* it ne; bne.w */
+	static const uint8_t it_bne[6] = {0x18, 0xbf, 0xff, 0xf7, 0xed, 0xbf};                /* it ne; bne.w */
 	static const uint8_t addw_bnew[8] = {0x00, 0xf1, 0x01, 0x00, 0x7f, 0xf4, 0xfc, 0xaf}; /* add.w; bne.w */
-	static const uint8_t ldr_bnew[6] = {0x0b, 0x68, 0x7f, 0xf4, 0xfd, 0xaf};               /* ldr; bne.w */
+	static const uint8_t ldr_bnew[6] = {0x0b, 0x68, 0x7f, 0xf4, 0xfd, 0xaf};              /* ldr; bne.w */
 	static const uint8_t addw2_bnew[12] = {0x00, 0xf1, 0x01, 0x00, 0x00, 0xf1, 0x01, 0x00, 0x7f, 0xf4, 0xfa, 0xaf};
 	static const uint8_t addw2_adds[10] = {0x00, 0xf1, 0x01, 0x00, 0x00, 0xf1, 0x01, 0x00, 0x01, 0x30};
 	struct cyc_model *m = cyc_new();
