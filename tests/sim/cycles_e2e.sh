@@ -5,6 +5,9 @@
 # (tests/firmware/cycles/snippet.h), and that the cycle ledger's total over the run (--ledger,
 # docs/cycle-model.md "The cycle ledger") is the final CYCCNT: every cycle the snippets count is
 # charged with a reason (bench-sim itself exits 1 when the total is not the cycles it counted).
+# Each snippet's cycles by reason (the `ledger-since-last` line bench-sim prints after its END
+# halt) must be exactly those in tests/sim/cycles_ledger/ELF.ledger, their sum its BEGIN(n): a
+# rule charging under another reason, or outside the ledger, fails.
 # Usage: cycles_e2e.sh BENCH_SIM ELF WAIT_STATES [OBJCOPY
 # [BENCH_SIM_OPTION...]]
 set -eu
@@ -16,6 +19,8 @@ shift 3
 [ $# -gt 0 ] && shift
 # blocks_entry.elf is blocks.S assembled with other expectations: its lines are blocks.S's.
 src=$(basename "$elf" .elf | sed 's/_entry$//').S
+want_ledger=$(dirname "$0")/cycles_ledger/$(basename "$elf" .elf).ledger
+[ -r "$want_ledger" ] || { echo "FAIL: no expected ledger $want_ledger"; exit 1; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -47,12 +52,18 @@ awk '
 		if (!open) { print "END without BEGIN at " $2; bad = 1; next }
 		d = cyc - begin; if (d < 0) d += 4294967296
 		print d; open = 0
+		want_since = 1
 	}
 	else if (imm == 4) done = 1
 	else { print "unexpected halt: " $0; bad = 1 }
+	next
+}
+/^ledger-since-last/ {
+	if (want_since) { $1 = ""; sub(/^ /, ""); print > since }
+	want_since = 0
 }
 END { if (!done) { print "no DONE marker (BKPT #4)"; bad = 1 } exit bad }
-' "$tmp/out" >"$tmp/got" || { cat "$tmp/got"; echo "FAIL: bad marker sequence"; exit 1; }
+' since="$tmp/since" "$tmp/out" >"$tmp/got" || { cat "$tmp/got"; echo "FAIL: bad marker sequence"; exit 1; }
 
 n_exp=$(wc -l <"$tmp/expect")
 n_got=$(wc -l <"$tmp/got")
@@ -69,6 +80,38 @@ paste "$tmp/expect" "$tmp/got" | {
 		else
 			echo "FAIL $src:$line expected $want cycles, measured ${got:-nothing}"
 			bad=1
+		fi
+	done
+	exit $bad
+} || fail=1
+# The breakdowns: LINE REASON=CYCLES... against the expected file, and each one's sum is the
+# snippet's BEGIN(n).
+grep -v '^#' "$want_ledger" | sed "s/^$src://" >"$tmp/want_since"
+touch "$tmp/since"
+if [ "$(wc -l <"$tmp/want_since")" -ne "$n_exp" ] || [ "$(wc -l <"$tmp/since")" -ne "$n_exp" ]; then
+	echo "FAIL: $n_exp snippets, $(wc -l <"$tmp/want_since") expected breakdowns in $want_ledger," \
+		"$(wc -l <"$tmp/since") ledger lines"
+	fail=1
+fi
+cut -f1 "$tmp/expect" | paste -d' ' - "$tmp/since" | paste -d'|' - "$tmp/want_since" | {
+	bad=0
+	while IFS='|' read -r got want; do
+		n=${got%% *}
+		got=${got#"$n"}
+		got=${got# }
+		wline=${want%% *}
+		want=${want#"$wline"}
+		want=${want# }
+		sum=0
+		for kv in $got; do sum=$((sum + ${kv#*=})); done
+		if [ "$got" != "$want" ]; then
+			echo "FAIL $src:$wline by reason: $got, expected $want"
+			bad=1
+		elif [ "$sum" -ne "$n" ]; then
+			echo "FAIL $src:$wline the ledger's sum $sum is not the $n cycles asserted"
+			bad=1
+		else
+			echo "ok   $src:$wline $got"
 		fi
 	done
 	exit $bad
