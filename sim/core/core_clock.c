@@ -67,7 +67,8 @@ static void charge_flash(struct sim_core *c, const struct core_blk *b, bool bran
  * of the final branch under its kind; `failed`: the conditional last instruction failed
  * (cyc_failed_charge). Only with a ledger on: core_charge's sum is what the caller would have
  * added in one go. */
-static void ledger_insns(struct sim_core *c, const struct core_blk *b, unsigned n, bool taken, bool failed)
+__attribute__((noinline)) static void ledger_insns(struct sim_core *c, const struct core_blk *b, unsigned n, bool taken,
+                                                   bool failed)
 {
 	const struct cyc_block *cb = b->cb;
 	for (uint32_t k = cb->charge_first[0]; k < cb->charge_first[n]; k++) {
@@ -87,12 +88,13 @@ static void ledger_insns(struct sim_core *c, const struct core_blk *b, unsigned 
 
 /* The same for a whole block into the totals (core_set_ledger_totals): its sums by reason, the
  * failed last instruction's difference, the refill, the memory-block pairs (mb cycles). */
-static void ledger_sums(struct sim_core *c, const struct core_blk *b, bool taken, bool failed, uint32_t mb)
+__attribute__((noinline)) static void ledger_sums(struct sim_core *c, const struct core_blk *b, bool taken, bool failed,
+                                                  uint32_t mb)
 {
 	const struct cyc_block *cb = b->cb;
 	uint64_t *by = c->ledger_totals;
-	for (unsigned w = 0; w < CORE_CHARGE_N; w++)
-		by[w] += cb->by_why[w];
+	for (unsigned k = 0; k < cb->n_sum_why; k++)
+		by[cb->sum_why[k]] += cb->by_why[cb->sum_why[k]];
 	uint64_t t = cb->total + mb;
 	if (failed)
 		for (uint32_t k = cb->charge_first[cb->n_insn - 1u]; k < cb->charge_first[cb->n_insn]; k++) {

@@ -350,6 +350,9 @@ static void add_charges(struct cyc_block *b, const uint8_t (*why)[CYC_WHY_N], co
 		}
 	}
 	b->charge_first[b->n_insn] = (uint16_t)k;
+	for (unsigned w = 0; w < CYC_WHY_N; w++)
+		if (b->by_why[w])
+			b->sum_why[b->n_sum_why++] = (uint8_t)w;
 	b->entry_why = b->n_insn && unaligned_wide(b, 0) ? CYC_WHY_FETCH_UNALIGNED : CYC_WHY_FETCH_BUFFER;
 }
 

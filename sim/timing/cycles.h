@@ -67,7 +67,8 @@ struct cyc_block {
 	uint32_t cpi_extra, lsu_extra, fold_count;
 	/* The ledger's view (cycles_why.h), read only when a ledger is on: instruction i's charges are
 	 * charges[charge_first[i]] .. charges[charge_first[i + 1] - 1] (they sum to cost_before[i + 1]
-	 * - cost_before[i]); by_why the block's total split the same way. taken_why: the reason of
+	 * - cost_before[i]); by_why the block's total split the same way (sum_why: the n_sum_why
+	 * reasons it has, for a cheap totals-only ledger). taken_why: the reason of
 	 * branch_taken_extra (the final branch's kind). entry_why: of entry_extra (fetch-unaligned
 	 * when the first instruction is 32-bit at an address 2 mod 4, else fetch-buffer), charged to
 	 * the first instruction. fail_issue: the last instruction's ISSUE cycles when it fails its
@@ -76,6 +77,8 @@ struct cyc_block {
 	struct cyc_charge *charges;
 	uint16_t *charge_first;
 	uint32_t by_why[CYC_WHY_N];
+	uint8_t sum_why[CYC_WHY_N];
+	uint8_t n_sum_why;
 	uint8_t taken_why, entry_why, fail_issue;
 };
 

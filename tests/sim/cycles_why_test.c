@@ -44,8 +44,13 @@ static const struct cyc_block *check(struct cyc_model *m, uint32_t addr, const u
 		}
 		assert_int_equal(t, b->cost_before[j + 1u] - b->cost_before[j]);
 	}
-	for (unsigned w = 0; w < CYC_WHY_N; w++)
+	unsigned nonzero = 0;
+	for (unsigned w = 0; w < CYC_WHY_N; w++) {
 		assert_int_equal(sum[w], b->by_why[w]);
+		if (sum[w]) /* sum_why lists them in order */
+			assert_int_equal(b->sum_why[nonzero++], w);
+	}
+	assert_int_equal(b->n_sum_why, nonzero);
 	insn_why(b, i, by);
 	uint32_t want[CYC_WHY_N] = {0};
 	va_list ap;
