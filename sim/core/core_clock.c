@@ -225,7 +225,16 @@ static void hook_flash_read(uc_engine *uc, uc_mem_type type, uint64_t address, i
 	uint32_t a = (uint32_t)address;
 	uint32_t off = a >= f->base ? a - f->base : a;
 	uint32_t w = f->literal_wait(f->ctx, off);
-	core_charge(c, c->cur ? c->cur->addr : 0, CORE_CHARGE_FLASH_DATA, w);
+	struct core_blk *b = c->cur;
+	uint32_t pc = b ? b->addr : 0;
+	if (w && b && c->ledger && !c->ledger_totals) {
+		/* A ledger by address: the load that reads it (its memory operand from the registers;
+		 * the block's first when none matches). */
+		int i = blk_find_load(c, b, a, 0);
+		if (i >= 0)
+			pc = b->addr + b->cb->insn_offset[i];
+	}
+	core_charge(c, pc, CORE_CHARGE_FLASH_DATA, w);
 	if (w && (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
 		dwt_count_lsu(&c->scs, w);
 }

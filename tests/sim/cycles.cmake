@@ -34,6 +34,13 @@ if(TARGET bench-sim AND BENCH_FIRMWARE)
               ${CMAKE_BINARY_DIR}/tests/firmware/cycles/${elf}.elf ${ws} arm-none-eabi-objcopy ${opts})
     set_tests_properties(sim.cycles_e2e_${name} PROPERTIES LABELS "e2e" TIMEOUT 60)
   endforeach()
+  # The ledger by address (a callback per charge) against the totals ledger on the same snippets.
+  add_executable(ledger_pc_test ${CMAKE_CURRENT_SOURCE_DIR}/ledger_pc_test.c)
+  target_link_libraries(ledger_pc_test PRIVATE sim PkgConfig::CMOCKA)
+  target_compile_definitions(ledger_pc_test PRIVATE CYCLES_FW_BUILD_DIR="${CMAKE_BINARY_DIR}")
+  add_dependencies(ledger_pc_test firmware)
+  add_test(NAME sim.ledger_pc COMMAND ledger_pc_test)
+  set_tests_properties(sim.ledger_pc PROPERTIES LABELS "unit" TIMEOUT 60)
   # The CoreMark-like kernel at 0 and at 5 wait states with the ART: checksum and exact cycles.
   add_test(NAME sim.coremark_like
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/coremark_like.sh $<TARGET_FILE:bench-sim>

@@ -1,0 +1,146 @@
+/* The ledger by address (core_set_ledger: a callback per charge, what bench-sim --record uses)
+ * against the totals ledger (core_set_ledger_totals: a block's sums, what bench-sim --ledger
+ * uses), on the cycle snippets of tests/firmware/cycles (whose breakdowns cycles_e2e.sh checks
+ * against tests/sim/cycles_ledger/): between every two marker halts the two give the same cycles
+ * under every reason, their sum is CYCCNT's difference, and the issue charges are the
+ * instructions the core executed, one each. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "board.h"
+#include "core/core.h"
+
+#define MAX_HALTS 200
+
+struct ledger_run {
+	struct sim_core *core;
+	uint64_t by[CORE_CHARGE_N];
+	uint64_t issues; /* CORE_CHARGE_ISSUE calls */
+	uint64_t bad_pc; /* charges of a block's cycles at address 0 */
+	uint64_t start;  /* the core's cycles when the ledger started */
+	unsigned n;      /* halts */
+	uint64_t at[MAX_HALTS][CORE_CHARGE_N];
+	uint64_t issues_at[MAX_HALTS], insns_at[MAX_HALTS], cycles_at[MAX_HALTS];
+};
+
+static void by_pc(void *ctx, uint32_t pc, enum core_charge_why why, uint64_t cycles)
+{
+	struct ledger_run *l = ctx;
+	assert_true((unsigned)why < CORE_CHARGE_N);
+	l->by[why] += cycles;
+	l->issues += why == CORE_CHARGE_ISSUE;
+	l->bad_pc += pc == 0 && why != CORE_CHARGE_EXC_ENTRY && why != CORE_CHARGE_EXC_RETURN;
+}
+
+static void on_halt(void *ctx)
+{
+	struct ledger_run *l = ctx;
+	assert_true(l->n < MAX_HALTS);
+	struct core_stats st;
+	core_get_stats(l->core, &st);
+	memcpy(l->at[l->n], l->by, sizeof(l->by));
+	l->issues_at[l->n] = l->issues;
+	l->insns_at[l->n] = st.instructions;
+	l->cycles_at[l->n] = st.cycles;
+	l->n++;
+}
+
+/* Runs ELF (tests/firmware/cycles) stand-alone with one kind of ledger into l. */
+static void run(const char *elf, enum sim_memory_blocks mb, bool totals, struct ledger_run *l)
+{
+	char path[512], err[256];
+	snprintf(path, sizeof(path), "%s/tests/firmware/cycles/%s.elf", CYCLES_FW_BUILD_DIR, elf);
+	const struct sim_config cfg = {.memory_blocks = mb};
+	struct board *b = calloc(1, sizeof(*b));
+	assert_non_null(b);
+	if (board_init(b, &cfg, err, sizeof(err)) != 0)
+		fail_msg("board_init: %s", err);
+	if (core_load_elf(b->core, path, err, sizeof(err)) != 0)
+		fail_msg("core_load_elf: %s", err);
+	memset(l, 0, sizeof(*l));
+	l->core = b->core;
+	if (totals)
+		core_set_ledger_totals(b->core, l->by);
+	else
+		core_set_ledger(b->core, by_pc, l);
+	struct core_stats st;
+	core_get_stats(b->core, &st);
+	l->start = st.cycles;
+	FILE *out = fopen("/dev/null", "w");
+	assert_non_null(out);
+	assert_int_equal(core_run_standalone(b->core, 50000000, out, on_halt, l), 0);
+	assert_int_equal(fclose(out), 0);
+	core_set_ledger(b->core, NULL, NULL);
+	board_free(b);
+	free(b);
+}
+
+static void check(const char *elf, enum sim_memory_blocks mb)
+{
+	struct ledger_run *pc = calloc(1, sizeof(*pc)), *tot = calloc(1, sizeof(*tot));
+	assert_non_null(pc);
+	assert_non_null(tot);
+	run(elf, mb, false, pc);
+	run(elf, mb, true, tot);
+	print_message("%s: %u halts\n", elf, pc->n);
+	assert_true(pc->n > 10);
+	assert_int_equal(pc->n, tot->n);
+	assert_int_equal(pc->bad_pc, 0);
+	for (unsigned h = 0; h < pc->n; h++) {
+		uint64_t sum = 0;
+		for (unsigned w = 0; w < CORE_CHARGE_N; w++) {
+			if (pc->at[h][w] != tot->at[h][w])
+				print_message("halt %u: %s %llu by address, %llu in the totals\n", h,
+				              core_charge_name((enum core_charge_why)w),
+				              (unsigned long long)pc->at[h][w], (unsigned long long)tot->at[h][w]);
+			assert_int_equal(pc->at[h][w], tot->at[h][w]);
+			sum += pc->at[h][w];
+		}
+		assert_int_equal(sum, pc->cycles_at[h] - pc->start); /* every cycle in the ledger */
+		assert_int_equal(pc->issues_at[h], pc->insns_at[h]);
+	}
+	free(pc);
+	free(tot);
+}
+
+static void test_rules(void **state)
+{
+	(void)state;
+	check("rules", SIM_MB_ENTRY);
+}
+
+static void test_ws(void **state)
+{
+	(void)state;
+	check("ws", SIM_MB_ENTRY);
+}
+
+static void test_blocks_exact(void **state)
+{
+	(void)state;
+	check("blocks", SIM_MB_EXACT);
+}
+
+static void test_blocks_entry(void **state)
+{
+	(void)state;
+	check("blocks_entry", SIM_MB_ENTRY);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_rules),
+	    cmocka_unit_test(test_ws),
+	    cmocka_unit_test(test_blocks_exact),
+	    cmocka_unit_test(test_blocks_entry),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
