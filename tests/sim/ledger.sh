@@ -2,7 +2,8 @@
 # bench-sim --standalone --ledger on the CoreMark-like kernel (tests/sim/coremark_like.sh asserts
 # its rounds' cycles): the ledger's total equals the final halt's cyccnt and the exact figure
 # (the rounds' WS0 plus the 21 cycles before BKPT #1 and the 4 after BKPT #2), every cycle of the
-# 5-wait-state run over the 0-wait-state one is under flash-fetch or flash-data, and the 62000
+# 5-wait-state run over the 0-wait-state one is under flash-fetch or flash-data, the 0-wait-state
+# run's cycles by reason are the figures docs/cycle-model.md gives, and the 62000
 # cycles --memory-blocks=off saves are under memory-block (docs/cycle-model.md "The cycle
 # ledger"). --ledger=FILE writes the same totals as JSON; bad usage exits 2 and never overwrites
 # the ELF.
@@ -48,6 +49,11 @@ expect "ws0 ledger total" "$(get ws0 total)" $WS0
 expect "ws0 final cyccnt" "$(awk '/^halt .* imm=4 / { sub("cyccnt=", "", $4); print $4 }' "$tmp/ws0")" $WS0
 expect "ws0 sum of the reason lines" "$(awk '$1 == "ledger" && $2 != "total" { s += $3 } END { print s }' "$tmp/ws0")" $WS0
 expect "ws0 memory-block" "$(get ws0 memory-block)" 62000
+# The whole breakdown at 0 wait states (docs/cycle-model.md "The cycle ledger").
+for rc in issue:48370777 fetch-buffer:48079 fetch-unaligned:704018 address-dep:253999 \
+	load-after-store:288000 branch-cond:5470943 branch-jump:249672 branch-load:70959 it:224000; do
+	expect "ws0 ${rc%%:*}" "$(get ws0 "${rc%%:*}")" "${rc#*:}"
+done
 expect "ws0 flash-fetch (no wait states)" "$(get ws0 flash-fetch)" 0
 expect "ws0 flash-data (no wait states)" "$(get ws0 flash-data)" 0
 expect "ws5 ledger total" "$(get ws5 total)" $WS5
