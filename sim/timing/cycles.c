@@ -385,6 +385,7 @@ static struct cyc_block *decode_block(struct cyc_model *m, uint32_t addr, const 
 	struct cyc_rules_state st;
 	uint8_t mem[CYC_MAX_BLOCK_INSN];
 	uint8_t why[CYC_MAX_BLOCK_INSN][CYC_WHY_N];
+	memset(why, 0, sizeof(why)); /* rows 0..n-1 are set below; the analyzer cannot tell */
 	cyc_rules_begin(&st, addr);
 	const uint8_t *p = code;
 	size_t left = size;

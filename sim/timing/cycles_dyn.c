@@ -64,7 +64,7 @@ bool cyc_cond_passed(uint8_t cond, uint32_t apsr)
 
 const char *cyc_why_name(unsigned why)
 {
-#define CYC_WHY_NAME_(id, name) [CYC_WHY_##id] = name,
+#define CYC_WHY_NAME_(id, name) [CYC_WHY_##id] = (name),
 	static const char *const names[CYC_WHY_N] = {CYC_WHY_LIST(CYC_WHY_NAME_)};
 #undef CYC_WHY_NAME_
 	return why < CYC_WHY_N ? names[why] : NULL;

@@ -56,7 +56,8 @@ static void on_halt(void *ctx)
 static void run(const char *elf, enum sim_memory_blocks mb, bool totals, struct ledger_run *l)
 {
 	char path[512], err[256];
-	snprintf(path, sizeof(path), "%s/tests/firmware/cycles/%s.elf", CYCLES_FW_BUILD_DIR, elf);
+	int len = snprintf(path, sizeof(path), "%s/tests/firmware/cycles/%s.elf", CYCLES_FW_BUILD_DIR, elf);
+	assert_true(len > 0 && (size_t)len < sizeof(path));
 	const struct sim_config cfg = {.memory_blocks = mb};
 	struct board *b = calloc(1, sizeof(*b));
 	assert_non_null(b);
