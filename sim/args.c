@@ -37,6 +37,9 @@ const char sim_usage_text[] =
     "  --max-cycles N    --standalone: give up after N cycles (default: no limit)\n"
     "  --ledger[=FILE]   --standalone: at the end print the cycles by reason (`ledger REASON CYCLES\n"
     "                    SHARE%`, `ledger total CYCLES`; docs/cycle-model.md); FILE: also as JSON\n"
+    "  --record=PATH     write at every halt what the core ran since the last resume, by calling\n"
+    "                    context and instruction, with its cycles by reason and the lowest MSP/PSP\n"
+    "                    (docs/sim-record.md); PATH is created, or emptied\n"
     "  --no-debugger     --standalone without the built-in debugger (C_DEBUGEN stays 0: markers take\n"
     "                    DebugMonitor/HardFault); exit 0 when the core sleeps with nothing to wake it\n"
     "  --quiet           no informational messages or notes on stderr, no UART echo\n"
@@ -117,7 +120,8 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 		O_NO_SPIN,
 		O_STLINK_PORT,
 		O_MEMORY_BLOCKS,
-		O_LEDGER
+		O_LEDGER,
+		O_RECORD
 	};
 	static const struct option longopts[] = {
 	    {"stlink-port", required_argument, NULL, O_STLINK_PORT},
@@ -132,6 +136,7 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 	    {"no-debugger", no_argument, NULL, O_NO_DEBUGGER},
 	    {"max-cycles", required_argument, NULL, O_MAX},
 	    {"ledger", optional_argument, NULL, O_LEDGER},
+	    {"record", required_argument, NULL, O_RECORD},
 	    {"quiet", no_argument, NULL, O_QUIET},
 	    {"spin", no_argument, NULL, O_SPIN},
 	    {"no-spin", no_argument, NULL, O_NO_SPIN},
@@ -209,6 +214,13 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 			if (parse_ledger(argv[optind - 1], o) < 0)
 				return -1;
 			break;
+		case O_RECORD:
+			if (!*optarg) {
+				sim_msg("--record= needs a file name: --record=PATH writes the halt records there");
+				return -1;
+			}
+			o->record = optarg;
+			break;
 		case 'h':
 			return 1;
 		default:
@@ -234,6 +246,15 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 	}
 	if (o->ledger_file && o->elf && same_file(o->ledger_file, o->elf)) {
 		sim_msg("--ledger=%s is the --elf: it would be overwritten; give another file", o->ledger_file);
+		return -1;
+	}
+	if (o->record && o->ledger) {
+		sim_msg("--record and --ledger both listen to the cycle ledger: give one (each record has the "
+		        "cycles by reason)");
+		return -1;
+	}
+	if (o->record && o->elf && same_file(o->record, o->elf)) {
+		sim_msg("--record=%s is the --elf: it would be overwritten; give another file", o->record);
 		return -1;
 	}
 	if (o->jtag_port < 0 && !o->jtag_socket && o->stlink_port < 0)

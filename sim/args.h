@@ -25,6 +25,7 @@ struct sim_options {
 	enum sim_memory_blocks memory_blocks;
 	bool ledger;             /* --ledger: print the cycles by reason after a stand-alone run */
 	const char *ledger_file; /* --ledger=FILE: and write them there as JSON; NULL: not */
+	const char *record;      /* --record=PATH: halt records (record.h); NULL: off */
 };
 
 /* The --help text. */

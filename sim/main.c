@@ -25,6 +25,7 @@
 #include "core/core.h"
 #include "dap/dp.h"
 #include "ledger.h"
+#include "record.h"
 #include "wire/jtag.h"
 #include "wire/jtag_dp.h"
 #include "wire/stlink_server.h"
@@ -55,6 +56,7 @@ struct sim {
 	struct sim_options opt;
 	struct board board;    /* bus, chip, core */
 	struct sim_core *core; /* board.core */
+	struct sim_rec *rec;   /* --record; NULL: off */
 	struct dp dp;
 	struct jtag_tap tap;
 	struct bitbang bb;
@@ -373,7 +375,7 @@ enum { PFD_TCP, PFD_UNIX, PFD_CTL, PFD_CLIENT, PFD_STL, PFD_STL_CLIENT, PFD_CTL0
 static int event_loop(struct sim *s, const sigset_t *run_mask)
 {
 	struct pollfd pfd[PFD_N];
-	while (!s->quit && !stop_signal) {
+	while (!s->quit && !stop_signal && !(s->rec && core_rec_failed(s->core))) {
 		pfd[PFD_TCP] = (struct pollfd){.fd = s->tcp_listen, .events = POLLIN};
 		pfd[PFD_UNIX] = (struct pollfd){.fd = s->unix_listen, .events = POLLIN};
 		pfd[PFD_CTL] = (struct pollfd){.fd = s->ctl_listen, .events = POLLIN};
@@ -475,7 +477,8 @@ static int open_listeners(struct sim *s)
 	return 0;
 }
 
-static void close_all(struct sim *s)
+/* -1 when a --record record failed (exit 1). */
+static int close_all(struct sim *s)
 {
 	if (s->client >= 0)
 		close(s->client);
@@ -492,8 +495,11 @@ static void close_all(struct sim *s)
 		if (unlink(s->opt.jtag_socket) < 0 && errno != ENOENT)
 			sim_msg("removing %s: %s", s->opt.jtag_socket, strerror(errno));
 	}
+	int rc = sim_rec_finish(s->rec); /* the last halt's record, if nobody read it */
+	s->rec = NULL;
 	board_free(&s->board);
 	s->core = NULL;
+	return rc;
 }
 
 /* Once per block the firmware uses that the board does not model as silicon: one line in the log, which bench
@@ -523,6 +529,8 @@ static int build_board(struct sim *s)
 		sim_msg("loading %s: %s", s->opt.elf, err);
 		return -1;
 	}
+	if (s->opt.record && sim_rec_start(&s->rec, s->core, s->opt.record) != 0)
+		return -1;
 	dp_init(&s->dp, &s->board.bus);
 	jtag_init(&s->tap, DP_IR_LEN, DP_IR_IDCODE, &dp_jtag_ops, &s->dp);
 	bitbang_init(&s->bb, &s->tap, on_bitbang_reset, s);
@@ -562,7 +570,7 @@ int main(int argc, char **argv)
 	}
 
 	if (build_board(s) != 0) {
-		close_all(s);
+		(void)close_all(s);
 		return 1;
 	}
 	if (s->opt.standalone) {
@@ -577,22 +585,22 @@ int main(int argc, char **argv)
 			rc = -1;
 		if (fflush(stdout) != 0)
 			rc = -1;
-		close_all(s);
+		if (close_all(s) != 0)
+			rc = -1;
 		return rc == 0 ? 0 : 1;
 	}
 	if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
 	    sigprocmask(SIG_BLOCK, &block, &run_mask) < 0) {
 		sim_msg("setting up signals: %s", strerror(errno));
-		close_all(s);
+		(void)close_all(s);
 		return 1;
 	}
 	sigdelset(&run_mask, SIGINT);
 	sigdelset(&run_mask, SIGTERM);
 	if (open_listeners(s) != 0) {
-		close_all(s);
+		(void)close_all(s);
 		return 1;
 	}
 	r = event_loop(s, &run_mask);
-	close_all(s);
-	return r;
+	return close_all(s) != 0 ? 1 : r;
 }

@@ -167,6 +167,45 @@ void core_set_ledger_totals(struct sim_core *core, uint64_t *by_why);
  * docs/cycle-model.md "The cycle ledger"), or NULL for a value outside the enum. */
 const char *core_charge_name(enum core_charge_why why);
 
+/* bench-sim --record (sim/record.c, docs/sim-record.md): what the core tells a recorder, exactly
+ * and only while one is set (core_set_recorder(); none: no hook and no branch of its own in the
+ * run). The calls come in program order; charges to the ledger come between them, each belonging
+ * to the context the recorder holds when it is made. */
+struct core_rec_ops {
+	/* The first n instructions of a block ran (at addr + offsets[i]), in the current context. */
+	void (*ran)(void *ctx, uint32_t addr, const uint16_t *offsets, unsigned n);
+	/* The block that ran last ended in a BL/BLX that branched: a call of `entry` returning to `ret`. */
+	void (*call)(void *ctx, uint32_t entry, uint32_t ret);
+	/* It ended in a branch that may be a return (BX, POP/LDM with PC, LDR PC, MOV/ADD PC) and
+	 * went to `to`: a return if `to` is a frame's return address. */
+	void (*branch)(void *ctx, uint32_t to);
+	/* The next charge is an exception entry's, return's or tail-chain's overhead (TRM 3.3). */
+	void (*exc_charge)(void *ctx);
+	/* Exceptions were entered, returned from or tail-chained since the last call: IPSR now, which
+	 * of the n exceptions are active (Armv7-M ARM B1.5.2), and the PC (a new handler's entry). */
+	void (*exceptions)(void *ctx, unsigned ipsr, const bool *active, unsigned n, uint32_t pc);
+	/* The block at addr starts now, in the context the calls above left. The clock charged its
+	 * entry (prefetch, flash wait states) at addr just before, still in the context before. */
+	void (*begin)(void *ctx, uint32_t addr);
+	/* The core was reset (any local reset): the call stack starts again from the root at pc. */
+	void (*reset)(void *ctx, uint32_t pc);
+	/* Debug state was entered and the debugger is about to see it (or the core leaves it, or the
+	 * run ends, first): write the interval's record. cyccnt: DWT_CYCCNT now. Returns 0, or -1
+	 * when the record could not be written or does not add up (the run must stop). */
+	int (*halt)(void *ctx, uint32_t cyccnt);
+};
+/* Starts calling ops (NULL: stops). Adds the hooks it needs; -1 with a message in err when unicorn
+ * refuses them. Set it before the core first runs: the blocks already run are not counted. */
+int core_set_recorder(struct sim_core *core, const struct core_rec_ops *ops, void *ctx, char *err, size_t errlen);
+/* The lowest MSP and PSP since the core last left Debug state (or the recorder was set), exception
+ * stacking included. */
+void core_rec_sp_min(const struct sim_core *core, uint32_t *msp, uint32_t *psp);
+/* Writes a record not written yet (the core halted and nobody looked): at the end of the run.
+ * -1 when that or any record before failed (core_rec_failed()). */
+int core_rec_finish(struct sim_core *core);
+/* A record could not be written or did not add up: the run must stop (bench-sim exits 1). */
+bool core_rec_failed(const struct sim_core *core);
+
 /* Load an ELF's PT_LOAD segments by their physical addresses through the back door (no flash
  * controller), as a factory-programmed board. For stand-alone runs and tests. On success the core
  * is reset (as by AIRCR.VECTRESET: debug registers kept) so it starts from the new vector table. */

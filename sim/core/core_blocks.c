@@ -32,6 +32,8 @@ static uint32_t blk_hash(uint32_t addr)
 static void blk_free(struct sim_core *c, struct core_blk *b)
 {
 	core_pcsr_forget(c);
+	if (c->rec)
+		core_rec_dropped(c, b);
 	if (c->blocks.recent[blk_recent_slot(b->addr)] == b)
 		c->blocks.recent[blk_recent_slot(b->addr)] = NULL;
 	if (b->fp_hooks) {

@@ -339,6 +339,8 @@ void core_settle(struct sim_core *c, uint32_t pc, bool last_ran)
 	if (i >= cb->n_insn) {
 		charge_block_end(c, b, pc, last_ran);
 		c->mb_for = NULL;
+		if (c->rec)
+			core_rec_settle(c, b, i, pc);
 		return;
 	}
 	uint32_t mb = mblk_extra_before(c, b, (unsigned)i);
@@ -350,6 +352,8 @@ void core_settle(struct sim_core *c, uint32_t pc, bool last_ran)
 	if (mb && (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS))
 		dwt_count_lsu(&c->scs, mb);
 	c->instructions += (unsigned)i;
+	if (c->rec)
+		core_rec_settle(c, b, i, pc);
 	c->entry_refill = false;
 	c->fetch_next = CYC_FETCH_FULL;
 }

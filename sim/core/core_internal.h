@@ -102,6 +102,15 @@ struct sim_core {
 	/* core_set_ledger_totals(): the totals by reason (ledger is then ledger_totals_add); a
 	 * whole block adds its sums (cyc_block.by_why), not one call per charge. */
 	uint64_t *ledger_totals;
+	/* core_set_recorder() (core_rec.c): NULL unless bench-sim --record. rec_prev: the block the
+	 * recorder saw start, not yet counted; rec_exc: exceptions changed since the recorder was told;
+	 * rec_halted: a halt it has not written yet. */
+	const struct core_rec_ops *rec;
+	void *rec_ctx;
+	const struct core_blk *rec_prev;
+	bool rec_exc, rec_halted, rec_failed;
+	uint32_t rec_msp_min, rec_psp_min;
+	uc_hook rec_block_hook, rec_sp_hook;
 
 	uint64_t instructions;
 	uint64_t halts;  /* the exceptions taken are the SCS's count (exc_taken) */
@@ -197,6 +206,19 @@ void core_set_pc(struct sim_core *c, uint32_t pc);
 /* S<n> of the FPU (halves of unicorn's D registers). */
 uint32_t core_read_s(struct sim_core *c, unsigned n);
 void core_write_s(struct sim_core *c, unsigned n, uint32_t v);
+
+/* core_rec.c (core.h struct core_rec_ops): each called only while c->rec is set. */
+/* core_settle(): b stopped with `ran` instructions run, the next at pc. */
+void core_rec_settle(struct sim_core *c, const struct core_blk *b, int ran, uint32_t pc);
+/* b's translation is dropped (core_blocks.c). */
+void core_rec_dropped(struct sim_core *c, const struct core_blk *b);
+/* An exception entry, return or tail-chain is being charged (core_scs.c). */
+void core_rec_exception(struct sim_core *c);
+void core_rec_reset(struct sim_core *c, uint32_t pc);
+/* Debug state entered (op_halt); DHCSR read with S_HALT (op_halt_seen); left (op_resume). */
+void core_rec_halted(struct sim_core *c);
+void core_rec_halt_seen(struct sim_core *c);
+void core_rec_resume(struct sim_core *c);
 
 /* core_clock.c (below it: core_blocks.c, core_mblocks.c) */
 /* Cycles at the instruction now executing (inside a callback during emulation) or now. */

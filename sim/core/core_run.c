@@ -58,6 +58,8 @@ void core_local_reset(struct sim_core *c, bool system)
 	c->state = CORE_RUNNING;
 	c->cur = NULL;
 	c->entry_refill = true; /* the reset handler is fetched afresh, after the vectors */
+	if (c->rec)
+		core_rec_reset(c, pc & ~1u);
 	debug_note_sticky(&c->scs, DHCSR_S_RESET_ST);
 	/* C1.6.5 DEMCR.VC_CORERESET: halt on the reset vector's first instruction. */
 	if (debug_vector_catch(&c->scs, DEMCR_VC_CORERESET))

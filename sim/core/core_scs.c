@@ -103,11 +103,23 @@ static void op_halt(void *core)
 		return;
 	c->state = CORE_HALTED;
 	c->halts++;
+	if (c->rec)
+		core_rec_halted(c);
+}
+
+/* DHCSR read with S_HALT set: the debugger sees the halt now, the record must be in the file. */
+static void op_halt_seen(void *core)
+{
+	struct sim_core *c = core_of(core);
+	if (c->rec)
+		core_rec_halt_seen(c);
 }
 
 static void op_resume(void *core)
 {
 	struct sim_core *c = core_of(core);
+	if (c->rec)
+		core_rec_resume(c); /* before code is dropped: the last block is counted first */
 	(void)blk_check_rewritten(c);
 	c->state = c->locked ? CORE_LOCKUP : CORE_RUNNING;
 }
@@ -129,6 +141,8 @@ static void op_charge_exception(void *core, uint32_t cycles, unsigned why)
 {
 	struct sim_core *c = core_of(core);
 	c->entry_refill = true; /* the handler or the return address is fetched afresh */
+	if (c->rec)
+		core_rec_exception(c);
 	core_charge(c, c->ledger ? core_pc(c) : 0, (enum core_charge_why)why, cycles);
 }
 
@@ -224,6 +238,7 @@ const struct scs_core_ops core_scs_ops = {
     .pc_sample = op_pc_sample,
     .locked = op_locked,
     .halt = op_halt,
+    .halt_seen = op_halt_seen,
     .resume = op_resume,
     .sleep = op_sleep,
     .lockup = op_lockup,

@@ -111,8 +111,12 @@ uint32_t debug_dhcsr_read(struct scs *s)
 {
 	uint32_t v = s->dbg.dhcsr_ctrl | s->dbg.dhcsr_sticky | DHCSR_S_REGRDY;
 	enum scs_cpu cpu = s->ops->cpu(s->core);
-	if (cpu == SCS_CPU_HALTED)
+	if (cpu == SCS_CPU_HALTED) {
+		/* What the core did up to this halt is written before the debugger can see it
+		 * (bench-sim --record, docs/sim-record.md). */
+		s->ops->halt_seen(s->core);
 		v |= DHCSR_S_HALT | DHCSR_C_HALT;
+	}
 	if (cpu == SCS_CPU_SLEEPING)
 		v |= DHCSR_S_SLEEP;
 	if (s->ops->locked(s->core))

@@ -82,6 +82,7 @@ struct scs_core_ops {
 	uint32_t (*pc_sample)(void *core);
 	bool (*locked)(void *core); /* in lockup (B1.5.15), also while halted */
 	void (*halt)(void *core);   /* enter debug state (C1.5) */
+	void (*halt_seen)(void *core); /* the debugger reads DHCSR.S_HALT = 1 (bench-sim --record) */
 	void (*resume)(void *core); /* leave it: code the debugger rewrote is translated again */
 	void (*sleep)(void *core);  /* SLEEPONEXIT (B1.5.18) */
 	void (*lockup)(void *core); /* stop at 0xEFFFFFFE (B1.5.15) */

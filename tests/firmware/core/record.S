@@ -1,0 +1,60 @@
+/* A known call tree for bench-sim --record (docs/sim-record.md; tests/sim/record_e2e.py):
+ *   bkpt #1   record: reset to here (no instruction)
+ *   main calls f twice, f calls g each time
+ *   bkpt #2   record: nodes f (child of the root) and g (child of f), entered 2 times each;
+ *             lowest MSP 0x20020000 - 8 (f's push) - 20 (g's push) - 12 (g's sub) = 0x2001ffd8
+ *   svc #0    SVCall (exception 11): its handler calls g
+ *   bkpt #3   record: nodes exc:11 (child of the root) and g (child of it), entered once each,
+ *             one exception; lowest MSP 0x20020000 - 32 (the basic frame, Armv7-M ARM B1.5.6)
+ *             - 8 (the handler's push) - 20 - 12 = 0x2001ffb8
+ *   bkpt #4   done
+ * No FP instruction: CONTROL.FPCA stays 0, so the frame is the basic one. */
+	.syntax unified
+	.thumb
+	.section .vectors, "a"
+	.word 0x20020000
+	.word reset_handler
+	.rept 9
+	.word hang
+	.endr
+	.word svc_handler /* 11: SVCall */
+	.rept 4
+	.word hang
+	.endr
+
+	.text
+	.thumb_func
+	.global reset_handler
+reset_handler:
+	bkpt #1
+	bl f
+	bl f
+	bkpt #2
+	svc #0
+	bkpt #3
+	bkpt #4
+	.thumb_func
+hang:
+	b hang
+
+	.thumb_func
+f:
+	push {r4, lr}
+	bl g
+	pop {r4, pc}
+
+	.thumb_func
+g:
+	push {r4-r7, lr}
+	sub sp, #12
+	movs r0, #3
+1:	subs r0, #1
+	bne 1b
+	add sp, #12
+	pop {r4-r7, pc}
+
+	.thumb_func
+svc_handler:
+	push {r4, lr}
+	bl g
+	pop {r4, pc}
