@@ -90,7 +90,7 @@ static int sim_port_line(struct proc *sim, const char *prefix, unsigned timeout,
 static int start_sim(const struct openocd_start_opts *o, const char *transport, struct openocd_proc *out, char *set_cmd,
                      size_t set_len, struct bench_error *err)
 {
-	char bin[PATH_MAX], line[PATH_MAX], sock[PATH_MAX], q[PATH_MAX + 64], words[1024];
+	char bin[PATH_MAX], line[PATH_MAX], sock[PATH_MAX], q[PATH_MAX + 64], words[1024], record[PATH_MAX + 16];
 	const char *argv[10 + 32];
 	size_t wl = 0;
 	unsigned timeout = o->timeout_ms ? o->timeout_ms : 10000u;
@@ -133,6 +133,14 @@ static int start_sim(const struct openocd_start_opts *o, const char *transport, 
 	/* The control interface gives bench a 64-bit cycle count (host/session/sim_clock.h). */
 	argv[a++] = "--ctl-port";
 	argv[a++] = "0";
+	if (o->record_path) {
+		if (str_fmt(record, sizeof(record), "--record=%s", o->record_path))
+			return bench_fail(err, BENCH_E_USAGE,
+			                  "work folder %s: too long for bench-sim's record: use a "
+			                  "shorter --work-dir",
+			                  o->work_dir);
+		argv[a++] = record;
+	}
 	/* --sim-opt: each split into words at spaces, after bench's own (getopt: the last one wins). */
 	for (size_t i = 0; i < o->n_sim_opts; i++) {
 		for (const char *p = o->sim_opts[i]; *p;) {

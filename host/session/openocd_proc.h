@@ -32,6 +32,9 @@ struct openocd_start_opts {
 	const char *transport;
 	const char *const *sim_opts; /* virtual board: more bench-sim options, each split at spaces */
 	size_t n_sim_opts;
+	/* Virtual board: bench-sim writes its halt records there (`--record=PATH`,
+	 * session/sim_record.h); NULL: not. */
+	const char *record_path;
 };
 
 struct openocd_proc {

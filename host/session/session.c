@@ -14,6 +14,7 @@
 #include "session/proc.h"
 #include "session/qemu_proc.h"
 #include "session/sim_clock.h"
+#include "session/sim_record.h"
 #include "session/workdir.h"
 #include "transport/gdb_rsp.h"
 #include "transport/openocd_tcl.h"
@@ -97,6 +98,13 @@ static int start_openocd(struct session *s, const struct session_opts *o, char *
 		so.preload_elf = o->elf_abs;
 	s->preloaded = so.preload_elf != NULL;
 	so.work_dir = s->work_dir;
+	if (o->want_record) {
+		if (snprintf(s->record_path, sizeof(s->record_path), "%s/" SIM_RECORD_FILE, s->work_dir) >=
+		    (int)sizeof(s->record_path))
+			return bench_fail(err, BENCH_E_USAGE, "work folder %s: too long: use a shorter --work-dir",
+			                  s->work_dir);
+		so.record_path = s->record_path;
+	}
 	if ((rc = openocd_start(&so, &s->ocd, err)))
 		return rc;
 	s->ocd_started = true;
@@ -149,6 +157,11 @@ int session_open(struct session *s, const struct session_opts *o, struct bench_e
 	memset(s, 0, sizeof(*s));
 	s->sim_clock_fd = -1;
 	s->work_dir_lock = -1;
+	if (o->want_record && (o->gdb || o->openocd || !o->board || !o->board->virtual_board))
+		return bench_fail(err, BENCH_E_UNSUPPORTED,
+		                  "this run needs the virtual board's halt records (exact profile, stack depth, code "
+		                  "size): only a bench-sim bench starts has them; use the sim-stm32f4 board without "
+		                  "--openocd or --gdb");
 	if (o->gdb) {
 		rc = rsp_backend_open_arch(&s->bk, o->gdb, o->arch, 0, err);
 	} else if (o->openocd) {
@@ -244,6 +257,13 @@ void session_annotate(struct session *s, struct bench_error *err)
 	openocd_log_errors(&s->ocd, 3, why, sizeof(why));
 	if (why[0])
 		(void)snprintf(err->msg + used, sizeof(err->msg) - used, " (OpenOCD log: %s)", why);
+}
+
+int session_open_record(struct session *s, struct sim_record_reader **out, struct bench_error *err)
+{
+	if (!s->record_path[0])
+		return bench_fail(err, BENCH_E_UNSUPPORTED, "no virtual board halt records in this session");
+	return sim_record_open(out, s->record_path, err);
 }
 
 bool session_has_sim_clock(const struct session *s)

@@ -18,6 +18,7 @@
 
 struct board;
 struct proc;
+struct sim_record_reader;
 
 struct session_opts {
 	const struct board *board; /* NULL when attaching with only --openocd or --gdb */
@@ -34,6 +35,9 @@ struct session_opts {
 	const char *const *sim_opts; /* --sim-opt: more bench-sim options, each split at spaces */
 	size_t n_sim_opts;
 	struct bench_cancel cancel; /* handed to the backend */
+	/* The virtual board writes its halt records (session/sim_record.h) to WORK_DIR/sim-record:
+	 * the run sets it for exact profiles, stack depth and code size. Refused for other boards. */
+	bool want_record;
 };
 
 struct session {
@@ -47,8 +51,9 @@ struct session {
 	bool sim_log_on;        /* there is a bench-sim log to read */
 	char work_dir[PATH_MAX];
 	bool own_work_dir;
-	int work_dir_lock; /* --work-dir's bench.lock (session/workdir.h), or -1 */
-	bool preloaded;    /* bench-sim started holding elf_abs: nothing to program or verify */
+	int work_dir_lock;          /* --work-dir's bench.lock (session/workdir.h), or -1 */
+	bool preloaded;             /* bench-sim started holding elf_abs: nothing to program or verify */
+	char record_path[PATH_MAX]; /* want_record: WORK_DIR/sim-record; "" otherwise */
 	char server_version[128];
 };
 
@@ -75,6 +80,10 @@ int session_sim_stats_resets(struct session *s, uint64_t *cycles, uint64_t *exce
 /* The virtual board's count of core resets of any cause (bench-sim `stats` resets=). */
 int session_sim_resets(struct session *s, uint64_t *resets, struct bench_error *err);
 bool session_has_sim_clock(const struct session *s);
+/* want_record: a reader of the virtual board's halt records (session/sim_record.h), for the run
+ * loop to read the record of each halt after it sees the halt; the caller closes it. 0, or
+ * BENCH_E_UNSUPPORTED when the session was opened without want_record. */
+int session_open_record(struct session *s, struct sim_record_reader **out, struct bench_error *err);
 /* Resets of the target neither bench nor OpenOCD made, from the log of the OpenOCD bench started
  * (openocd_log_resets()); BENCH_E_UNSUPPORTED when bench started none (--openocd, --gdb, QEMU). */
 int session_log_resets(struct session *s, uint64_t *count, struct bench_error *err);

@@ -30,11 +30,11 @@ enum sim_record_kind {
 
 /* A calling context: the same function called from two contexts is two nodes. */
 struct sim_record_node {
-	uint32_t id;     /* its index in the reader's node table */
-	int64_t parent;  /* -1 for the root */
-	uint32_t entry;  /* the address entered (Thumb bit clear); the root: the reset PC */
+	uint32_t id;    /* its index in the reader's node table */
+	int64_t parent; /* -1 for the root */
+	uint32_t entry; /* the address entered (Thumb bit clear); the root: the reset PC */
 	enum sim_record_kind kind;
-	unsigned exc;    /* SIM_RECORD_KIND_EXC: the exception number (16 + IRQ n) */
+	unsigned exc; /* SIM_RECORD_KIND_EXC: the exception number (16 + IRQ n) */
 };
 
 /* One instruction of one context over the record's interval. */
@@ -54,14 +54,14 @@ struct sim_record_enter {
 /* What the core did from the previous resume (reset, for the first record) to this halt. The
  * arrays belong to the reader and stay valid until its next sim_record_next() or close. */
 struct sim_record {
-	uint64_t seq;         /* 1, 2, ... one per entry to Debug state */
-	uint32_t cyccnt;      /* DWT_CYCCNT at the halt */
-	uint64_t total;       /* the core's 64-bit cycle count at the halt */
-	uint64_t cycles;      /* total minus the previous record's (minus 0 for the first): the sum
-	                       * of every cycle of pcs[], checked by the reader */
-	uint32_t msp_min;     /* lowest MSP in the interval, exception stacking included */
-	uint32_t psp_min;     /* lowest PSP, the same */
-	uint64_t exceptions;  /* exceptions entered (tail-chained ones included) */
+	uint64_t seq;                    /* 1, 2, ... one per entry to Debug state */
+	uint32_t cyccnt;                 /* DWT_CYCCNT at the halt */
+	uint64_t total;                  /* the core's 64-bit cycle count at the halt */
+	uint64_t cycles;                 /* total minus the previous record's (minus 0 for the first): the sum
+	                                  * of every cycle of pcs[], checked by the reader */
+	uint32_t msp_min;                /* lowest MSP in the interval, exception stacking included */
+	uint32_t psp_min;                /* lowest PSP, the same */
+	uint64_t exceptions;             /* exceptions entered (tail-chained ones included) */
 	const struct sim_record_pc *pcs; /* by node, then address */
 	size_t n_pcs;
 	const struct sim_record_enter *enters; /* by node */
