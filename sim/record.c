@@ -16,8 +16,9 @@
 #include "bus/msg.h"
 
 #define REC_MAX_FRAMES 4096u
-#define REC_PEND       16u /* charges between two block starts: a block's end, the next one's entry */
-#define REC_HELD       8u  /* exception overheads before the handler's first block (entry, tail-chain) */
+#define REC_PEND       16u   /* charges between two block starts: a block's end, the next one's entry */
+#define REC_HELD       8u    /* exception overheads before the handler's first block (entry, tail-chain) */
+#define REC_RUNS       4096u /* blocks whose entries are remembered (direct-mapped) */
 
 enum rec_kind { K_ROOT, K_CALL, K_EXC };
 
@@ -40,6 +41,13 @@ struct rec_ent {
 	uint64_t key; /* node << 32 | address */
 	uint64_t execs;
 	uint64_t cyc[CORE_CHARGE_N];
+};
+
+/* A block run in a context: the entries of its instructions, so that counting it costs one lookup. */
+struct rec_run {
+	uint64_t key; /* node << 32 | the block's address */
+	uint32_t n;   /* instructions run; 0: empty */
+	uint32_t *idx;
 };
 
 struct rec_pend {
@@ -67,6 +75,7 @@ struct sim_rec {
 	uint32_t *ent_hash; /* index + 1 by key */
 	size_t ent_hash_cap;
 
+	struct rec_run runs[REC_RUNS];
 	struct rec_pend pend[REC_PEND];
 	unsigned n_pend;
 	/* Exception overheads charged before the stack says whose they are (on_exceptions). */
@@ -236,15 +245,36 @@ static void on_charge(void *ctx, uint32_t pc, enum core_charge_why why, uint64_t
 static void on_ran(void *ctx, uint32_t addr, const uint16_t *offsets, unsigned n)
 {
 	struct sim_rec *r = ctx;
-	uint32_t node = cur_node(r), idx;
-	for (unsigned i = 0; i < n; i++) {
-		struct rec_ent *e = ent_at(r, node, addr + offsets[i], &idx);
+	if (!n)
+		return;
+	uint64_t base = (uint64_t)cur_node(r) << 32;
+	struct rec_run *run = &r->runs[(mix(base | addr) * 31u + n) & (REC_RUNS - 1)];
+	unsigned i = 0;
+	if (run->key == (base | addr) && run->n == n) {
+		/* Each entry checked against its address: code rewritten at addr is another run. */
+		for (; i < n && r->ents[run->idx[i]].key == (base | (addr + offsets[i])); i++)
+			r->ents[run->idx[i]].execs++;
+		if (i == n)
+			return;
+	}
+	uint32_t *idx = realloc(run->idx, n * sizeof(*idx));
+	run->n = 0;
+	if (!idx) {
+		fail(r, "an instruction");
+		return;
+	}
+	run->idx = idx;
+	for (unsigned k = 0; k < n; k++) {
+		struct rec_ent *e = ent_at(r, (uint32_t)(base >> 32), addr + offsets[k], &idx[k]);
 		if (!e) {
 			fail(r, "an instruction");
 			return;
 		}
-		e->execs++;
+		if (k >= i) /* the first i were counted above */
+			e->execs++;
 	}
+	run->key = base | addr;
+	run->n = n;
 }
 
 static void on_call(void *ctx, uint32_t entry, uint32_t ret)
@@ -515,6 +545,8 @@ int sim_rec_finish(struct sim_rec *r)
 		sim_msg("record: %s: %s", r->path, strerror(errno));
 		rc = -1;
 	}
+	for (unsigned i = 0; i < REC_RUNS; i++)
+		free(r->runs[i].idx);
 	free(r->nodes);
 	free(r->node_hash);
 	free(r->ents);

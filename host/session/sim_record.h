@@ -59,8 +59,8 @@ struct sim_record {
 	uint64_t total;                  /* the core's 64-bit cycle count at the halt */
 	uint64_t cycles;                 /* total minus the previous record's (minus 0 for the first): the sum
 	                                  * of every cycle of pcs[], checked by the reader */
-	uint32_t msp_min;                /* lowest MSP in the interval, exception stacking included */
-	uint32_t psp_min;                /* lowest PSP, the same */
+	uint32_t msp_min;                /* lowest MSP while in use, exception frames included */
+	uint32_t psp_min;                /* the same for PSP; a stack not used: its value at the halt */
 	uint64_t exceptions;             /* exceptions entered (tail-chained ones included) */
 	const struct sim_record_pc *pcs; /* by node, then address */
 	size_t n_pcs;

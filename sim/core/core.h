@@ -197,9 +197,9 @@ struct core_rec_ops {
 /* Starts calling ops (NULL: stops). Adds the hooks it needs; -1 with a message in err when unicorn
  * refuses them. Set it before the core first runs: the blocks already run are not counted. */
 int core_set_recorder(struct sim_core *core, const struct core_rec_ops *ops, void *ctx, char *err, size_t errlen);
-/* The lowest MSP and PSP since the core last left Debug state (or the recorder was set), exception
- * stacking included. */
-void core_rec_sp_min(const struct sim_core *core, uint32_t *msp, uint32_t *psp);
+/* The lowest MSP and PSP since the core last left Debug state (or the recorder was set) while each
+ * was the stack in use or took an exception frame; a stack not used meanwhile: its value now. */
+void core_rec_sp_min(struct sim_core *core, uint32_t *msp, uint32_t *psp);
 /* Writes a record not written yet (the core halted and nobody looked): at the end of the run.
  * -1 when that or any record before failed (core_rec_failed()). */
 int core_rec_finish(struct sim_core *core);

@@ -109,6 +109,7 @@ struct sim_core {
 	void *rec_ctx;
 	const struct core_blk *rec_prev;
 	bool rec_exc, rec_halted, rec_failed;
+	bool rec_psp; /* R13 is PSP (core_rec.c note_stack) */
 	uint32_t rec_msp_min, rec_psp_min;
 	uc_hook rec_block_hook, rec_sp_hook;
 

@@ -17,6 +17,7 @@
 
 enum rec_end {
 	REC_END_OTHER = 0,
+	REC_END_MSR,    /* MSR (A7.7.83, B5.2.3): may move thread mode between MSP and PSP */
 	REC_END_CALL,   /* BL, BLX (register): A7.7.18 T1, A7.7.19 T1 */
 	REC_END_RETURN, /* a branch that may be a return: BX (A7.7.20), POP/LDM with PC (A7.7.99, A7.7.41,
 	                 * A7.7.42), LDR PC (A7.7.43-45), MOV PC / ADD PC, Rm (A7.7.77, A7.7.4) */
@@ -38,6 +39,9 @@ static enum rec_end block_end(const struct core_blk *b)
 	if (off + 4 > b->size)
 		return REC_END_OTHER;
 	uint16_t hw2 = (uint16_t)(b->copy[off + 2] | b->copy[off + 3] << 8);
+	if (((hw1 & 0xFFF0u) == 0xF380u && (hw2 & 0xD000u) == 0x8000u) ||
+	    (hw1 == 0xF3BFu && (hw2 & 0xFFF0u) == 0x8F60u))
+		return REC_END_MSR; /* or an ISB (A7.7.37), which an MSR to CONTROL needs (B5.2.3) */
 	if ((hw1 & 0xF800u) == 0xF000u && (hw2 & 0xD000u) == 0xD000u)
 		return REC_END_CALL;
 	if (((hw1 & 0xFFD0u) == 0xE890u || (hw1 & 0xFFD0u) == 0xE910u) && (hw2 & 0x8000u))
@@ -45,6 +49,24 @@ static enum rec_end block_end(const struct core_blk *b)
 	if ((hw1 & 0xFF70u) == 0xF850u && (hw2 >> 12) == 0xFu)
 		return REC_END_RETURN;
 	return REC_END_OTHER;
+}
+
+/* A stack pointer in use: R13 when `current`, else the banked MSP or PSP (unicorn reads either). */
+static void note_sp(struct sim_core *c, bool psp, bool current)
+{
+	uint32_t sp = core_reg(c, current ? UC_ARM_REG_R13 : psp ? UC_ARM_REG_PSP : UC_ARM_REG_MSP);
+	uint32_t *min = psp ? &c->rec_psp_min : &c->rec_msp_min;
+	if (sp < *min)
+		*min = sp;
+}
+
+/* Which stack R13 is (B1.4.7: PSP in thread mode with CONTROL.SPSEL set). It changes only at an
+ * exception entry or return, a reset, a debugger's write, or an MSR, which ends its block
+ * (QEMU's trans_MSR_v7m looks the next block up afresh): it is read again at each of those,
+ * so the hook on every instruction reads R13 alone. */
+static void note_stack(struct sim_core *c)
+{
+	c->rec_psp = (core_reg(c, UC_ARM_REG_IPSR) & 0x1FFu) == 0 && (core_reg(c, UC_ARM_REG_CONTROL) & 2u);
 }
 
 /* The block the recorder saw start ran to its end; execution goes on at next_pc. */
@@ -56,22 +78,15 @@ static void resolve(struct sim_core *c, uint32_t next_pc)
 	c->rec_prev = NULL;
 	c->rec->ran(c->rec_ctx, b->addr, b->cb->insn_offset, b->cb->n_insn);
 	uint32_t ft = b->cb->fallthrough;
+	enum rec_end e = block_end(b);
+	if (e == REC_END_MSR)
+		note_stack(c);
 	if (next_pc == ft)
 		return;
-	enum rec_end e = block_end(b);
 	if (e == REC_END_CALL)
 		c->rec->call(c->rec_ctx, next_pc, ft);
 	else if (e == REC_END_RETURN)
 		c->rec->branch(c->rec_ctx, next_pc);
-}
-
-static void note_sp(struct sim_core *c)
-{
-	uint32_t msp = core_reg(c, UC_ARM_REG_MSP), psp = core_reg(c, UC_ARM_REG_PSP);
-	if (msp < c->rec_msp_min)
-		c->rec_msp_min = msp;
-	if (psp < c->rec_psp_min)
-		c->rec_psp_min = psp;
 }
 
 static void exceptions_changed(struct sim_core *c, uint32_t pc)
@@ -104,7 +119,11 @@ static void hook_rec_sp(uc_engine *uc, uint64_t address, uint32_t size, void *ud
 	(void)uc;
 	(void)address;
 	(void)size;
-	note_sp(ud);
+	struct sim_core *c = ud;
+	uint32_t sp = core_reg(c, UC_ARM_REG_R13);
+	uint32_t *min = c->rec_psp ? &c->rec_psp_min : &c->rec_msp_min;
+	if (sp < *min)
+		*min = sp;
 }
 
 void core_rec_settle(struct sim_core *c, const struct core_blk *b, int ran, uint32_t pc)
@@ -134,7 +153,11 @@ void core_rec_exception(struct sim_core *c)
 	resolve(c, core_pc(c));
 	c->rec_exc = true;
 	c->rec->exc_charge(c->rec_ctx);
-	note_sp(c); /* the frame just pushed, on the stack the interrupted code used (B1.5.6) */
+	/* An entry: the frame just pushed on the stack the interrupted code used (B1.5.6), then
+	 * the handler's; a return or tail-chain raises both. */
+	note_sp(c, c->rec_psp, false);
+	note_stack(c);
+	note_sp(c, c->rec_psp, true);
 }
 
 void core_rec_reset(struct sim_core *c, uint32_t pc)
@@ -142,7 +165,8 @@ void core_rec_reset(struct sim_core *c, uint32_t pc)
 	c->rec_prev = NULL;
 	c->rec_exc = false;
 	c->rec->reset(c->rec_ctx, pc);
-	note_sp(c);
+	note_stack(c);
+	note_sp(c, c->rec_psp, true);
 }
 
 static int flush_halt(struct sim_core *c)
@@ -151,7 +175,7 @@ static int flush_halt(struct sim_core *c)
 	resolve(c, core_pc(c));
 	if (c->rec_exc)
 		exceptions_changed(c, core_pc(c));
-	note_sp(c); /* after the last instruction */
+	note_sp(c, c->rec_psp, true); /* after the last instruction */
 	if (c->rec->halt(c->rec_ctx, dwt_cyccnt(&c->scs, c->now)) != 0) {
 		c->rec_failed = true;
 		return -1;
@@ -174,8 +198,11 @@ void core_rec_resume(struct sim_core *c)
 {
 	if (c->rec_halted)
 		(void)flush_halt(c);
-	c->rec_msp_min = core_reg(c, UC_ARM_REG_MSP);
-	c->rec_psp_min = core_reg(c, UC_ARM_REG_PSP);
+	/* From the stack in use now; the other counts once used (the debugger may have written
+	 * CONTROL or xPSR meanwhile). */
+	c->rec_msp_min = c->rec_psp_min = UINT32_MAX;
+	note_stack(c);
+	note_sp(c, c->rec_psp, true);
 }
 
 int core_rec_finish(struct sim_core *c)
@@ -185,10 +212,11 @@ int core_rec_finish(struct sim_core *c)
 	return c->rec_failed ? -1 : 0;
 }
 
-void core_rec_sp_min(const struct sim_core *c, uint32_t *msp, uint32_t *psp)
+void core_rec_sp_min(struct sim_core *c, uint32_t *msp, uint32_t *psp)
 {
-	*msp = c->rec_msp_min;
-	*psp = c->rec_psp_min;
+	/* A stack not used in the interval: its value now. */
+	*msp = c->rec_msp_min != UINT32_MAX ? c->rec_msp_min : core_reg(c, UC_ARM_REG_MSP);
+	*psp = c->rec_psp_min != UINT32_MAX ? c->rec_psp_min : core_reg(c, UC_ARM_REG_PSP);
 }
 
 int core_set_recorder(struct sim_core *c, const struct core_rec_ops *ops, void *ctx, char *err, size_t errlen)
@@ -214,8 +242,9 @@ int core_set_recorder(struct sim_core *c, const struct core_rec_ops *ops, void *
 	c->rec_exc = false;
 	c->rec_halted = false;
 	c->rec_failed = false;
-	c->rec_msp_min = core_reg(c, UC_ARM_REG_MSP);
-	c->rec_psp_min = core_reg(c, UC_ARM_REG_PSP);
+	c->rec_msp_min = c->rec_psp_min = UINT32_MAX;
+	note_stack(c);
+	note_sp(c, c->rec_psp, true);
 	ops->reset(ctx, core_pc(c)); /* the root: where the core starts */
 	return 0;
 }

@@ -71,8 +71,9 @@ def node_of(nodes, parent, entry, kind):
 
 
 def check_tree(reasons, nodes, recs, sym):
-    """recs: the records of the halts at BKPT #2 and #3 (the stretches main->f->g twice, SVC->g)."""
-    b2, b3 = recs
+    """recs: the records of the halts at BKPT #2, #3 and #5 (the stretches main->f->g twice,
+    SVC->g, then on PSP main->f->g and SVC->g)."""
+    b2, b3, b5 = recs
     expect(nodes.get(0) == (-1, sym["reset_handler"], "root"), f"root node: {nodes.get(0)}")
     f = node_of(nodes, 0, sym["f"], "call")
     g_f = node_of(nodes, f, sym["g"], "call")
@@ -80,6 +81,10 @@ def check_tree(reasons, nodes, recs, sym):
     g_svc = node_of(nodes, svc, sym["g"], "call")
     expect(b2["enter"] == {f: 2, g_f: 2}, f"BKPT #2 record entries: {b2['enter']}")
     expect(b3["enter"] == {svc: 1, g_svc: 1}, f"BKPT #3 record entries: {b3['enter']}")
+    expect(b5["enter"] == {f: 1, g_f: 1, svc: 1, g_svc: 1}, f"BKPT #5 record entries: {b5['enter']}")
+    expect(b5["psp_min"] == 0x2001EFD8, f"BKPT #5 psp_min {b5['psp_min']:#x}, expected 0x2001efd8")
+    expect(b5["msp_min"] == 0x2001FFD8, f"BKPT #5 msp_min {b5['msp_min']:#x}, expected 0x2001ffd8")
+    expect(b2["psp_min"] == 0 and b3["psp_min"] == 0, "PSP unused before BKPT #5")
     # Executions: f's push twice; g's loop body (subs, bne) 3 times per call.
     loop = sym["g"] + 6  # push.n, sub sp, movs: 2 bytes each
     expect(b2["pc"].get((f, sym["f"]), (0,))[0] == 2, f"f's first instruction: {b2['pc'].get((f, sym['f']))}")
@@ -136,7 +141,7 @@ def case_openocd():
         tcl("mww 0xE0001004 0")           # CYCCNT from 0
         tcl("mww 0xE0001000 1")           # DWT_CTRL.CYCCNTENA
         cyc = []
-        for bkpt in (1, 2, 3):
+        for bkpt in (1, 2, 3, 5):
             tcl("resume")
             tcl("wait_halt 5000")
             # The record of this halt is complete in the file now: OpenOCD has seen the halt.
@@ -153,9 +158,9 @@ def case_openocd():
         if None in recs:
             return
         # Each stretch from a resume at BKPT #n to BKPT #n+1 is that halt's record.
-        for i in (1, 2):
+        for i in (1, 2, 3):
             expect(recs[i]["cycles"] == cyc[i] - cyc[i - 1],
-                   f"record at BKPT #{i + 1}: {recs[i]['cycles']} cycles, CYCCNT difference {cyc[i] - cyc[i - 1]}")
+                   f"record at BKPT #{(1, 2, 3, 5)[i]}: {recs[i]['cycles']} cycles, CYCCNT difference {cyc[i] - cyc[i - 1]}")
         print("records:", [(r["seq"], r["cyccnt"], r["cycles"]) for r in records])
         check_tree(reasons, nodes, recs[1:], symbols())
     finally:
@@ -180,9 +185,9 @@ def case_standalone():
         with_cycles(records)
         expect([r["cyccnt"] for r in records] == halts, f"records' cyccnt {[r['cyccnt'] for r in records]}, "
                f"halts {halts}")
-        expect(len(records) == 4, f"4 records (BKPT #1 to #4, the last one owed at the end): {len(records)}")
-        if len(records) == 4:
-            check_tree(reasons, nodes, records[1:3], symbols())
+        expect(len(records) == 5, f"5 records (BKPT #1, 2, 3, 5, 4, the last one owed at the end): {len(records)}")
+        if len(records) == 5:
+            check_tree(reasons, nodes, records[1:4], symbols())
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -7,6 +7,10 @@
  *   bkpt #3   record: nodes exc:11 (child of the root) and g (child of it), entered once each,
  *             one exception; lowest MSP 0x20020000 - 32 (the basic frame, Armv7-M ARM B1.5.6)
  *             - 8 (the handler's push) - 20 - 12 = 0x2001ffb8
+ *   then thread mode moves to PSP (0x2001f000, CONTROL.SPSEL) and calls f, then SVCs again
+ *   bkpt #5   record: lowest PSP 0x2001f000 - 8 - 20 - 12 = 0x2001efd8 (f, g), the SVC's frame
+ *             on PSP (0x2001efe0) above it; lowest MSP the handler's 0x20020000 - 8 - 20 - 12 =
+ *             0x2001ffd8 (no frame on MSP: Armv7-M ARM B1.5.6)
  *   bkpt #4   done
  * No FP instruction: CONTROL.FPCA stays 0, so the frame is the basic one. */
 	.syntax unified
@@ -32,10 +36,19 @@ reset_handler:
 	bkpt #2
 	svc #0
 	bkpt #3
+	ldr r0, =0x2001f000
+	msr psp, r0
+	movs r0, #2
+	msr control, r0
+	isb
+	bl f
+	svc #0
+	bkpt #5
 	bkpt #4
 	.thumb_func
 hang:
 	b hang
+	.ltorg
 
 	.thumb_func
 f:
