@@ -24,6 +24,9 @@
 #              no target (docs/cycle-model.md: about 1.2).
 #   sim_time_coremark_like_ledger  bench-sim's wall time on coremark_like_sim_ws0.elf with
 #              --ledger (every charge to the ledger's totals) over without, target <= 1.5 (issue 23).
+#   sim_time_coremark_like_record  the same with --record=PATH (docs/sim-record.md: a block hook,
+#              a code hook on every instruction for the lowest SP, the ledger by calling context and
+#              address, a record at each halt) over without; no target.
 #   sim_time_coremark_like_memory_blocks  the same with --memory-blocks (exact: a read hook on
 #              every load) over --memory-blocks=off; no target (about 2.2).
 # Each rate is (instructions) / (best of 3 wall times - best of 3 wall times of the _empty
@@ -159,5 +162,8 @@ echo "figure: sim_time_coremark_like_memory_blocks value=$ratio unit=time/time b
 tl=$(best_ns "$sim" --standalone --quiet --ledger --elf "$fw/coremark_like_sim_ws0.elf")
 ratio=$(awk -v a="$tl" -v b="$t0" 'BEGIN { printf "%.2f", a / b }')
 echo "figure: sim_time_coremark_like_ledger value=$ratio unit=time/time baseline=$((t0 / 1000000))ms ratio=$ratio target=<=1.5 ($((tl / 1000000)) ms with --ledger, the cycles by reason, over without)"
+tr=$(best_ns "$sim" --standalone --quiet --record="$tmp/record" --elf "$fw/coremark_like_sim_ws0.elf")
+ratio=$(awk -v a="$tr" -v b="$t0" 'BEGIN { printf "%.2f", a / b }')
+echo "figure: sim_time_coremark_like_record value=$ratio unit=time/time baseline=$((t0 / 1000000))ms ratio=$ratio target=none ($((tr / 1000000)) ms with --record, every instruction counted by calling context and its SP read, over without)"
 ratio=$(awk -v a="$pf" -v b="$ws0" 'BEGIN { printf "%.3f", a / b }')
 echo "figure: coremark_like_ws5_prefetch value=$ratio unit=cycles/cycles baseline=$ws0 ratio=$ratio target=none ($pf cycles at 5 wait states with the prefetch buffer alone)"
