@@ -16,7 +16,7 @@
 #include "bus/msg.h"
 
 #define REC_MAX_FRAMES 4096u
-#define REC_PEND       16u   /* charges between two block starts: a block's end, the next one's entry */
+#define REC_PEND       16u   /* the last charges before a block starts (a ring): its entry's among them */
 #define REC_HELD       8u    /* exception overheads before the handler's first block (entry, tail-chain) */
 #define REC_RUNS       4096u /* blocks whose entries are remembered (direct-mapped) */
 
@@ -131,7 +131,7 @@ static struct rec_ent *ent_at(struct sim_rec *r, uint32_t node, uint32_t addr, u
 		}
 	}
 	if (r->n_ents == r->cap_ents) {
-		size_t cap = r->cap_ents * 2;
+		size_t cap = r->cap_ents ? r->cap_ents * 2 : 64;
 		struct rec_ent *e = realloc(r->ents, cap * sizeof(*e));
 		if (!e)
 			return NULL;
@@ -169,7 +169,7 @@ static uint32_t node_get(struct sim_rec *r, int64_t parent, uint32_t entry, unsi
 			return v - 1;
 	}
 	if (r->n_nodes == r->cap_nodes || (r->n_nodes + 1) * 2 > r->node_hash_cap) {
-		size_t cap = r->cap_nodes * 2;
+		size_t cap = r->cap_nodes ? r->cap_nodes * 2 : 64;
 		struct rec_node *nn = realloc(r->nodes, cap * sizeof(*nn));
 		uint32_t *h = calloc(r->node_hash_cap * 2, sizeof(*h));
 		if (!nn || !h) {
@@ -238,8 +238,8 @@ static void on_charge(void *ctx, uint32_t pc, enum core_charge_why why, uint64_t
 	}
 	e->cyc[why] += cycles;
 	r->sum += cycles;
-	if (r->n_pend < REC_PEND)
-		r->pend[r->n_pend++] = (struct rec_pend){.ent = idx, .why = (uint8_t)why, .cycles = cycles};
+	/* A ring: the last charges before a block starts are its entry's. */
+	r->pend[r->n_pend++ % REC_PEND] = (struct rec_pend){.ent = idx, .why = (uint8_t)why, .cycles = cycles};
 }
 
 static void on_ran(void *ctx, uint32_t addr, const uint16_t *offsets, unsigned n)
@@ -345,7 +345,7 @@ static void on_begin(void *ctx, uint32_t addr)
 	struct sim_rec *r = ctx;
 	uint32_t node = cur_node(r), idx;
 	uint64_t key = (uint64_t)node << 32 | addr;
-	for (unsigned i = 0; i < r->n_pend; i++) {
+	for (unsigned i = 0; i < r->n_pend && i < REC_PEND; i++) {
 		struct rec_ent *from = &r->ents[r->pend[i].ent];
 		if ((uint32_t)from->key != addr || from->key == key)
 			continue;
@@ -373,9 +373,14 @@ static void on_reset(void *ctx, uint32_t pc)
 	r->depth = 1;
 }
 
+struct rec_sort {
+	uint64_t key;
+	size_t i;
+};
+
 static int cmp_key(const void *a, const void *b)
 {
-	uint64_t x = (*(struct rec_ent *const *)a)->key, y = (*(struct rec_ent *const *)b)->key;
+	uint64_t x = ((const struct rec_sort *)a)->key, y = ((const struct rec_sort *)b)->key;
 	return x < y ? -1 : x > y;
 }
 
@@ -385,7 +390,7 @@ static const char *kind_name(const struct rec_node *n, char *buf, size_t len)
 		return "root";
 	if (n->kind == K_CALL)
 		return "call";
-	snprintf(buf, len, "exc:%u", n->exc);
+	(void)snprintf(buf, len, "exc:%u", n->exc);
 	return buf;
 }
 
@@ -421,16 +426,16 @@ static int write_record(struct sim_rec *r, uint32_t cyccnt, uint64_t total, uint
 			fprintf(f, "enter %zu %" PRIu64 "\n", i, r->nodes[i].enters);
 		r->nodes[i].enters = 0;
 	}
-	struct rec_ent **list = malloc((r->n_ents ? r->n_ents : 1) * sizeof(*list));
+	struct rec_sort *list = malloc((r->n_ents ? r->n_ents : 1) * sizeof(*list));
 	if (!list)
 		return -1;
 	size_t n = 0;
 	for (size_t i = 0; i < r->n_ents; i++)
 		if (touched(&r->ents[i]))
-			list[n++] = &r->ents[i];
+			list[n++] = (struct rec_sort){.key = r->ents[i].key, .i = i};
 	qsort(list, n, sizeof(*list), cmp_key);
 	for (size_t i = 0; i < n; i++) {
-		struct rec_ent *e = list[i];
+		struct rec_ent *e = &r->ents[list[i].i];
 		fprintf(f, "pc %" PRIu32 " %" PRIx32 " %" PRIu64, (uint32_t)(e->key >> 32), (uint32_t)e->key, e->execs);
 		for (unsigned k = 0; k < CORE_CHARGE_N; k++)
 			fprintf(f, " %" PRIu64, e->cyc[k]);
@@ -490,7 +495,7 @@ int sim_rec_start(struct sim_rec **out, struct sim_core *core, const char *path)
 		return -1;
 	}
 	r->core = core;
-	snprintf(r->path, sizeof(r->path), "%s", path);
+	(void)snprintf(r->path, sizeof(r->path), "%s", path);
 	r->cap_nodes = 64;
 	r->node_hash_cap = 128;
 	r->cap_ents = 4096;

@@ -193,7 +193,7 @@ static int parse_halt(struct sim_record_reader *r, char **tok, unsigned n, struc
 static int parse_pc(struct sim_record_reader *r, char **tok, unsigned n, struct bench_error *err)
 {
 	struct sim_record_pc p = {0};
-	if (n != 4 + r->n_reasons || !known_node(r, tok[1], &p.node) || !parse_u32(tok[2], 16, &p.addr) ||
+	if (n < 4 || n != 4 + r->n_reasons || !known_node(r, tok[1], &p.node) || !parse_u32(tok[2], 16, &p.addr) ||
 	    !parse_u64(tok[3], 10, &p.execs))
 		return fail(r, err, "a pc line is `pc NODE ADDR EXECS` and one cycle count per reason", NULL);
 	if (grow((void **)&r->pcs, &r->cap_pcs, r->n_pcs + 1, sizeof(*r->pcs)) < 0) {
@@ -235,8 +235,8 @@ static int parse_end(struct sim_record_reader *r, char **tok, unsigned n, struct
 		return fail(r, err, "an end line must repeat its halt's SEQ", NULL);
 	if (r->sum != r->cur.cycles) {
 		char what[160];
-		snprintf(what, sizeof(what), "%" PRIu64 " add up to %" PRIu64 ", the core counted %" PRIu64, seq,
-		         r->sum, r->cur.cycles);
+		(void)snprintf(what, sizeof(what), "%" PRIu64 " add up to %" PRIu64 ", the core counted %" PRIu64, seq,
+		               r->sum, r->cur.cycles);
 		return fail(r, err, "the cycles of record ", what);
 	}
 	for (size_t i = 0; i < r->n_pcs; i++)

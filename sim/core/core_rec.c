@@ -233,7 +233,7 @@ int core_set_recorder(struct sim_core *c, const struct core_rec_ops *ops, void *
 	/* Added after the clock's block hook (core_new): unicorn calls hooks in the order added. */
 	if (uc_hook_add(c->uc, &c->rec_block_hook, UC_HOOK_BLOCK, (void *)hook_rec_block, c, 1, 0) != UC_ERR_OK ||
 	    uc_hook_add(c->uc, &c->rec_sp_hook, UC_HOOK_CODE, (void *)hook_rec_sp, c, 1, 0) != UC_ERR_OK) {
-		snprintf(err, errlen, "unicorn refused the recorder's hooks");
+		(void)snprintf(err, errlen, "unicorn refused the recorder's hooks");
 		(void)core_set_recorder(c, NULL, NULL, err, errlen);
 		return -1;
 	}

@@ -57,7 +57,7 @@ static void records_through_session(void **state)
 	struct sim_record_reader *r = NULL;
 	assert_int_equal(session_open_record(&s, &r, &err), 0);
 	char want[4200];
-	snprintf(want, sizeof(want), "%s/" SIM_RECORD_FILE, wd);
+	(void)snprintf(want, sizeof(want), "%s/" SIM_RECORD_FILE, wd);
 	assert_string_equal(sim_record_path(r), want);
 	struct sim_record rec;
 	struct backend_halt_info hi;
@@ -103,7 +103,7 @@ static void records_through_session(void **state)
 	session_close(&s);
 	session_finish_work_dir(&s, 0, &err);
 	char rm[64];
-	snprintf(rm, sizeof(rm), "rm -rf '%s'", wd);
+	(void)snprintf(rm, sizeof(rm), "rm -rf '%s'", wd);
 	assert_int_equal(system(rm), 0);
 }
 

@@ -54,10 +54,10 @@ static void append(const char *text)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/simrecXXXXXX");
+	(void)snprintf(dir, sizeof(dir), "/tmp/simrecXXXXXX");
 	if (!mkdtemp(dir))
 		return -1;
-	snprintf(path, sizeof(path), "%s/sim-record", dir);
+	(void)snprintf(path, sizeof(path), "%s/sim-record", dir);
 	return 0;
 }
 
@@ -159,7 +159,7 @@ static void expect_error(const char *text, const char *where, const char *what)
 	assert_int_equal(rc, -BENCH_E_PROTOCOL);
 	assert_int_equal(err.kind, BENCH_E_PROTOCOL);
 	char at[160];
-	snprintf(at, sizeof(at), "%s:%s: ", path, where);
+	(void)snprintf(at, sizeof(at), "%s:%s: ", path, where);
 	if (strstr(err.msg, at) != err.msg || !strstr(err.msg, what) || strchr(err.msg, '\n'))
 		fail_msg("got \"%s\", want it to start with \"%s\" and say \"%s\" on one line", err.msg, at, what);
 	/* The reader repeats it. */
@@ -175,36 +175,37 @@ static void bad_lines(void **state)
 	char text[2048];
 	expect_error("bench-sim-recrd 1\n", "1", "not a bench-sim record");
 	expect_error("bench-sim-record 2\n", "1", "version 2");
-	snprintf(text, sizeof(text), "%s%s", header, "fn 0 -1 80001c4 root\nhalt 1 cyccnt 5 total 5\n");
+	(void)snprintf(text, sizeof(text), "%s%s", header, "fn 0 -1 80001c4 root\nhalt 1 cyccnt 5 total 5\n");
 	expect_error(text, "4", "a halt line is");
 	/* A pc line one reason short. */
-	snprintf(text, sizeof(text),
-	         "%sfn 0 -1 80001c4 root\nhalt 1 cyccnt 5 total 5 msp_min 0 psp_min 0 exc 0\n"
-	         "pc 0 80001c4 1 5 0\nend 1\n",
-	         header);
+	(void)snprintf(text, sizeof(text),
+	               "%sfn 0 -1 80001c4 root\nhalt 1 cyccnt 5 total 5 msp_min 0 psp_min 0 exc 0\n"
+	               "pc 0 80001c4 1 5 0\nend 1\n",
+	               header);
 	expect_error(text, "5", "a pc line is");
 	/* A node that is not there. */
-	snprintf(text, sizeof(text),
-	         "%sfn 0 -1 80001c4 root\nhalt 1 cyccnt 5 total 5 msp_min 0 psp_min 0 exc 0\n"
-	         "pc 7 80001c4 1 5 0 0\nend 1\n",
-	         header);
+	(void)snprintf(text, sizeof(text),
+	               "%sfn 0 -1 80001c4 root\nhalt 1 cyccnt 5 total 5 msp_min 0 psp_min 0 exc 0\n"
+	               "pc 7 80001c4 1 5 0 0\nend 1\n",
+	               header);
 	expect_error(text, "5", "a pc line is");
 	/* Cycles that do not add up to the count's difference (line 10: the second record's end). */
-	snprintf(text, sizeof(text),
-	         "%s%shalt 2 cyccnt 140 total 140 msp_min 0 psp_min 0 exc 0\n"
-	         "pc 0 80001c4 1 5 0 0\nend 2\n",
-	         header, record1);
+	(void)snprintf(text, sizeof(text),
+	               "%s%shalt 2 cyccnt 140 total 140 msp_min 0 psp_min 0 exc 0\n"
+	               "pc 0 80001c4 1 5 0 0\nend 2\n",
+	               header, record1);
 	expect_error(text, "16", "add up to 5, the core counted 10");
 	/* A record skipped. */
-	snprintf(text, sizeof(text), "%s%shalt 3 cyccnt 140 total 140 msp_min 0 psp_min 0 exc 0\n", header, record1);
+	(void)snprintf(text, sizeof(text), "%s%shalt 3 cyccnt 140 total 140 msp_min 0 psp_min 0 exc 0\n", header,
+	               record1);
 	expect_error(text, "14", "out of sequence");
 	/* Something else between records. */
-	snprintf(text, sizeof(text), "%s%spc 0 80001c4 1 5 0 0\n", header, record1);
+	(void)snprintf(text, sizeof(text), "%s%spc 0 80001c4 1 5 0 0\n", header, record1);
 	expect_error(text, "14", "expected `fn` or `halt`");
 	/* A node whose parent comes after it. */
-	snprintf(text, sizeof(text), "%sfn 0 -1 80001c4 root\nfn 1 2 8000200 call\n", header);
+	(void)snprintf(text, sizeof(text), "%sfn 0 -1 80001c4 root\nfn 1 2 8000200 call\n", header);
 	expect_error(text, "4", "parent");
-	snprintf(text, sizeof(text), "%sfn 0 -1 80001c4 root\nfn 1 0 8000200 exc:x\n", header);
+	(void)snprintf(text, sizeof(text), "%sfn 0 -1 80001c4 root\nfn 1 0 8000200 exc:x\n", header);
 	expect_error(text, "4", "exception number");
 }
 
