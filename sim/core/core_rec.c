@@ -112,8 +112,8 @@ static void hook_rec_block(uc_engine *uc, uint64_t address, uint32_t size, void 
 }
 
 /* Before every instruction: SP as the one before left it (the stack pointer writes: PUSH, SUB SP,
- * STMDB, MSR MSP/PSP... A7.7, B5.2.3). MSP and PSP both, so a mode or SPSEL change between two
- * reads counts on the right stack. */
+ * STMDB, MSR MSP/PSP... A7.7, B5.2.3), on the stack note_stack() last found in use. R13 alone:
+ * reading MSP or PSP goes through unicorn's MRS helper, a third of the run when done here. */
 static void hook_rec_sp(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 {
 	(void)uc;
