@@ -32,9 +32,13 @@ const char sim_usage_text[] =
     "                    load hooked: about 2.2x), `off` ignores the rule\n"
     "  --trace           print every executed instruction to stderr\n"
     "  --elf FILE        load FILE's segments into flash/RAM before starting (factory programmed)\n"
-    "  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4\n"
-    "                    (1 on lockup or when --max-cycles elapse)\n"
+    "  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4. Any other\n"
+    "                    end prints `end pc=0x... cyccnt=N reason=R [exc=E] [symbol=S]`: exit 3 when the\n"
+    "                    firmware can go no further (R spin: a branch to itself nothing can interrupt, as a\n"
+    "                    fault handler's `b .`; sleep: WFI with nothing to wake it), 1 on lockup or when\n"
+    "                    --max-cycles elapse (R max-cycles), 0 at --until-uart's mark (R uart-mark)\n"
     "  --max-cycles N    --standalone: give up after N cycles (default: no limit)\n"
+    "  --until-uart S    --standalone: end (exit 0) once a USART has sent S (pqm4's `#` end mark)\n"
     "  --ledger[=FILE]   --standalone: at the end print the cycles by reason (`ledger REASON CYCLES\n"
     "                    SHARE%`, `ledger total CYCLES`; docs/cycle-model.md); FILE: also as JSON\n"
     "  --record=PATH     write at every halt what the core ran since the last resume, by calling\n"
@@ -50,7 +54,7 @@ const char sim_usage_text[] =
     "\n"
     "Control interface: one command per line, one reply line: `stats`, `wait-states N|auto`,\n"
     "`trace on|off`, `dap-wait N`, `where ADDR`, `quit`.\n"
-    "Exit: 0 on SIGINT/SIGTERM/quit, 2 on bad usage, 1 on errors.\n";
+    "Exit: 0 on SIGINT/SIGTERM/quit, 2 on bad usage, 1 on errors; --standalone: above (docs/exit-codes.md).\n";
 /* `--memory-blocks` (exact) or `--memory-blocks=entry|exact|off`, from the argument as given
  * (argv, not optarg: the value is optional, and testing optarg for NULL here makes clang's
  * analyser assume it may be NULL for every other option). */
@@ -121,7 +125,8 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 		O_STLINK_PORT,
 		O_MEMORY_BLOCKS,
 		O_LEDGER,
-		O_RECORD
+		O_RECORD,
+		O_UNTIL_UART
 	};
 	static const struct option longopts[] = {
 	    {"stlink-port", required_argument, NULL, O_STLINK_PORT},
@@ -137,6 +142,7 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 	    {"max-cycles", required_argument, NULL, O_MAX},
 	    {"ledger", optional_argument, NULL, O_LEDGER},
 	    {"record", required_argument, NULL, O_RECORD},
+	    {"until-uart", required_argument, NULL, O_UNTIL_UART},
 	    {"quiet", no_argument, NULL, O_QUIET},
 	    {"spin", no_argument, NULL, O_SPIN},
 	    {"no-spin", no_argument, NULL, O_NO_SPIN},
@@ -221,6 +227,13 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 			}
 			o->record = optarg;
 			break;
+		case O_UNTIL_UART:
+			if (!optarg[0]) {
+				sim_msg("--until-uart needs a string: the bytes that end the run (pqm4: '#')");
+				return -1;
+			}
+			o->until_uart = optarg;
+			break;
 		case 'h':
 			return 1;
 		default:
@@ -238,6 +251,10 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 	}
 	if (o->ledger && !o->standalone) {
 		sim_msg("--ledger goes with --standalone (a whole run's cycles by reason)");
+		return -1;
+	}
+	if (o->until_uart && !o->standalone) {
+		sim_msg("--until-uart goes with --standalone");
 		return -1;
 	}
 	if (o->standalone && !o->elf) {

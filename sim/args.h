@@ -26,6 +26,7 @@ struct sim_options {
 	bool ledger;             /* --ledger: print the cycles by reason after a stand-alone run */
 	const char *ledger_file; /* --ledger=FILE: and write them there as JSON; NULL: not */
 	const char *record;      /* --record=PATH: halt records (record.h); NULL: off */
+	const char *until_uart;  /* --until-uart STRING: end the stand-alone run once a USART sent it */
 };
 
 /* The --help text. */

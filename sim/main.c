@@ -26,6 +26,7 @@
 #include "dap/dp.h"
 #include "ledger.h"
 #include "record.h"
+#include "run_end.h"
 #include "wire/jtag.h"
 #include "wire/jtag_dp.h"
 #include "wire/stlink_server.h"
@@ -574,20 +575,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (s->opt.standalone) {
-		uint64_t max = s->opt.max_cycles ? s->opt.max_cycles : UINT64_MAX;
-		struct sim_ledger ledger;
-		if (s->opt.ledger)
-			sim_ledger_start(&ledger, s->core, stdout);
-		int rc = s->opt.no_debugger ? core_run_unattached(s->core, max, stdout)
-		                            : core_run_standalone(s->core, max, stdout,
-		                                                  s->opt.ledger ? sim_ledger_halt : NULL, &ledger);
-		if (s->opt.ledger && sim_ledger_report(&ledger, s->core, stdout, s->opt.ledger_file) != 0)
-			rc = -1;
-		if (fflush(stdout) != 0)
-			rc = -1;
-		if (close_all(s) != 0)
-			rc = -1;
-		return rc == 0 ? 0 : 1;
+		int rc = sim_run_standalone(&s->board, &s->opt);
+		if (close_all(s) != 0 && rc == 0)
+			rc = 1;
+		return rc;
 	}
 	if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
 	    sigprocmask(SIG_BLOCK, &block, &run_mask) < 0) {

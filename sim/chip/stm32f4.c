@@ -135,6 +135,7 @@ int stm32f4_init(struct sim_bus *bus, struct stm32f4 **out, const struct stm32f4
 	}
 	if (cfg)
 		st->cfg = *cfg;
+	stm32f4_uart_init(st);
 	st->flash = page_alloc(STM32F4_FLASH_SIZE, 0xFF);
 	st->sram = page_alloc(STM32F4_SRAM_SIZE, 0);
 	st->ccm = page_alloc(STM32F4_CCM_SIZE, 0);
@@ -193,6 +194,7 @@ void stm32f4_free(struct stm32f4 *st)
 	if (!st)
 		return;
 	stm32f4_uart_flush_all(st);
+	stm32f4_uart_free(st);
 	stm32f4_map_free(st);
 	free(st->bkpsram);
 	free(st->flash);
@@ -226,6 +228,11 @@ int stm32f4_flash_load(struct stm32f4 *st, uint32_t addr, const void *data, size
 		st->on_code_write(st->on_code_write_ctx, STM32F4_FLASH_ALIAS + off, (uint32_t)len);
 	}
 	return 0;
+}
+
+void stm32f4_uart_flush(struct stm32f4 *st)
+{
+	stm32f4_uart_flush_all(st);
 }
 
 void stm32f4_set_uart_out(struct stm32f4 *st, FILE *out)

@@ -96,9 +96,18 @@ void stm32f4_reset(struct stm32f4 *st);
 int stm32f4_flash_load(struct stm32f4 *st, uint32_t addr, const void *data, size_t len);
 
 /* Where USART output goes when cfg->uart_echo is set: stdout by default. Each line is printed as
- * "uart: <text>\n" (USART2, the ST-LINK virtual COM port of ST's boards) or "uart: USART1: <text>\n" for the others;
- * an unfinished line is flushed by stm32f4_free. */
+ * "uart: <text>\n" (USART2, the ST-LINK virtual COM port of ST's boards) or "uart: USART1: <text>\n" for the others:
+ * a line as long as the firmware sends it (up to 1 MiB, then in pieces), an empty line as "uart: " and
+ * nothing after it, '\r' dropped; an unfinished line is flushed by stm32f4_free. */
 void stm32f4_set_uart_out(struct stm32f4 *st, FILE *out);
+/* Prints the USARTs' unfinished lines now (the end of a run). */
+void stm32f4_uart_flush(struct stm32f4 *st);
+
+/* Called once when the bytes any USART has sent end with `mark` (from the first byte the
+ * transmitter sends, '\r' included): the run can stop there (bench-sim --until-uart). The mark is
+ * matched whether or not output is echoed; the string must outlive the chip. NULL mark: none. */
+typedef void (*stm32f4_uart_mark_fn)(void *ctx);
+void stm32f4_on_uart_mark(struct stm32f4 *st, const char *mark, stm32f4_uart_mark_fn fn, void *ctx);
 
 /* FLASH_ACR.LATENCY as the firmware last set it (RM0090 3.5.1), for a cycle model that follows it. */
 unsigned stm32f4_flash_latency(const struct stm32f4 *st);

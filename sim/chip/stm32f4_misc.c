@@ -1,5 +1,6 @@
 /* The CRC unit (RM0090 rev 19, section 4), the RNG (section 24) and the USARTs' transmitters (section 30) of the
  * virtual STM32F407. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "chip/stm32f4_priv.h"
@@ -119,18 +120,30 @@ enum { U_SR = 0, U_DR, U_BRR, U_CR1, U_CR2, U_CR3, U_GTPR };
 static const char *const usart_names[STM32F4_N_USART] = {"USART1", "USART2", "USART3", "UART4", "UART5", "USART6"};
 static const uint8_t usart_irq[STM32F4_N_USART] = {37, 38, 39, 52, 53, 71};
 
-static void uart_flush_line(struct stm32f4 *st, unsigned unit)
+/* Prints what the line holds: the prefix unless part of the line is out already, and the
+ * newline when it ends. */
+static void uart_print(struct stm32f4 *st, unsigned unit, bool end)
 {
 	struct stm32f4_usart *u = &st->usart[unit];
-	if (u->line_len == 0)
-		return;
 	FILE *out = st->uart_out ? st->uart_out : stdout;
-	/* USART2 is the virtual COM port of ST's Discovery and Nucleo boards: its lines are plain "uart: ". */
-	int w = unit == 1 ? fprintf(out, "uart: %.*s\n", (int)u->line_len, u->line)
-	                  : fprintf(out, "uart: %s: %.*s\n", usart_names[unit], (int)u->line_len, u->line);
+	int w = 0;
+	if (!u->line_open) /* USART2 is the virtual COM port of ST's Discovery and Nucleo boards: plain "uart: " */
+		w = unit == 1 ? fprintf(out, "uart: ") : fprintf(out, "uart: %s: ", usart_names[unit]);
+	if (w >= 0 && u->line_len && fwrite(u->line, 1, u->line_len, out) != u->line_len)
+		w = -1;
+	if (w >= 0 && end && fputc('\n', out) == EOF)
+		w = -1;
 	if (w < 0 || fflush(out) != 0)
 		st->cfg.uart_echo = false; /* output is gone: stop trying rather than fail the core */
 	u->line_len = 0;
+	u->line_open = !end;
+}
+
+static void uart_flush_line(struct stm32f4 *st, unsigned unit)
+{
+	struct stm32f4_usart *u = &st->usart[unit];
+	if (u->line_len || u->line_open)
+		uart_print(st, unit, true);
 }
 
 void stm32f4_uart_flush_all(struct stm32f4 *st)
@@ -139,20 +152,95 @@ void stm32f4_uart_flush_all(struct stm32f4 *st)
 		uart_flush_line(st, i);
 }
 
+void stm32f4_uart_init(struct stm32f4 *st)
+{
+	for (unsigned i = 0; i < STM32F4_N_USART; i++) {
+		struct stm32f4_usart *u = &st->usart[i];
+		u->line = u->first;
+		u->line_cap = sizeof(u->first);
+		u->line_len = 0;
+		u->line_open = false;
+		u->tail = 0;
+	}
+}
+
+void stm32f4_uart_free(struct stm32f4 *st)
+{
+	for (unsigned i = 0; i < STM32F4_N_USART; i++) {
+		struct stm32f4_usart *u = &st->usart[i];
+		if (u->line != u->first)
+			free(u->line);
+		u->line = u->first;
+		u->line_cap = sizeof(u->first);
+	}
+}
+
+/* Room for one more byte: the buffer doubles up to STM32F4_UART_LINE_MAX; past it (or out of
+ * memory) what is there goes out as the start of the line. */
+static void uart_make_room(struct stm32f4 *st, unsigned unit)
+{
+	struct stm32f4_usart *u = &st->usart[unit];
+	if (u->line_len < u->line_cap)
+		return;
+	if (u->line_cap < STM32F4_UART_LINE_MAX) {
+		size_t cap = u->line_cap * 2u;
+		char *p = malloc(cap);
+		if (p) {
+			memcpy(p, u->line, u->line_len);
+			if (u->line != u->first)
+				free(u->line);
+			u->line = p;
+			u->line_cap = cap;
+			return;
+		}
+	}
+	uart_print(st, unit, false);
+}
+
+/* The end mark (stm32f4_on_uart_mark): u->tail bytes of it matched so far. A mismatch falls back
+ * to the longest prefix of the mark that ends the bytes sent (a naive search: marks are short). */
+static void uart_match(struct stm32f4 *st, unsigned unit, char c)
+{
+	struct stm32f4_usart *u = &st->usart[unit];
+	const char *m = st->uart_mark;
+	size_t n = st->uart_mark_len;
+	if (!n)
+		return;
+	size_t t = u->tail + 1u;
+	/* Does m[0..t) end with the last t bytes (m[0..t-1) then c)? Shrink t until it does. */
+	while (t > 0 && !(m[t - 1] == c && memcmp(m, m + (u->tail + 1u - t), t - 1u) == 0))
+		t--;
+	u->tail = t;
+	if (t == n) {
+		u->tail = 0;
+		st->uart_mark_len = 0; /* once */
+		if (st->on_uart_mark)
+			st->on_uart_mark(st->on_uart_mark_ctx);
+	}
+}
+
+void stm32f4_on_uart_mark(struct stm32f4 *st, const char *mark, stm32f4_uart_mark_fn fn, void *ctx)
+{
+	st->uart_mark = mark;
+	st->uart_mark_len = mark ? strlen(mark) : 0;
+	st->on_uart_mark = fn;
+	st->on_uart_mark_ctx = ctx;
+	for (unsigned i = 0; i < STM32F4_N_USART; i++)
+		st->usart[i].tail = 0;
+}
+
 static void uart_putc(struct stm32f4 *st, unsigned unit, char c)
 {
 	struct stm32f4_usart *u = &st->usart[unit];
+	uart_match(st, unit, c);
 	if (!st->cfg.uart_echo || c == '\r')
 		return;
 	if (c == '\n') {
-		if (u->line_len == 0)
-			u->line[u->line_len++] = ' ';
-		uart_flush_line(st, unit);
+		uart_print(st, unit, true); /* an empty line too: "uart: " and nothing else */
 		return;
 	}
+	uart_make_room(st, unit);
 	u->line[u->line_len++] = c;
-	if (u->line_len == sizeof(u->line))
-		uart_flush_line(st, unit);
 }
 
 enum bus_result stm32f4_usart_read(struct stm32f4 *st, const struct stm32f4_block *b, uint32_t off, unsigned size,

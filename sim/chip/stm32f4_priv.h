@@ -28,10 +28,19 @@ struct stm32f4_flash_ctl {
 };
 
 /* One USART (RM0090 30.6): SR, DR, BRR, CR1, CR2, CR3, GTPR, and the line being printed. */
+/* A USART's registers and the line its transmitter is in the middle of: kept whole until its
+ * '\n' (grown on the heap past STM32F4_UART_LINE bytes, up to STM32F4_UART_LINE_MAX), so a long
+ * line comes out as one `uart: ` line. `tail` is how much of the end mark (stm32f4_on_uart_mark)
+ * the last bytes sent match. */
+#define STM32F4_UART_LINE     256u
+#define STM32F4_UART_LINE_MAX (1024u * 1024u)
 struct stm32f4_usart {
 	uint32_t reg[7];
-	char line[256];
-	size_t line_len;
+	char first[STM32F4_UART_LINE];
+	char *line; /* first, or a heap copy once longer */
+	size_t line_len, line_cap;
+	bool line_open; /* part of this line is already out (past STM32F4_UART_LINE_MAX, or no memory) */
+	size_t tail;
 };
 
 /* One of TIM2-TIM7 (RM0090 18.4, 20.4): the registers, and the counter kept lazily. The counter and
@@ -86,6 +95,10 @@ struct stm32f4 {
 	stm32f4_irq_fn irq;
 	void *core_ctx;
 	FILE *uart_out;
+	const char *uart_mark; /* stm32f4_on_uart_mark: the bytes that end a run, and whom to tell */
+	size_t uart_mark_len;
+	stm32f4_uart_mark_fn on_uart_mark;
+	void *on_uart_mark_ctx;
 };
 
 /* A block of the memory map (stm32f4_map.c): RM0090 rev 19 table 1 / 2.3, as stm32f407xx.h lists it. */
@@ -182,6 +195,9 @@ enum bus_result stm32f4_usart_write(struct stm32f4 *st, const struct stm32f4_blo
                                     enum bus_initiator who, uint32_t value);
 void stm32f4_misc_reset(struct stm32f4 *st);
 void stm32f4_uart_flush_all(struct stm32f4 *st);
+/* The USARTs' line buffers: set up by stm32f4_init, the heap ones freed by stm32f4_free. */
+void stm32f4_uart_init(struct stm32f4 *st);
+void stm32f4_uart_free(struct stm32f4 *st);
 
 /* Raises interrupt `irq` (RM0090 table 61 position) on the core's NVIC, when connected. Inline:
  * the peripherals' files call it and stm32f4.c calls them, so it is no call into stm32f4.c. */

@@ -136,6 +136,15 @@ enum core_state core_state(const struct sim_core *core);
 bool core_runnable(const struct sim_core *core);
 
 void core_get_stats(const struct sim_core *core, struct core_stats *stats);
+/* True when the running core can make no more progress: its next instruction branches to itself
+ * (B, B.W, or B<c> whose condition holds) and no exception can ever preempt it (none pending that
+ * would, SysTick not counting with TICKINT at a priority that would, no enabled external interrupt
+ * that would). *pc is that instruction, *exc the active exception (IPSR, 0 in thread mode). A WFI
+ * with nothing to wake it is CORE_SLEEPING with core_runnable() false instead. */
+bool core_stuck(struct sim_core *core, uint32_t *pc, int *exc);
+/* From inside a bus handler during core_run (the chip's UART end mark): core_run returns at the
+ * next block boundary, with the count up to there. */
+void core_end_run(struct sim_core *core);
 
 /* The control interface (main.c: `wait-states N`, `trace on|off`) changes at run time what
  * sim_config set at core_new(). */
@@ -211,18 +220,39 @@ bool core_rec_failed(const struct sim_core *core);
  * is reset (as by AIRCR.VECTRESET: debug registers kept) so it starts from the new vector table. */
 int core_load_elf(struct sim_core *core, const char *path, char *err, size_t errlen);
 
+/* How a stand-alone run ended (core_run_standalone, core_run_unattached; bench-sim prints it as
+ * an `end` line, docs/sim.md). */
+enum core_end {
+	CORE_END_DONE = 0,   /* BKPT #4, the DONE marker (docs/markers.md) */
+	CORE_END_STOPPED,    /* core_end_run() was called: bench-sim --until-uart saw its mark */
+	CORE_END_SPIN,       /* core_stuck(): a branch to itself that nothing can ever preempt */
+	CORE_END_SLEEP,      /* WFI/WFE with nothing left to wake the core */
+	CORE_END_LOCKUP,     /* lockup (Armv7-M ARM B1.5.15) */
+	CORE_END_HALTED,     /* core_run_unattached: a debug halt, with no debugger to resume it */
+	CORE_END_MAX_CYCLES, /* max_cycles elapsed first */
+	CORE_END_ERROR,      /* the built-in debugger could not reach a debug register */
+};
+struct core_end_info {
+	enum core_end why;
+	uint32_t pc;     /* where the core stopped (the spinning branch, the WFI's successor, ...) */
+	uint32_t cyccnt; /* DWT_CYCCNT then */
+	int exc;         /* the active exception (IPSR; 0: thread mode) */
+};
+/* How often (in cycles) a stand-alone run asks core_stuck(): the end of a spin is found within
+ * this many cycles of its start. */
+#define CORE_STUCK_SLICE 65536u
+
 /* Stand-alone mode (no OpenOCD): a built-in debugger sets C_DEBUGEN, and at each halt prints
  *   halt pc=0x%08x imm=%u cyccnt=%u reason=<bkpt|dwt|vcatch|halted|lockup>
  * to `out`, calls on_halt(ctx) unless it is NULL (bench-sim --ledger prints the interval's
  * ledger there), then resumes past the BKPT. It returns at BKPT #4 (the "done" marker,
- * docs/markers.md) with 0, or with -1 on lockup or when max_cycles elapse. */
-int core_run_standalone(struct sim_core *core, uint64_t max_cycles, void *out /* FILE * */, void (*on_halt)(void *ctx),
-                        void *ctx);
+ * docs/markers.md), at a core_end_run(), when the core can go no further (core_stuck, or asleep
+ * with nothing to wake it), on lockup or when max_cycles elapse, and says which in *end. */
+enum core_end core_run_standalone(struct sim_core *core, uint64_t max_cycles, void *out /* FILE * */,
+                                  void (*on_halt)(void *ctx), void *ctx, struct core_end_info *end);
 /* Stand-alone with no debugger at all (bench-sim --standalone --no-debugger): C_DEBUGEN stays 0, so
- * the firmware's markers take DebugMonitor/HardFault, as on a board without a probe. Returns 0 when
- * the core sleeps with nothing left to wake it (WFI, no interrupt enabled or pending), printing
- *   end pc=0x%08x cyccnt=%u reason=sleep
- * and -1 on lockup, a halt, or when max_cycles elapse. */
-int core_run_unattached(struct sim_core *core, uint64_t max_cycles, void *out /* FILE * */);
+ * the firmware's markers take DebugMonitor/HardFault, as on a board without a probe. Ends as
+ * core_run_standalone does (a debug halt ends it too: CORE_END_HALTED). */
+enum core_end core_run_unattached(struct sim_core *core, uint64_t max_cycles, struct core_end_info *end);
 
 #endif /* SIM_CORE_H */

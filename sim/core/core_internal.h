@@ -77,6 +77,7 @@ struct sim_core {
 	unsigned n_fixups;
 	bool in_emu;
 	bool block_stop; /* the block hook stopped emulation before block_stop_pc ran */
+	bool end_run;    /* core_end_run(): core_run returns after this slice */
 	uint32_t block_stop_pc;
 	bool check_pending; /* an exception is pending but masked: the block hook watches
 	                     * PRIMASK/BASEPRI/FAULTMASK (CPSIE, MSR) and stops when it may be taken */

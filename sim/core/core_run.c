@@ -363,7 +363,8 @@ uint64_t core_run(struct sim_core *c, uint64_t max_cycles)
 	c->pcsr.slice_start = start;
 	if (!c->pcsr.live)
 		core_pcsr_forget(c); /* no DWT_PCSR read lately: the block hook notes nothing */
-	while (c->now < end) {
+	c->end_run = false;
+	while (c->now < end && !c->end_run) {
 		if (c->state == CORE_HALTED || c->state == CORE_LOCKUP)
 			break;
 		if (c->state == CORE_SLEEPING) {
@@ -434,6 +435,84 @@ bool core_runnable(const struct sim_core *c)
 		return false;
 	struct sim_core *m = (struct sim_core *)c; /* the queries only read */
 	return wake_pending(m) || next_event(m) != UINT64_MAX;
+}
+
+/* ---- no progress left (a stand-alone run's end) ------------------------------------------------ */
+
+/* A14.1.3 / A7.3.1: the condition `cond` (0-13) holds for the flags NZCV in xPSR[31:28]. */
+static bool cond_holds(unsigned cond, uint32_t xpsr)
+{
+	bool n = (xpsr >> 31) & 1u, z = (xpsr >> 30) & 1u, cf = (xpsr >> 29) & 1u, v = (xpsr >> 28) & 1u;
+	bool r;
+	switch (cond >> 1) {
+	case 0:
+		r = z;
+		break;
+	case 1:
+		r = cf;
+		break;
+	case 2:
+		r = n;
+		break;
+	case 3:
+		r = v;
+		break;
+	case 4:
+		r = cf && !z;
+		break;
+	case 5:
+		r = n == v;
+		break;
+	case 6:
+		r = !z && n == v;
+		break;
+	default:
+		r = true;
+		break;
+	}
+	return (cond & 1u) && cond != 15u ? !r : r;
+}
+
+/* The instruction at pc branches to itself and will again: B<c> T1 with offset -4 and its
+ * condition holding (flags cannot change in the loop), B T2 or B.W T4 to itself (Armv7-M ARM
+ * A7.7.12). Not inside an IT block (EPSR.IT nonzero): the conservative answer. */
+static bool branch_to_self(struct sim_core *c, uint32_t pc)
+{
+	uint32_t xpsr = core_reg(c, UC_ARM_REG_XPSR);
+	if (xpsr & 0x0600FC00u)
+		return false;
+	uint16_t hw = halfword_at(c, pc);
+	if (hw == 0xE7FEu)
+		return true;
+	if ((hw & 0xF0FFu) == 0xD0FEu && ((hw >> 8) & 0xFu) < 14u)
+		return cond_holds((hw >> 8) & 0xFu, xpsr);
+	return hw == 0xF7FFu && halfword_at(c, pc + 2) == 0xBFFEu;
+}
+
+void core_end_run(struct sim_core *c)
+{
+	c->end_run = true;
+	core_request_stop(c);
+}
+
+bool core_stuck(struct sim_core *c, uint32_t *pc, int *exc)
+{
+	if (c->state != CORE_RUNNING)
+		return false;
+	*pc = core_pc(c);
+	*exc = exc_current(&c->scs);
+	if (!branch_to_self(c, *pc) || exc_pending_preempting(&c->scs))
+		return false;
+	/* What could still preempt the loop: SysTick counting with TICKINT (B3.3), and any enabled
+	 * external interrupt, which a peripheral may raise at any time. NMI: the STM32F4's only source
+	 * is the clock security system (RM0090 7.2.7), not modelled. */
+	if (systick_tickint(&c->scs) && systick_next_event(&c->scs) != UINT64_MAX &&
+	    exc_may_preempt(&c->scs, EXC_SYSTICK))
+		return false;
+	for (unsigned i = 0; i < c->num_irq; i++)
+		if (exc_may_preempt(&c->scs, EXC_IRQ0 + (int)i))
+			return false;
+	return true;
 }
 
 void core_get_stats(const struct sim_core *c, struct core_stats *s)

@@ -2,6 +2,7 @@
  * (core_run_standalone), both declared in core.h. */
 #include "core/core_internal.h"
 #include "scs/debug.h"
+#include "scs/exc.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -124,7 +125,48 @@ static bool sa_write(struct sim_core *c, uint32_t addr, uint32_t v)
 	return bus_write(c->bus, addr, 4, BUS_DEBUG, v) == BUS_OK;
 }
 
-int core_run_standalone(struct sim_core *c, uint64_t max_cycles, void *out, void (*on_halt)(void *ctx), void *ctx)
+/* Fills *end; returns its reason (CORE_END_ERROR when CYCCNT cannot be read). */
+static enum core_end ended(struct sim_core *c, enum core_end why, struct core_end_info *end)
+{
+	uint32_t cyccnt = 0;
+	end->why = why;
+	end->pc = core_pc(c);
+	end->exc = exc_current(&c->scs);
+	if (!sa_read(c, SA_DWT_CYCNT, &cyccnt) && why != CORE_END_ERROR)
+		return ended(c, CORE_END_ERROR, end);
+	end->cyccnt = cyccnt;
+	return why;
+}
+
+/* After a slice that left the core running, sleeping or locked up: true when the run ends
+ * there (*end says how). */
+static bool no_progress(struct sim_core *c, struct core_end_info *end)
+{
+	enum core_state st = core_state(c);
+	uint32_t pc = 0;
+	int exc = 0;
+	if (st == CORE_LOCKUP)
+		(void)ended(c, CORE_END_LOCKUP, end);
+	else if (c->end_run)
+		(void)ended(c, CORE_END_STOPPED, end);
+	else if (st == CORE_SLEEPING && !core_runnable(c))
+		(void)ended(c, CORE_END_SLEEP, end);
+	else if (st == CORE_RUNNING && core_stuck(c, &pc, &exc))
+		(void)ended(c, CORE_END_SPIN, end);
+	else
+		return false;
+	return true;
+}
+
+/* The next slice: up to CORE_STUCK_SLICE cycles, so that a spin is found soon after it starts. */
+static uint64_t slice(uint64_t used, uint64_t max_cycles)
+{
+	uint64_t left = max_cycles - used;
+	return left < CORE_STUCK_SLICE ? left : CORE_STUCK_SLICE;
+}
+
+enum core_end core_run_standalone(struct sim_core *c, uint64_t max_cycles, void *out, void (*on_halt)(void *ctx),
+                                  void *ctx, struct core_end_info *end)
 {
 	FILE *f = out;
 	uint32_t demcr = 0, dwt_ctrl = 0;
@@ -133,25 +175,25 @@ int core_run_standalone(struct sim_core *c, uint64_t max_cycles, void *out, void
 	if (!sa_write(c, SA_DHCSR, DHCSR_DBGKEY | DHCSR_C_DEBUGEN) || !sa_read(c, SA_DEMCR, &demcr) ||
 	    !sa_write(c, SA_DEMCR, demcr | DEMCR_TRCENA) || !sa_read(c, SA_DWT_CTRL, &dwt_ctrl) ||
 	    !sa_write(c, SA_DWT_CTRL, dwt_ctrl | 1u))
-		return -1;
+		return ended(c, CORE_END_ERROR, end);
 	uint64_t used = 0;
 	while (used < max_cycles) {
-		used += core_run(c, max_cycles - used);
+		used += core_run(c, slice(used, max_cycles));
 		enum core_state st = core_state(c);
 		uint32_t cyccnt = 0, dfsr = 0;
 		if (st == CORE_LOCKUP) {
 			if (!sa_read(c, SA_DWT_CYCNT, &cyccnt))
-				return -1;
+				return ended(c, CORE_END_ERROR, end);
 			fprintf(f, "halt pc=0x%08x imm=0 cyccnt=%u reason=lockup\n", core_pc(c), cyccnt);
 			(void)fflush(f);
-			return -1;
 		}
-		if (st == CORE_SLEEPING && !core_runnable(c))
-			return -1;
-		if (st != CORE_HALTED)
+		if (st != CORE_HALTED) {
+			if (no_progress(c, end))
+				return end->why;
 			continue;
+		}
 		if (!sa_read(c, SA_DWT_CYCNT, &cyccnt) || !sa_read(c, SA_DFSR, &dfsr))
-			return -1;
+			return ended(c, CORE_END_ERROR, end);
 		uint32_t pc = core_pc(c);
 		uint32_t hw = 0;
 		bool is_bkpt = bus_read(c->bus, pc, 2, BUS_DEBUG, &hw) == BUS_OK && (hw & 0xFF00u) == 0xBE00u &&
@@ -162,41 +204,28 @@ int core_run_standalone(struct sim_core *c, uint64_t max_cycles, void *out, void
 			on_halt(ctx);
 		(void)fflush(f);
 		if (is_bkpt && imm == 4)
-			return 0;
+			return ended(c, CORE_END_DONE, end);
 		if (!sa_write(c, SA_DFSR, dfsr)) /* write-one-to-clear: the reasons just reported */
-			return -1;
+			return ended(c, CORE_END_ERROR, end);
 		if (is_bkpt)
 			core_set_pc(c, pc + 2); /* what OpenOCD's armv7m_maybe_skip_bkpt_inst does */
 		if (!sa_write(c, SA_DHCSR, DHCSR_DBGKEY | DHCSR_C_DEBUGEN))
-			return -1;
+			return ended(c, CORE_END_ERROR, end);
 	}
-	return -1;
+	return ended(c, CORE_END_MAX_CYCLES, end);
 }
 
-int core_run_unattached(struct sim_core *c, uint64_t max_cycles, void *out)
+enum core_end core_run_unattached(struct sim_core *c, uint64_t max_cycles, struct core_end_info *end)
 {
-	FILE *f = out;
 	uint64_t used = 0;
-	uint32_t cyccnt = 0;
-
 	/* No debugger: DHCSR.C_DEBUGEN stays as reset left it (0), so a BKPT takes DebugMonitor when
 	 * DEMCR.MON_EN is set, else HardFault (Armv7-M ARM C1.7, B1.5), as on a board with no probe. */
 	while (used < max_cycles) {
-		used += core_run(c, max_cycles - used);
-		enum core_state st = core_state(c);
-		if (st == CORE_LOCKUP || st == CORE_HALTED) {
-			(void)sa_read(c, SA_DWT_CYCNT, &cyccnt);
-			fprintf(f, "end pc=0x%08x cyccnt=%u reason=%s\n", core_pc(c), cyccnt,
-			        st == CORE_LOCKUP ? "lockup" : "halted");
-			(void)fflush(f);
-			return -1;
-		}
-		if (st == CORE_SLEEPING && !core_runnable(c)) {
-			(void)sa_read(c, SA_DWT_CYCNT, &cyccnt);
-			fprintf(f, "end pc=0x%08x cyccnt=%u reason=sleep\n", core_pc(c), cyccnt);
-			(void)fflush(f);
-			return 0;
-		}
+		used += core_run(c, slice(used, max_cycles));
+		if (core_state(c) == CORE_HALTED)
+			return ended(c, CORE_END_HALTED, end);
+		if (no_progress(c, end))
+			return end->why;
 	}
-	return -1;
+	return ended(c, CORE_END_MAX_CYCLES, end);
 }

@@ -124,6 +124,15 @@ int exc_pending_preempting(struct scs *s)
 	return exc_group_priority(s, best_prio) < exc_execution_priority(s) ? best : 0;
 }
 
+bool exc_may_preempt(struct scs *s, int exc)
+{
+	/* B1.5.4: an exception preempts when enabled and of higher group priority than the execution
+	 * priority (which PRIMASK, BASEPRI and FAULTMASK raise). */
+	if (exc <= 0 || exc >= s->num_exc || !s->exc.enabled[exc] || masked_by_debug(s, exc))
+		return false;
+	return exc_group_priority(s, exc_priority(s, exc)) < exc_execution_priority(s);
+}
+
 void exc_set_pending(struct scs *s, int exc)
 {
 	if (exc <= 0 || exc >= s->num_exc)

@@ -52,6 +52,8 @@ int exc_execution_priority(struct scs *s);
 /* Highest-priority pending exception that would preempt now, or 0. */
 int exc_pending_preempting(struct scs *s);
 bool exc_any_pending(const struct scs *s);
+/* True when `exc`, once pending, would preempt what runs now (enabled, higher group priority). */
+bool exc_may_preempt(struct scs *s, int exc);
 void exc_set_pending(struct scs *s, int exc);
 /* Takes exception `exc` with return address `ret_pc`; returns cycles charged. */
 void exc_take(struct scs *s, int exc, uint32_t ret_pc);

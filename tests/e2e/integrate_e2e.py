@@ -147,7 +147,7 @@ def case_standalone():
     want = ["uart: clock 168000000 sws 2", "uart: tick ok", "uart: exti 1", f"uart: crc words 4 hw {c:08x} sw {c:08x}",
             "uart: done"]
     expect(lines[:-1] == want, f"lines {lines[:-1]}, expected {want}")
-    expect(len(lines) == 6 and re.match(r"end pc=0x[0-9a-f]{8} cyccnt=\d+ reason=sleep$", lines[-1]) is not None,
+    expect(len(lines) == 6 and re.match(r"end pc=0x[0-9a-f]{8} cyccnt=\d+ reason=sleep( symbol=\S+)?$", lines[-1]) is not None,
            f"last line {lines[-1:]}, expected the core asleep")
 
 

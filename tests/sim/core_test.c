@@ -25,7 +25,8 @@ static void test_nops_standalone(void **state)
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 	assert_non_null(out);
-	assert_int_equal(core_run_standalone(r->c, 1000000, out, NULL, NULL), 0);
+	struct core_end_info end;
+	assert_int_equal(core_run_standalone(r->c, 1000000, out, NULL, NULL, &end), CORE_END_DONE);
 	assert_int_equal(fclose(out), 0);
 	assert_string_equal(buf, "halt pc=0x08000040 imm=1 cyccnt=0 reason=bkpt\n"
 	                         "halt pc=0x0800010a imm=2 cyccnt=100 reason=bkpt\n"

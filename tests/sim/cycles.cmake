@@ -51,6 +51,13 @@ if(TARGET bench-sim AND BENCH_FIRMWARE)
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/ledger.sh $<TARGET_FILE:bench-sim>
             ${CMAKE_BINARY_DIR}/tests/firmware/cycles)
   set_tests_properties(sim.ledger PROPERTIES LABELS "e2e" TIMEOUT 120)
+  # The end of a stand-alone run (tests/sim/run_end.sh, firmware in tests/firmware/runend): a spin
+  # in a fault handler or in thread mode, an idle loop SysTick keeps alive, WFI asleep for good,
+  # the UART's end mark, long and empty lines.
+  add_test(NAME sim.run_end
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_end.sh $<TARGET_FILE:bench-sim>
+            ${CMAKE_BINARY_DIR}/tests/firmware/runend)
+  set_tests_properties(sim.run_end PROPERTIES LABELS "e2e;cli" TIMEOUT 120)
 endif()
 
 # The memory operand decoding (sim/timing/memops.c), also with sim_timing alone.

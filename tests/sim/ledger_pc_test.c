@@ -76,7 +76,8 @@ static void run(const char *elf, enum sim_memory_blocks mb, bool totals, struct 
 	l->start = st.cycles;
 	FILE *out = fopen("/dev/null", "w");
 	assert_non_null(out);
-	assert_int_equal(core_run_standalone(b->core, 50000000, out, on_halt, l), 0);
+	struct core_end_info end;
+	assert_int_equal(core_run_standalone(b->core, 50000000, out, on_halt, l, &end), CORE_END_DONE);
 	assert_int_equal(fclose(out), 0);
 	core_set_ledger(b->core, NULL, NULL);
 	board_free(b);
