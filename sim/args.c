@@ -30,6 +30,9 @@ const char sim_usage_text[] =
     "                    at each block's entry (pairs it cannot tell keep pipelining; about 1.2x the\n"
     "                    time of off), `exact` (the bare option) from every load's address (every\n"
     "                    load hooked: about 2.2x), `off` ignores the rule\n"
+    "  --unaligned       charge unaligned LDR/LDRH/STR/STRH their extra cycles (TRM 3.3.2: +1 for a\n"
+    "                    halfword at an odd address or a word at 2 mod 4, +2 for a word at an odd one);\n"
+    "                    every load and store hooked: about 1.6x the wall time (docs/cycle-model.md)\n"
     "  --trace           print every executed instruction to stderr\n"
     "  --elf FILE        load FILE's segments into flash/RAM before starting (factory programmed)\n"
     "  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4. Any other\n"
@@ -126,7 +129,8 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 		O_MEMORY_BLOCKS,
 		O_LEDGER,
 		O_RECORD,
-		O_UNTIL_UART
+		O_UNTIL_UART,
+		O_UNALIGNED
 	};
 	static const struct option longopts[] = {
 	    {"stlink-port", required_argument, NULL, O_STLINK_PORT},
@@ -143,6 +147,7 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 	    {"ledger", optional_argument, NULL, O_LEDGER},
 	    {"record", required_argument, NULL, O_RECORD},
 	    {"until-uart", required_argument, NULL, O_UNTIL_UART},
+	    {"unaligned", no_argument, NULL, O_UNALIGNED},
 	    {"quiet", no_argument, NULL, O_QUIET},
 	    {"spin", no_argument, NULL, O_SPIN},
 	    {"no-spin", no_argument, NULL, O_NO_SPIN},
@@ -226,6 +231,9 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 				return -1;
 			}
 			o->record = optarg;
+			break;
+		case O_UNALIGNED:
+			o->unaligned = true;
 			break;
 		case O_UNTIL_UART:
 			if (!optarg[0]) {

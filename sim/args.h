@@ -27,6 +27,7 @@ struct sim_options {
 	const char *ledger_file; /* --ledger=FILE: and write them there as JSON; NULL: not */
 	const char *record;      /* --record=PATH: halt records (record.h); NULL: off */
 	const char *until_uart;  /* --until-uart STRING: end the stand-alone run once a USART sent it */
+	bool unaligned;          /* --unaligned: charge unaligned loads and stores (TRM 3.3.2) */
 };
 
 /* The --help text. */

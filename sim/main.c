@@ -519,6 +519,7 @@ static int build_board(struct sim *s)
 	    .flash_wait_states = s->opt.wait_states >= 0 ? (unsigned)s->opt.wait_states : 0u,
 	    .trace = s->opt.trace,
 	    .uart_echo = !s->opt.quiet,
+	    .unaligned = s->opt.unaligned,
 	};
 	if (board_init(&s->board, &cfg, err, sizeof(err)) != 0) {
 		sim_msg("creating the core: %s", err);

@@ -256,6 +256,9 @@ static inline void core_pcsr_forget(struct sim_core *c)
 /* The block hook, and the memory-block rule's read hook when read_hook (sim_config.memory_blocks). */
 int core_clock_hooks(struct sim_core *c, bool read_hook);
 
+/* core_unaligned.c: the read/write hook that charges unaligned loads and stores (TRM 3.3.2). */
+int core_unaligned_hooks(struct sim_core *c);
+
 /* core_map.c: every bus region into unicorn, and the interrupt, unmapped and write-protect hooks. */
 int core_map_all(struct sim_core *c, char *err, size_t errlen);
 

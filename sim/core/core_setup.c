@@ -126,6 +126,10 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 		(void)snprintf(err, errlen, "core: cannot add the block hooks");
 		goto fail;
 	}
+	if (cfg->unaligned && core_unaligned_hooks(c) != 0) {
+		(void)snprintf(err, errlen, "core: cannot add the unaligned-access hook");
+		goto fail;
+	}
 	core_power_on_reset(c);
 	if (cfg->trace)
 		core_set_trace(c, true);

@@ -32,7 +32,8 @@
 	X(EXC_RETURN, "exc-return")             /* exception return: unstacking */                                     \
 	X(EXC_TAIL_CHAIN, "exc-tail-chain")     /* tail-chaining from one handler to the next */                       \
 	X(EXC_FP_CONTEXT, "exc-fp-context")     /* the FP part of an exception frame, stacked or unstacked */          \
-	X(SLEEP, "sleep")                       /* WFI/WFE until the next event */
+	X(SLEEP, "sleep")                       /* WFI/WFE until the next event */                                     \
+	X(UNALIGNED, "unaligned")               /* an unaligned LDR/LDRH/STR/STRH split in two (--unaligned) */
 
 #define CYC_WHY_ENUM_(id, name) CYC_WHY_##id,
 enum cyc_why {

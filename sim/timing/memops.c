@@ -154,3 +154,12 @@ bool cyc_is_memory_insn(const cs_insn *in)
 		return false;
 	}
 }
+
+unsigned cyc_unaligned_extra(unsigned size, uint32_t addr)
+{
+	if (size == 2u)
+		return addr & 1u;
+	if (size == 4u && (addr & 3u))
+		return (addr & 1u) ? 2u : 1u; /* byte + halfword + byte, or two halfwords */
+	return 0;
+}

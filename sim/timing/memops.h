@@ -34,4 +34,13 @@ bool cyc_is_memory_insn(const cs_insn *in);
  * capstone's detail names none. */
 bool cyc_memop_decode(const cs_insn *in, unsigned idx, struct cyc_memop *out);
 
+/* Cycles an access of `size` bytes at `addr` adds for being unaligned (Cortex-M4 TRM r0p1 3.3.2:
+ * "Unaligned word or halfword loads or stores add penalty cycles. A byte aligned halfword load or
+ * store adds one extra cycle to perform the operation as two bytes. A halfword aligned word load
+ * or store adds one extra cycle to perform the operation as two halfwords. A byte-aligned word
+ * load or store adds two extra cycles to perform the operation as a byte, a halfword, and a
+ * byte"): 0, 1 or 2. Only LDR, LDRH, LDRSH, STR, STRH (and their T forms) may be unaligned
+ * (Armv7-M ARM A3.2.1); the others fault first. */
+unsigned cyc_unaligned_extra(unsigned size, uint32_t addr);
+
 #endif /* SIM_TIMING_MEMOPS_H */

@@ -69,7 +69,7 @@ expect "memory-blocks=off memory-block" "$(get off memory-block)" 0
 # The JSON: every reason, and the same figures.
 expect "ws0.json cycles" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cycles"])' "$tmp/ws0.json")" $WS0
 expect "ws0.json reasons' sum" "$(python3 -c 'import json,sys; print(sum(json.load(open(sys.argv[1]))["by_reason"].values()))' "$tmp/ws0.json")" $WS0
-expect "ws0.json reasons" "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["by_reason"]))' "$tmp/ws0.json")" 24
+expect "ws0.json reasons" "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["by_reason"]))' "$tmp/ws0.json")" 25
 expect "ws0.json memory-block" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["by_reason"]["memory-block"])' "$tmp/ws0.json")" 62000
 
 # Bad usage: exit 2, one line, the ELF untouched.

@@ -42,6 +42,23 @@ static void expect(const uint8_t *code, size_t len, bool memory, struct cyc_memo
 	cs_close(&cs);
 }
 
+/* Cortex-M4 TRM 3.3.2: an unaligned halfword is two bytes (+1), a word at 2 mod 4 two halfwords
+ * (+1), at 1 or 3 mod 4 a byte, a halfword and a byte (+2); bytes and aligned accesses +0. */
+static void test_unaligned(void **state)
+{
+	(void)state;
+	static const struct {
+		unsigned size;
+		uint32_t addr;
+		unsigned extra;
+	} cases[] = {
+	    {1, 0x20000001u, 0}, {2, 0x20000000u, 0}, {2, 0x20000001u, 1}, {2, 0x20000002u, 0}, {2, 0x20000003u, 1},
+	    {4, 0x20000000u, 0}, {4, 0x20000001u, 2}, {4, 0x20000002u, 1}, {4, 0x20000003u, 2}, {8, 0x20000004u, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_int_equal(cyc_unaligned_extra(cases[i].size, cases[i].addr), cases[i].extra);
+}
+
 static void test_operands(void **state)
 {
 	(void)state;
@@ -76,6 +93,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_operands),
+	    cmocka_unit_test(test_unaligned),
 	    cmocka_unit_test(test_classes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
