@@ -10,10 +10,19 @@
 #   (at bench-sim's defaults: the memory-block rule decided at each block's entry)
 #   ..._memory_blocks    the same figures with bench-sim --memory-blocks (exact: every load's address)
 #   ..._memory_blocks_off  and with bench-sim --memory-blocks=off (the rule ignored)
+#   ..._unaligned        and with bench-sim --unaligned (unaligned accesses charged, TRM 3.3.2)
+# EMBENCH_PASSES picks the passes (default: "default memory_blocks memory_blocks_off unaligned").
 # This repository holds neither Embench's sources nor a way to build them (docs/cycle-model.md):
 # build the ELFs with Embench's own instructions (its README and examples/arm/stm32f4-discovery:
 # -O2 -mcpu=cortex-m4 -mthumb, soft float, gsf=16; they run on the virtual board at its reset
-# clock) and point EMBENCH_ELF_DIR at them (<name>.elf, or Embench's bd/src/<name>/<name>).
+# clock) and point EMBENCH_ELF_DIR at them (<name>.elf, or Embench's bd/src/<name>/<name>). At
+# embench-iot 3ef636fdce65de428306f933c8b475233797f2d1, with Debian's scons:
+#   (cd examples/arm/stm32f4-discovery && make)
+#   scons --config-dir=examples/arm/stm32f4-discovery/ cc=arm-none-eabi-gcc \
+#     cflags='-O2 -mcpu=cortex-m4 -mthumb' ldflags='-O2 -Wl,--gc-sections -mthumb -mcpu=cortex-m4 \
+#     -T${CONFIG_DIR}/STM32F407IGHX_FLASH.ld -L${CONFIG_DIR} -static -nostartfiles' \
+#     user_libs='m startup' gsf=16
+#   EMBENCH_ELF_DIR=$PWD/bd bash perf/bench_embench.sh BUILD_DIR
 # Without it the benchmark says so on stderr and prints no figure.
 # Usage: EMBENCH_ELF_DIR=DIR bash perf/bench_embench.sh BUILD_DIR
 set -euo pipefail
@@ -135,14 +144,19 @@ embench_pass() {
 
 check_commit || exit 1
 status=0
-sim_opts=()
-embench_pass ""
-# The same with the rule applied from every load's address (--memory-blocks, exact).
-sim_opts=(--sim-opt --memory-blocks)
-embench_pass "_memory_blocks"
-# And with the rule ignored: loads pipeline whatever memory they read (--memory-blocks=off).
-sim_opts=(--sim-opt --memory-blocks=off)
-embench_pass "_memory_blocks_off"
+for pass in ${EMBENCH_PASSES:-default memory_blocks memory_blocks_off unaligned}; do
+  case $pass in
+    default) sim_opts=() sfx="" ;;
+    # The memory-block rule from every load's address (--memory-blocks, exact).
+    memory_blocks) sim_opts=(--sim-opt --memory-blocks) sfx=_memory_blocks ;;
+    # The rule ignored: loads pipeline whatever memory they read (--memory-blocks=off).
+    memory_blocks_off) sim_opts=(--sim-opt --memory-blocks=off) sfx=_memory_blocks_off ;;
+    # Unaligned loads and stores charged (--unaligned, docs/cycle-model.md "Unaligned accesses").
+    unaligned) sim_opts=(--sim-opt --unaligned) sfx=_unaligned ;;
+    *) echo "bench_embench: unknown pass \`$pass' in EMBENCH_PASSES: give default, memory_blocks, memory_blocks_off, unaligned" >&2; exit 2 ;;
+  esac
+  embench_pass "$sfx"
+done
 fut=$build/examples/sim-stm32f4/fut-hardfp.elf
 if [[ -f "$fut" ]]; then
   f=$("$build/bench" run "$fut" --arg input=7 --repeat 3 --quiet --json "$tmp/f.json" >/dev/null 2>&1 &&

@@ -15,6 +15,7 @@
 # "Against silicon" names the commit and the command): build the ELFs with pqm4's own
 # instructions and point PQM4_ELF_DIR at pqm4's elf/ folder. Without it the benchmark says how
 # on stderr and prints nothing else.
+# PQM4_SIM_OPTS: more bench-sim options for every run (e.g. --unaligned).
 # Usage: PQM4_ELF_DIR=DIR bash perf/bench_pqm4.sh BUILD_DIR
 set -euo pipefail
 build=${1:?usage: bench_pqm4.sh BUILD_DIR}
@@ -59,7 +60,8 @@ run_elf() {
     return 1
   fi
   # 2e9 cycles: ML-KEM-768 clean's speed test takes about 4e6.
-  "$sim" --elf "$elf" --standalone --until-uart '#' --max-cycles 2000000000 >"$tmp/raw" 2>"$tmp/err" || status=$?
+  # shellcheck disable=SC2086 # PQM4_SIM_OPTS: options split at spaces
+  "$sim" --elf "$elf" --standalone --until-uart '#' --max-cycles 2000000000 ${PQM4_SIM_OPTS:-} >"$tmp/raw" 2>"$tmp/err" || status=$?
   if [[ $status -ne 0 ]] || ! grep -q '^uart: #$' "$tmp/raw"; then
     echo "bench_pqm4: $elf did not reach pqm4's end mark (bench-sim exit $status): $(tail -n1 "$tmp/raw")" >&2
     return 1
