@@ -66,7 +66,7 @@ static void charge_flash(struct sim_core *c, const struct core_blk *b, bool bran
  * them (mblk_extra_before's pairs, to the second load of each), and, when `taken`, the refill
  * of the final branch under its kind; `failed`: the conditional last instruction failed
  * (cyc_failed_charge). Only with a ledger on: core_charge's sum is what the caller would have
- * added in one go. */
+ * added in one go. Charges of 0 cycles are left out, but for issue: one per instruction run. */
 __attribute__((noinline)) static void ledger_insns(struct sim_core *c, const struct core_blk *b, unsigned n, bool taken,
                                                    bool failed)
 {
@@ -74,14 +74,15 @@ __attribute__((noinline)) static void ledger_insns(struct sim_core *c, const str
 	for (uint32_t k = cb->charge_first[0]; k < cb->charge_first[n]; k++) {
 		const struct cyc_charge *ch = &cb->charges[k];
 		uint32_t cyc = failed ? cyc_failed_charge(cb, k) : ch->cycles;
-		core_charge(c, b->addr + cb->insn_offset[ch->insn], (enum core_charge_why)ch->why, cyc);
+		if (cyc || ch->why == CYC_WHY_ISSUE) /* issue even at 0: it counts the execution */
+			core_charge(c, b->addr + cb->insn_offset[ch->insn], (enum core_charge_why)ch->why, cyc);
 	}
 	if (c->mb_for == b && c->mb_mask)
 		for (unsigned k = 0; k < 32u; k++)
 			if ((c->mb_mask >> k & 1u) && b->mb.pair_idx[k] < n)
 				core_charge(c, b->addr + cb->insn_offset[b->mb.pair_idx[k]], CORE_CHARGE_MEMORY_BLOCK,
 				            1);
-	if (taken && n)
+	if (taken && n && cb->branch_taken_extra) /* taken_why is issue's value when there is no branch */
 		core_charge(c, b->addr + cb->insn_offset[n - 1u], (enum core_charge_why)cb->taken_why,
 		            cb->branch_taken_extra);
 }

@@ -162,6 +162,7 @@ static void test_wfi_sleeps_until_systick(void **state)
  * a reason, here a WFI sleep until SysTick and its exception (test_wfi_sleeps_until_systick). */
 struct ledger {
 	uint64_t by[CORE_CHARGE_N];
+	uint64_t issues; /* issue charges: one per instruction executed */
 };
 
 static void ledger_add(void *ctx, uint32_t pc, enum core_charge_why why, uint64_t cycles)
@@ -170,21 +171,26 @@ static void ledger_add(void *ctx, uint32_t pc, enum core_charge_why why, uint64_
 	(void)pc;
 	assert_true(why < CORE_CHARGE_N);
 	l->by[why] += cycles;
+	l->issues += why == CORE_CHARGE_ISSUE;
 }
 
 static void test_ledger_sums_to_cyccnt(void **state)
 {
 	(void)state;
 	struct rig *r = rig_new("cases", 12, true);
-	struct ledger l = {{0}};
+	struct ledger l = {{0}, 0};
 	core_set_ledger(r->c, ledger_add, &l);
 	assert_int_equal(run_to_bkpt(r), 1);
 	uint32_t v = rd(r, 0xE000E018u); /* SYST_CVR */
 	uint32_t c1 = rd(r, DWT_CYCCNT);
-	l = (struct ledger){{0}};
+	l = (struct ledger){{0}, 0};
+	struct core_stats s1, s2;
+	core_get_stats(r->c, &s1);
 	resume_past_bkpt(r);
 	assert_int_equal(run_to_bkpt(r), 2);
 	uint32_t c2 = rd(r, DWT_CYCCNT);
+	core_get_stats(r->c, &s2);
+	assert_int_equal(l.issues, s2.instructions - s1.instructions);
 	uint64_t sum = 0;
 	for (int w = 0; w < CORE_CHARGE_N; w++)
 		sum += l.by[w];
