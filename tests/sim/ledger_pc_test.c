@@ -3,7 +3,7 @@
  * uses), on the cycle snippets of tests/firmware/cycles (whose breakdowns cycles_e2e.sh checks
  * against tests/sim/cycles_ledger/): between every two marker halts the two give the same cycles
  * under every reason, their sum is CYCCNT's difference, and the issue charges are the
- * instructions the core executed, one each. */
+ * instructions the core executed, one each: counted per address, they are its executions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,17 +15,23 @@
 #include <cmocka.h>
 
 #include "board.h"
+#include "bus/bus.h"
 #include "core/core.h"
 
 #define MAX_HALTS 200
+#define FLASH     0x08000000u
+#define FLASH_HW  0x8000u /* halfwords of the first 64 KiB of flash: the snippets' code */
 
 struct ledger_run {
 	struct sim_core *core;
 	uint64_t by[CORE_CHARGE_N];
-	uint64_t issues; /* CORE_CHARGE_ISSUE calls */
-	uint64_t bad_pc; /* charges of a block's cycles at address 0 */
-	uint64_t start;  /* the core's cycles when the ledger started */
-	unsigned n;      /* halts */
+	uint64_t issues;          /* CORE_CHARGE_ISSUE calls */
+	uint64_t bad_pc;          /* charges of a block's cycles at address 0 */
+	uint64_t start;           /* the core's cycles when the ledger started */
+	unsigned n;               /* halts */
+	uint32_t execs[FLASH_HW]; /* issue charges per instruction address in flash */
+	uint32_t halt_pc[MAX_HALTS];
+	struct board *board;
 	uint64_t at[MAX_HALTS][CORE_CHARGE_N];
 	uint64_t issues_at[MAX_HALTS], insns_at[MAX_HALTS], cycles_at[MAX_HALTS];
 };
@@ -36,6 +42,8 @@ static void by_pc(void *ctx, uint32_t pc, enum core_charge_why why, uint64_t cyc
 	assert_true((unsigned)why < CORE_CHARGE_N);
 	l->by[why] += cycles;
 	l->issues += why == CORE_CHARGE_ISSUE;
+	if (why == CORE_CHARGE_ISSUE && pc >= FLASH && (pc - FLASH) / 2u < FLASH_HW)
+		l->execs[(pc - FLASH) / 2u]++;
 	l->bad_pc += pc == 0 && why != CORE_CHARGE_EXC_ENTRY && why != CORE_CHARGE_EXC_RETURN;
 }
 
@@ -49,6 +57,9 @@ static void on_halt(void *ctx)
 	l->issues_at[l->n] = l->issues;
 	l->insns_at[l->n] = st.instructions;
 	l->cycles_at[l->n] = st.cycles;
+	/* The PC through DCRSR/DCRDR, as a debugger reads it (C1.6.3). */
+	assert_int_equal(bus_write(&l->board->bus, 0xE000EDF4u, 4, BUS_DEBUG, 15u), BUS_OK);
+	assert_int_equal(bus_read(&l->board->bus, 0xE000EDF8u, 4, BUS_DEBUG, &l->halt_pc[l->n]), BUS_OK);
 	l->n++;
 }
 
@@ -67,6 +78,7 @@ static void run(const char *elf, enum sim_memory_blocks mb, bool totals, struct 
 		fail_msg("core_load_elf: %s", err);
 	memset(l, 0, sizeof(*l));
 	l->core = b->core;
+	l->board = b;
 	if (totals)
 		core_set_ledger_totals(b->core, l->by);
 	else
@@ -84,7 +96,8 @@ static void run(const char *elf, enum sim_memory_blocks mb, bool totals, struct 
 	free(b);
 }
 
-static void check(const char *elf, enum sim_memory_blocks mb)
+/* Runs elf both ways and compares; returns the run by address (the caller frees it). */
+static struct ledger_run *check(const char *elf, enum sim_memory_blocks mb)
 {
 	struct ledger_run *pc = calloc(1, sizeof(*pc)), *tot = calloc(1, sizeof(*tot));
 	assert_non_null(pc);
@@ -108,32 +121,45 @@ static void check(const char *elf, enum sim_memory_blocks mb)
 		assert_int_equal(sum, pc->cycles_at[h] - pc->start); /* every cycle in the ledger */
 		assert_int_equal(pc->issues_at[h], pc->insns_at[h]);
 	}
-	free(pc);
 	free(tot);
+	return pc;
 }
 
 static void test_rules(void **state)
 {
 	(void)state;
-	check("rules", SIM_MB_ENTRY);
+	struct ledger_run *pc = check("rules", SIM_MB_ENTRY);
+	/* Executions per address from the issue charges: rules.S's BEGIN(29) snippet is `1: subs r0,
+	 * #1; bne 1b` with r0 = 10, its tenth BEGIN (halt 18): each instruction 10 times, the BEGIN's
+	 * BKPT (halted, resumed past, not executed) never. */
+	uint32_t at = pc->halt_pc[18];
+	assert_true(at >= FLASH && (at - FLASH) / 2u + 2u < FLASH_HW);
+	assert_int_equal(pc->execs[(at - FLASH) / 2u], 0);
+	assert_int_equal(pc->execs[(at - FLASH) / 2u + 1u], 10);
+	assert_int_equal(pc->execs[(at - FLASH) / 2u + 2u], 10);
+	uint64_t all = 0;
+	for (unsigned k = 0; k < FLASH_HW; k++)
+		all += pc->execs[k];
+	assert_int_equal(all, pc->issues); /* every instruction ran from flash */
+	free(pc);
 }
 
 static void test_ws(void **state)
 {
 	(void)state;
-	check("ws", SIM_MB_ENTRY);
+	free(check("ws", SIM_MB_ENTRY));
 }
 
 static void test_blocks_exact(void **state)
 {
 	(void)state;
-	check("blocks", SIM_MB_EXACT);
+	free(check("blocks", SIM_MB_EXACT));
 }
 
 static void test_blocks_entry(void **state)
 {
 	(void)state;
-	check("blocks_entry", SIM_MB_ENTRY);
+	free(check("blocks_entry", SIM_MB_ENTRY));
 }
 
 int main(void)
