@@ -192,7 +192,11 @@ struct core_mmio {
  * scripts/check_layers.py --sim-cycles). */
 
 /* The one place the count grows (core.h, enum core_charge_why): `pc` is the instruction the cycles
- * belong to, or the first of the block for a block's own cost. */
+ * belong to. With a ledger by address every instruction's charges come here one by one
+ * (core_clock.c, ledger_insns); without a ledger a block's cycles come in one call (issue, at its
+ * first instruction: nobody is told). The totals ledger's block path (ledger_sums) is this
+ * function for a whole block at once: the sums by reason into the totals, their sum into the
+ * count. */
 static inline void core_charge(struct sim_core *c, uint32_t pc, enum core_charge_why why, uint64_t cycles)
 {
 	c->now += cycles;
