@@ -25,11 +25,12 @@
 struct ledger_run {
 	struct sim_core *core;
 	uint64_t by[CORE_CHARGE_N];
-	uint64_t issues;          /* CORE_CHARGE_ISSUE calls */
-	uint64_t bad_pc;          /* charges of a block's cycles at address 0 */
-	uint64_t start;           /* the core's cycles when the ledger started */
-	unsigned n;               /* halts */
-	uint32_t execs[FLASH_HW]; /* issue charges per instruction address in flash */
+	uint64_t issues;               /* CORE_CHARGE_ISSUE calls */
+	uint64_t bad_pc;               /* charges of a block's cycles at address 0 */
+	uint64_t start;                /* the core's cycles when the ledger started */
+	unsigned n;                    /* halts */
+	uint32_t execs[FLASH_HW];      /* issue charges per instruction address in flash */
+	uint32_t flash_data[FLASH_HW]; /* flash-data cycles per address */
 	uint32_t halt_pc[MAX_HALTS];
 	struct board *board;
 	uint64_t at[MAX_HALTS][CORE_CHARGE_N];
@@ -44,6 +45,8 @@ static void by_pc(void *ctx, uint32_t pc, enum core_charge_why why, uint64_t cyc
 	l->issues += why == CORE_CHARGE_ISSUE;
 	if (why == CORE_CHARGE_ISSUE && pc >= FLASH && (pc - FLASH) / 2u < FLASH_HW)
 		l->execs[(pc - FLASH) / 2u]++;
+	if (why == CORE_CHARGE_FLASH_DATA && pc >= FLASH && (pc - FLASH) / 2u < FLASH_HW)
+		l->flash_data[(pc - FLASH) / 2u] += (uint32_t)cycles;
 	l->bad_pc += pc == 0 && why != CORE_CHARGE_EXC_ENTRY && why != CORE_CHARGE_EXC_RETURN;
 }
 
@@ -147,7 +150,14 @@ static void test_rules(void **state)
 static void test_ws(void **state)
 {
 	(void)state;
-	free(check("ws", SIM_MB_ENTRY));
+	struct ledger_run *pc = check("ws", SIM_MB_ENTRY);
+	/* ws.S's `nop; ldr r1, [r5]` snippet (its 13th BEGIN, halt 24) with 5 wait states and no data
+	 * cache: the load's 5 wait cycles at the load, none at the nop that starts its block. */
+	uint32_t at = pc->halt_pc[24];
+	assert_true(at >= FLASH && (at - FLASH) / 2u + 2u < FLASH_HW);
+	assert_int_equal(pc->flash_data[(at - FLASH) / 2u + 1u], 0);
+	assert_int_equal(pc->flash_data[(at - FLASH) / 2u + 2u], 5);
+	free(pc);
 }
 
 static void test_blocks_exact(void **state)
