@@ -212,6 +212,8 @@ static const struct opt opts[] = {
      "options for the virtual board, e.g. \"--wait-states 0\" (repeatable; bench-sim --help)"},
     {"--profile", OPT_STR, F(profile), "PREFIX",
      "sample the PC in each stretch (DWT_PCSR): table, JSON, PREFIX.folded, PREFIX.callgrind"},
+    {"--stack", OPT_FLAG, F(stack), NULL, "also the stack each stretch uses below SP (painted over the probe)"},
+    {"--stack-limit", OPT_STR, F(stack_limit), "ADDR", "--stack: the lowest stack address (default: the ELF's)"},
     {"--quiet", OPT_FLAG, F(quiet), NULL, "no table on stdout"},
     {"--uart", OPT_FLAG, F(uart), NULL, "virtual board: echo the firmware's UART lines to stderr, keep them in JSON"},
     {"--no-progress", OPT_NOFLAG, F(progress), NULL, "no progress bar"},

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/str.h"
+#include "report/console_measures.h"
 #include "report/reporter.h"
 
 struct widths {
@@ -201,6 +202,7 @@ static int console_end(const struct reporter_ctx *ctx, FILE *out, const struct b
 			               g->error) < 0;
 		}
 	}
+	bad |= console_measures(out, rep) < 0;
 	/* What the run survived (results.h warnings): below the tables, where a reader of the
 	 * numbers sees it; the same lines went to stderr as they happened, which a log may lose. */
 	for (size_t i = 0; i < rep->n_warnings && i < BENCH_MAX_WARNINGS; i++)

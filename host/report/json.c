@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/cjson_out.h"
+#include "report/json_measures.h"
 #include "report/reporter.h"
 
 static cJSON *str_or_null(const char *s)
@@ -50,6 +51,7 @@ static cJSON *context_json(const struct bench_context *c)
 		ok = ok && add(o, "clock_source", cJSON_CreateString(c->clock_source));
 	ok = ok && add(o, "mask_irqs", cJSON_CreateBool(c->mask_irqs));
 	ok = ok && add(o, "keep_interrupted", cJSON_CreateBool(c->keep_interrupted));
+	ok = ok && json_measures_context(o, c);
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;
@@ -110,6 +112,7 @@ static cJSON *result_json(const struct bench_report *rep, const struct bench_res
 		ok = ok && add(o, "time_ns", cJSON_CreateNull());
 	}
 	ok = ok && add(o, "error", str_or_null(r->error));
+	ok = ok && json_measures_result(o, r);
 	if (!ok) {
 		cJSON_Delete(o);
 		cJSON_Delete(args);

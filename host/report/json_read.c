@@ -2,6 +2,7 @@
  * Refuses another schema_version before looking at anything else, so a future report is never
  * half-understood (the rule Google Benchmark's tools/gbench/util.py follows for its JSON too). */
 #include "report/json_read.h"
+#include "report/json_measures.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -105,7 +106,7 @@ static int read_context(const cJSON *ctx, const char *what, struct bench_context
 		return bench_fail(err, BENCH_E_REPORT, "%s: context.core_clock_hz is out of range", what);
 	if (get_num(ctx, "overhead_cycles", &d) == 0 && to_i64(d, &c->overhead_cycles) < 0)
 		return bench_fail(err, BENCH_E_REPORT, "%s: context.overhead_cycles is not an integer", what);
-	return 0;
+	return json_measures_read_context(ctx, what, c, err);
 }
 
 static int read_args(const cJSON *jargs, const char *what, size_t idx, struct bench_arg *args, size_t *n,
@@ -209,7 +210,7 @@ static int read_result(const cJSON *jr, const char *what, size_t idx, struct ben
 		res->sample_flags[w] |= BENCH_SAMPLE_INTERRUPTED;
 	}
 	results_stats(rep, res);
-	return 0;
+	return json_measures_read_result(jr, what, idx, res, err);
 }
 
 static int read_region(const cJSON *jg, const char *what, size_t idx, struct bench_report *rep, struct bench_error *err)

@@ -21,6 +21,7 @@ void results_free(struct bench_report *r)
 	for (size_t i = 0; i < r->n_results; i++) {
 		free(r->results[i].samples);
 		free(r->results[i].sample_flags);
+		results_stack_free(&r->results[i]);
 	}
 	free(r->results);
 	free(r->regions);

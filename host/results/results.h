@@ -33,6 +33,40 @@ struct bench_arg {
 #define BENCH_SAMPLE_WRAPPED     0x1u /* the interval may have wrapped the 32-bit counter */
 #define BENCH_SAMPLE_INTERRUPTED 0x2u /* an exception was taken inside the stretch (issue 13) */
 
+/* bench run --stack (issue 24, docs/run.md "Stack depth"): the bytes of stack each sample's stretch
+ * used below the stack pointer at BEGIN, beside `samples` (index i is sample i). Additive to schema
+ * version 1 (JSON `stack` of a result). */
+#define BENCH_STACK_OVERFLOW  0x1u /* reached the limit: a possible overflow, never a depth */
+#define BENCH_STACK_EXCEPTION 0x2u /* an exception was taken in the stretch: its frame is counted */
+
+struct bench_stack {
+	uint32_t *bytes; /* per sample; 0 where flagged overflow */
+	uint8_t *flags;  /* BENCH_STACK_* per sample */
+	size_t n, cap;
+	/* results_stack_stats over the samples not flagged overflow: */
+	size_t n_depths, n_overflow, n_exception;
+	uint32_t min, max;
+};
+
+/* bench run --code-size (issue 24, docs/reports.md "Code size"): the bytes of the functions a
+ * stretch runs, each counted once with its symbol's size, split by the section holding it.
+ * Additive to schema version 1 (JSON `code` of a result). */
+#define BENCH_CODE_MAX_SECTIONS 8
+struct bench_code_section {
+	char name[24];
+	uint64_t bytes;
+};
+
+struct bench_code {
+	char method[12]; /* "" none; "static" (the ELF's call graph), "executed" (the virtual board's pcs) */
+	uint64_t bytes;  /* the functions' sizes summed */
+	size_t n_functions;
+	size_t unknown_calls;  /* static: calls or jumps through a register; what they reach is not counted */
+	uint32_t inline_bytes; /* the stretch's own instructions between BEGIN and END, not in `bytes` */
+	struct bench_code_section sections[BENCH_CODE_MAX_SECTIONS];
+	size_t n_sections;
+};
+
 struct bench_result {
 	char name[BENCH_NAME_MAX]; /* the marker pair's name */
 	struct bench_arg args[BENCH_MAX_ARGS];
@@ -42,7 +76,9 @@ struct bench_result {
 	uint8_t *sample_flags;
 	size_t n_samples, cap_samples;
 	struct bench_stats stats;
-	char error[256]; /* this result's own error, "" if none */
+	char error[256];          /* this result's own error, "" if none */
+	struct bench_stack stack; /* --stack; n 0 without */
+	struct bench_code code;   /* --code-size; method "" without */
 };
 
 /* PAPI-style event value recorded beside a region's cycles (issue: regions). */
@@ -119,6 +155,14 @@ struct bench_context {
 	char clock_source[16]; /* where core_clock_hz comes from: "firmware", "--clock-hz", "board"; "" unknown */
 	bool mask_irqs;        /* --mask-irqs: DHCSR.C_MASKINTS set from BEGIN to END */
 	bool keep_interrupted; /* --keep-interrupted: interrupted samples count in the statistics */
+	/* bench run --stack (issue 24): how the depth was measured, "" without --stack: "paint" (a
+	 * pattern written below SP at BEGIN, scanned at END), "exact" (the virtual board's lowest SP). */
+	char stack_method[8];
+	uint32_t stack_limit;      /* the lowest address the stack may reach */
+	char stack_limit_from[64]; /* where the limit came from: a linker symbol or "--stack-limit" */
+	/* bench run --code-size: the image as `size` prints it (Berkeley format); image_known false without. */
+	bool image_known;
+	uint64_t image_text, image_data, image_bss;
 };
 
 struct bench_report {
@@ -171,6 +215,13 @@ void results_finish(struct bench_report *r);
 void results_stats(const struct bench_report *r, struct bench_result *res);
 /* How many of res's samples are flagged BENCH_SAMPLE_INTERRUPTED. */
 size_t results_interrupted(const struct bench_result *res);
+/* --stack (results/stack.c): appends sample i's figure (bytes below SP at BEGIN, BENCH_STACK_*
+ * flags); -1 when out of memory. results_stack_stats sets min/max over the depths and the counts. */
+int results_stack_add(struct bench_result *res, uint32_t bytes, uint8_t flags);
+void results_stack_stats(struct bench_result *res);
+void results_stack_free(struct bench_result *res);
+/* Samples of REP flagged BENCH_STACK_OVERFLOW, over every result. */
+size_t results_stack_overflows(const struct bench_report *rep);
 void stats_compute(const int64_t *samples, size_t n, struct bench_stats *out);
 const char *results_status_name(enum bench_status s);
 /* How many results of REP have no sample that counts (every sample left out, or none measured);

@@ -61,6 +61,7 @@ struct loop_opts {
 	bool no_load;    /* the target already holds the firmware */
 	bool progress;   /* a progress bar on stderr */
 	bool mask_irqs;  /* DHCSR.C_MASKINTS from each BEGIN to its END */
+	bool stack;      /* --stack: paint at BEGIN, scan at END (loop_stack.h) */
 };
 
 /* What the loop asks of the world around it. */
@@ -126,7 +127,9 @@ struct loop_config {
 	 * under QEMU): a resume steps over it like any code and the PC is never moved past one. A Cortex-M
 	 * BKPT halts by itself and is skipped by a PC write. */
 	bool markers_are_nops;
-	uint32_t sysclk_addr; /* the firmware's CMSIS `SystemCoreClock` (4 bytes); 0: it has none */
+	uint32_t sysclk_addr;         /* the firmware's CMSIS `SystemCoreClock` (4 bytes); 0: it has none */
+	uint32_t stack_limit;         /* --stack: the lowest address the stack may reach (firmware/stack.h) */
+	const char *stack_limit_from; /* where it came from, for messages */
 };
 
 struct loop_pending {
@@ -140,6 +143,8 @@ struct loop_pending {
 	uint64_t wide_exc; /* the wide clock's exception count at BEGIN */
 	uint8_t exccnt;    /* DWT_EXCCNT at BEGIN (no wide clock) */
 	bool exccnt_valid;
+	uint32_t sp;  /* --stack: SP at BEGIN, painted below */
+	bool painted; /* --stack painted for this BEGIN (not in a warm-up iteration) */
 };
 
 /* The loop's own state: where the run is, what is open, what was measured. */
@@ -200,6 +205,7 @@ struct loop {
 	uint32_t dwt_ctrl_orig; /* DWT_CTRL before bench's first write to it (dwt_saved) */
 	uint32_t dwt_ctrl_set;  /* DWT_CTRL bits bench turned on that were off (EXCEVTENA, CYCCNTENA) */
 	char poll_error[256];   /* the first failure's message */
+	bool stack_checked;     /* --stack: the first paint was read back (loop_stack.c) */
 };
 
 #endif /* HOST_RUN_LOOP_STATE_H */

@@ -24,6 +24,7 @@
 #include "firmware/counters.h"
 #include "firmware/dwarf.h"
 #include "firmware/elf.h"
+#include "firmware/stack.h"
 #include "profile/profile.h"
 #include "profile/profile_sample.h"
 #include "run/loop.h"
@@ -470,6 +471,12 @@ static void finish(struct run_ctx *c, int rc)
 		    c->loop.interrupted == 1 ? "its" : "their", c->loop.interrupted == 1 ? "it" : "them",
 		    rep->context.keep_interrupted ? "kept in the statistics (--keep-interrupted)"
 		                                  : "left out of the statistics (--keep-interrupted keeps them)");
+	if (results_stack_overflows(rep) && rep->n_warnings < BENCH_MAX_WARNINGS)
+		str_fmt_cut(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
+		            "%zu sample%s reached the stack limit 0x%08" PRIx32 " (%s): possible overflow, no depth "
+		            "reported; give --stack-limit the stack's real limit",
+		            results_stack_overflows(rep), results_stack_overflows(rep) == 1 ? "" : "s",
+		            rep->context.stack_limit, rep->context.stack_limit_from);
 	if (c->loop.wrapped && rep->n_warnings < BENCH_MAX_WARNINGS)
 		str_fmt_cut(rep->warnings[rep->n_warnings++], sizeof(rep->warnings[0]),
 		            "%zu sample%s had room to wrap the %u-bit counter by the host's clock and %s flagged in "
@@ -515,6 +522,32 @@ static void print_stats(const struct run_ctx *c)
 	        c->phases.ms[RUN_PHASE_LOOP], c->phases.ms[RUN_PHASE_STOP]);
 }
 
+/* --stack (issue 24): the limit from --stack-limit or the ELF's linker symbols, before anything
+ * starts, so a firmware without one costs no session. */
+static int prepare_stack(struct run_ctx *c)
+{
+	struct bench_context *ctx = &c->rep->context;
+	struct stack_limit lim;
+	int rc;
+
+	if (!c->o->stack)
+		return bench_fail(c->err, BENCH_E_USAGE, "--stack-limit is the limit of --stack: add --stack");
+	if (strcmp(elf_arch(&c->elf), "cortex-m"))
+		return bench_fail(c->err, BENCH_E_USAGE,
+		                  "--stack paints a Cortex-M's stack below SP; %s is no Cortex-M image: drop --stack",
+		                  c->o->firmware);
+	rc = c->o->stack_limit ? stack_limit_parse(c->o->stack_limit, &lim, c->err)
+	                       : stack_limit_from_elf(&c->elf, c->o->firmware, &lim, c->err);
+	if (rc)
+		return rc;
+	str_fmt_cut(ctx->stack_method, sizeof(ctx->stack_method), "paint");
+	ctx->stack_limit = lim.addr;
+	str_fmt_cut(ctx->stack_limit_from, sizeof(ctx->stack_limit_from), "%s", lim.source);
+	c->cfg.stack_limit = lim.addr;
+	c->cfg.stack_limit_from = ctx->stack_limit_from;
+	return 0;
+}
+
 /* The loop's options, copied (the sweeps by value: each holds a pointer to its values). */
 static void loop_opts_from(const struct run_opts *o, struct loop_opts *lo)
 {
@@ -532,6 +565,7 @@ static void loop_opts_from(const struct run_opts *o, struct loop_opts *lo)
 	    .no_load = o->no_load,
 	    .progress = o->progress,
 	    .mask_irqs = o->mask_irqs,
+	    .stack = o->stack,
 	};
 	memcpy(lo->sweeps, o->sweeps, sizeof(lo->sweeps));
 }
@@ -564,6 +598,8 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		rc = bench_fail(err, BENCH_E_USAGE,
 		                "--profile samples between markers, not --start/--stop: put BENCH_BEGIN and "
 		                "BENCH_END around the code");
+	if (!rc && (o->stack || o->stack_limit))
+		rc = prepare_stack(c);
 	if (!rc && c->have_board)
 		rc = check_core(c);
 	if (!rc && cancelled(c))

@@ -66,6 +66,8 @@ struct run_opts {
 	bool mask_irqs;             /* --mask-irqs: DHCSR.C_MASKINTS from each BEGIN halt to its END halt */
 	uint64_t clock_hz;          /* --clock-hz: the core clock when the firmware has no SystemCoreClock; 0: board */
 	const char *profile;        /* --profile PREFIX: sample the PC in each stretch (docs/profile.md) */
+	bool stack;                 /* --stack: stack depth of each stretch (docs/run.md "Stack depth") */
+	const char *stack_limit;    /* --stack-limit ADDR: the lowest stack address; NULL: from the ELF */
 
 	/* Parsed with the rest (cli/run_args.c), used by cmd_run and farm_cmd_run. */
 	const char *farm;            /* --farm FILE: every board of the farm (farm.h) */

@@ -284,6 +284,10 @@ FIXTURES = {
     "bigendian.elf": big_endian,
     "nomarkers.elf": lambda d: (run_tool(["arm-none-eabi-objcopy", "--remove-section=.bench_markers", NOPS,
                                           os.path.join(d, "nomarkers.elf")]), os.path.join(d, "nomarkers.elf"))[1],
+    # nops.elf without the stack symbols of target/port/cortex-m/sections.ld: --stack needs --stack-limit
+    "nostack.elf": lambda d: (run_tool(["arm-none-eabi-objcopy", "--strip-symbol=_sstack", "--strip-symbol=_estack",
+                                        "--strip-symbol=_Min_Stack_Size", NOPS, os.path.join(d, "nostack.elf")]),
+                              os.path.join(d, "nostack.elf"))[1],
     "noruntime.elf": lambda d: (run_tool(["arm-none-eabi-objcopy", "--remove-section=.bench_markers",
                                           "--strip-symbol=bench_ctl", NOPS, os.path.join(d, "noruntime.elf")]),
                                 os.path.join(d, "noruntime.elf"))[1],

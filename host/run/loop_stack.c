@@ -1,0 +1,115 @@
+/* Painting and scanning the stack from the host (run/loop_stack.h). The stack is full descending
+ * (Armv7-M ARM B1.5.6): SP points at the last word pushed, so [limit, SP) is free at BEGIN and
+ * anything the stretch pushes, exception frames included (B1.5.6 "Exception entry behavior"), lands
+ * there. */
+#include "run/loop_stack.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/le.h"
+#include "results/results.h"
+#include "transport/backend.h"
+
+static int region(struct loop *c, const char *where, uint32_t sp, uint32_t *len)
+{
+	uint32_t limit = c->cfg->stack_limit;
+
+	if (sp <= limit)
+		return bench_fail(c->err, BENCH_E_USAGE,
+		                  "--stack: the stack limit 0x%08" PRIx32 " (%s) is not below the stack pointer "
+		                  "0x%08" PRIx32 " at %s: give --stack-limit the lowest address the stack may reach",
+		                  limit, c->cfg->stack_limit_from, sp, where);
+	*len = (sp - limit) & ~3u;
+	if (*len > LOOP_STACK_MAX_BYTES)
+		return bench_fail(c->err, BENCH_E_USAGE,
+		                  "--stack: the stack limit 0x%08" PRIx32 " (%s) is %" PRIu32 " bytes below the stack "
+		                  "pointer 0x%08" PRIx32 " at %s, more than the %u bench paints: give a --stack-limit "
+		                  "closer to SP",
+		                  limit, c->cfg->stack_limit_from, sp - limit, sp, where, LOOP_STACK_MAX_BYTES);
+	return 0;
+}
+
+static uint8_t *painted(uint32_t len)
+{
+	uint8_t *buf = malloc(len ? len : 1);
+
+	for (uint32_t i = 0; buf && i < len; i += 4)
+		le_put32(buf + i, LOOP_STACK_PATTERN);
+	return buf;
+}
+
+/* The board took the write without an error but the RAM does not hold the pattern (memory that
+ * ignores the debugger's writes, a region the firmware's MPU or a bus master keeps writing). */
+static int check_back(struct loop *c, uint32_t len)
+{
+	uint8_t *back = malloc(len ? len : 1);
+	int rc;
+
+	if (!back)
+		return bench_fail(c->err, BENCH_E_NOMEM, "out of memory painting the stack: drop --stack");
+	rc = backend_read_mem(c->bk, c->cfg->stack_limit, back, len, c->err);
+	for (uint32_t i = 0; !rc && i < len; i += 4)
+		if (le_get32(back + i) != LOOP_STACK_PATTERN)
+			rc = bench_fail(c->err, BENCH_E_TARGET,
+			                "--stack: painted the stack from 0x%08" PRIx32 " but 0x%08" PRIx32
+			                " reads back 0x%08" PRIx32 ": bench cannot write the board's RAM there; "
+			                "give --stack-limit inside writable RAM or drop --stack",
+			                c->cfg->stack_limit, c->cfg->stack_limit + i, le_get32(back + i));
+	free(back);
+	return rc;
+}
+
+int loop_stack_paint(struct loop *c, const char *where, uint32_t *sp)
+{
+	uint32_t len = 0;
+	uint8_t *buf;
+	int rc;
+
+	if ((rc = backend_read_reg(c->bk, BK_REG_SP, sp, c->err)) || (rc = region(c, where, *sp, &len)))
+		return rc;
+	if (!(buf = painted(len)))
+		return bench_fail(c->err, BENCH_E_NOMEM, "out of memory painting the stack: drop --stack");
+	rc = backend_write_mem(c->bk, c->cfg->stack_limit, buf, len, c->err);
+	free(buf);
+	if (rc && c->err->kind == BENCH_E_TARGET) {
+		char why[sizeof(c->err->msg)];
+		memcpy(why, c->err->msg, sizeof(why));
+		return bench_fail(c->err, BENCH_E_TARGET,
+		                  "--stack: cannot paint the stack from 0x%08" PRIx32 " to 0x%08" PRIx32
+		                  " (%s): bench cannot write the board's RAM there; give --stack-limit inside "
+		                  "writable RAM or drop --stack",
+		                  c->cfg->stack_limit, *sp, why);
+	}
+	if (rc || c->stack_checked)
+		return rc;
+	c->stack_checked = true;
+	return check_back(c, len);
+}
+
+int loop_stack_scan(struct loop *c, uint32_t sp, bool exception, struct loop_stack_fig *out)
+{
+	uint32_t len = (sp - c->cfg->stack_limit) & ~3u, i;
+	uint8_t *buf = malloc(len ? len : 1);
+	int rc;
+
+	if (!buf)
+		return bench_fail(c->err, BENCH_E_NOMEM, "out of memory scanning the stack: drop --stack");
+	if ((rc = backend_read_mem(c->bk, c->cfg->stack_limit, buf, len, c->err))) {
+		free(buf);
+		return rc;
+	}
+	/* The lowest word the stretch changed: its depth is from there up to SP at BEGIN. A word the
+	 * stretch wrote with the pattern's own value reads as unused, as in every painting method. */
+	for (i = 0; i < len && le_get32(buf + i) == LOOP_STACK_PATTERN; i += 4)
+		;
+	free(buf);
+	out->flags = exception ? BENCH_STACK_EXCEPTION : 0;
+	out->bytes = len - i;
+	if (len && i == 0) {
+		out->flags |= BENCH_STACK_OVERFLOW; /* the limit word changed: it may have gone further */
+		out->bytes = 0;
+	}
+	return 0;
+}
