@@ -1,4 +1,7 @@
-/* `stack` in the JSON report (report/json_measures.h; docs/report-schema.md):
+/* `stack` and `code` in the JSON report (report/json_measures.h; docs/report-schema.md):
+ *   result:  "code": {"method": "static"|"executed", "bytes", "functions", "unknown_calls",
+ *                     "inline_bytes", "sections": {".text": N, ...}}
+ *   context: "image": {"text", "data", "bss"} as binutils' `size` prints them
  *   result:  "stack": {"bytes": [N|null per sample], "overflow": [i...], "exception": [i...],
  *                      "min": N|null, "max": N|null}
  *   context: "stack": {"method": "paint"|"exact", "limit": N, "limit_from": "..."}
@@ -24,12 +27,40 @@ static cJSON *num_or_null(bool known, double v)
 	return known ? cJSON_CreateNumber(v) : cJSON_CreateNull();
 }
 
+/* "code": {"method", "bytes", "functions", "unknown_calls", "inline_bytes", "sections": {NAME: N}} */
+static bool code_result(cJSON *o, const struct bench_code *k)
+{
+	cJSON *c, *secs;
+	bool ok;
+
+	if (!k->method[0])
+		return true;
+	c = cJSON_CreateObject();
+	secs = cJSON_CreateObject();
+	ok = c && secs && add(c, "method", cJSON_CreateString(k->method));
+	ok = ok && add(c, "bytes", cJSON_CreateNumber((double)k->bytes));
+	ok = ok && add(c, "functions", cJSON_CreateNumber((double)k->n_functions));
+	ok = ok && add(c, "unknown_calls", cJSON_CreateNumber((double)k->unknown_calls));
+	ok = ok && add(c, "inline_bytes", cJSON_CreateNumber(k->inline_bytes));
+	for (size_t i = 0; ok && i < k->n_sections; i++)
+		ok = add(secs, k->sections[i].name, cJSON_CreateNumber((double)k->sections[i].bytes));
+	if (!ok) {
+		cJSON_Delete(secs);
+		cJSON_Delete(c);
+		return false;
+	}
+	/* add() frees what it could not attach: secs with c's failure, c with o's. */
+	return add(c, "sections", secs) ? add(o, "code", c) : (cJSON_Delete(c), false);
+}
+
 bool json_measures_result(cJSON *o, const struct bench_result *res)
 {
 	const struct bench_stack *s = &res->stack;
 	cJSON *st, *bytes, *over, *exc;
 	bool ok;
 
+	if (!code_result(o, &res->code))
+		return false;
 	if (!s->n)
 		return true;
 	st = cJSON_CreateObject();
@@ -67,6 +98,18 @@ bool json_measures_context(cJSON *o, const struct bench_context *c)
 	cJSON *st;
 	bool ok;
 
+	if (c->image_known) {
+		cJSON *im = cJSON_CreateObject();
+		ok = im && add(im, "text", cJSON_CreateNumber((double)c->image_text));
+		ok = ok && add(im, "data", cJSON_CreateNumber((double)c->image_data));
+		ok = ok && add(im, "bss", cJSON_CreateNumber((double)c->image_bss));
+		if (!ok) {
+			cJSON_Delete(im);
+			return false;
+		}
+		if (!add(o, "image", im))
+			return false;
+	}
 	if (!c->stack_method[0])
 		return true;
 	st = cJSON_CreateObject();
@@ -92,12 +135,56 @@ static int bad(struct bench_error *err, const char *what, size_t idx, const char
 	                  key);
 }
 
+/* A whole number from 0 to 2^53 under KEY of O into *V; false when absent or not one. */
+static bool get_count(const cJSON *o, const char *key, uint64_t *v)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble > 9007199254740992.0 ||
+	    floor(x->valuedouble) != x->valuedouble)
+		return false;
+	*v = (uint64_t)x->valuedouble;
+	return true;
+}
+
+static int read_code(const cJSON *jr, const char *what, size_t idx, struct bench_code *k, struct bench_error *err)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(jr, "code");
+	const cJSON *m, *secs, *x;
+	uint64_t n = 0, u = 0, in = 0;
+
+	if (!c || cJSON_IsNull(c))
+		return 0;
+	m = cJSON_GetObjectItemCaseSensitive(c, "method");
+	secs = cJSON_GetObjectItemCaseSensitive(c, "sections");
+	if (!cJSON_IsObject(c) || !cJSON_IsString(m) || strlen(m->valuestring) >= sizeof(k->method) ||
+	    !get_count(c, "bytes", &k->bytes) || !get_count(c, "functions", &n) || !get_count(c, "unknown_calls", &u) ||
+	    !get_count(c, "inline_bytes", &in) || in > UINT32_MAX || (secs && !cJSON_IsObject(secs)))
+		return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].code is malformed: fix or drop it", what, idx);
+	(void)str_copy(k->method, sizeof(k->method), m->valuestring);
+	k->n_functions = (size_t)n;
+	k->unknown_calls = (size_t)u;
+	k->inline_bytes = (uint32_t)in;
+	cJSON_ArrayForEach(x, secs)
+	{
+		if (k->n_sections == BENCH_CODE_MAX_SECTIONS || !get_count(secs, x->string, &n))
+			return bench_fail(err, BENCH_E_REPORT, "%s: results[%zu].code.sections is malformed", what,
+			                  idx);
+		str_fmt_cut(k->sections[k->n_sections].name, sizeof(k->sections[0].name), "%s", x->string);
+		k->sections[k->n_sections++].bytes = n;
+	}
+	return 0;
+}
+
 int json_measures_read_result(const cJSON *jr, const char *what, size_t idx, struct bench_result *res,
                               struct bench_error *err)
 {
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(jr, "stack");
 	const cJSON *bytes, *v;
+	int rc;
 
+	if ((rc = read_code(jr, what, idx, &res->code, err)))
+		return rc;
 	if (!st || cJSON_IsNull(st))
 		return 0;
 	bytes = cJSON_GetObjectItemCaseSensitive(st, "bytes");
@@ -124,8 +211,15 @@ int json_measures_read_result(const cJSON *jr, const char *what, size_t idx, str
 int json_measures_read_context(const cJSON *ctx, const char *what, struct bench_context *c, struct bench_error *err)
 {
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(ctx, "stack");
+	const cJSON *im = cJSON_GetObjectItemCaseSensitive(ctx, "image");
 	const cJSON *m, *l, *f;
 
+	if (im && !cJSON_IsNull(im)) {
+		if (!get_count(im, "text", &c->image_text) || !get_count(im, "data", &c->image_data) ||
+		    !get_count(im, "bss", &c->image_bss))
+			return bench_fail(err, BENCH_E_REPORT, "%s: context.image is malformed: fix or drop it", what);
+		c->image_known = true;
+	}
 	if (!st || cJSON_IsNull(st))
 		return 0;
 	m = cJSON_GetObjectItemCaseSensitive(st, "method");

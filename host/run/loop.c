@@ -260,7 +260,7 @@ static double counter_span(const struct loop *c)
  * it (loop_check_host_clock): a count the time between the halts cannot hold fails the run, one
  * that had room to wrap is flagged. ran_ms: c->ran_min_ms at begin. */
 static int add_sample(struct loop *c, const char *name, uint32_t begin, uint32_t end, uint64_t begin_ms,
-                      uint64_t ran_ms, uint8_t flags, const struct loop_stack_fig *stack)
+                      uint64_t ran_ms, uint8_t flags, const struct loop_stack_fig *x)
 {
 	uint32_t delta = c->cfg->counter ? counters_delta(c->cfg->counter, begin, end) : 0;
 	int64_t cycles = (int64_t)delta - c->overhead;
@@ -278,8 +278,10 @@ static int add_sample(struct loop *c, const char *name, uint32_t begin, uint32_t
 		return 0;
 	}
 	if (!res || results_add_sample(res, cycles, flags) ||
-	    (stack && results_stack_add(res, stack->bytes, stack->flags)))
+	    (x->has_stack && results_stack_add(res, x->bytes, x->flags)))
 		return bench_fail(c->err, BENCH_E_NOMEM, "out of memory storing samples: use fewer --repeat or inputs");
+	if (x->has_code && x->code.bytes >= res->code.bytes) /* the most any sample ran (docs/reports.md) */
+		res->code = x->code;
 	c->samples_taken++;
 	return 0;
 }
@@ -461,6 +463,15 @@ static int on_cal_end(struct loop *c, const struct marker *m, uint32_t cnt, bool
 	return 0;
 }
 
+/* Where marker pair ID's BEGIN is (the stretch's first instruction is right after it). */
+static uint32_t begin_addr(const struct loop *c, uint16_t id)
+{
+	for (size_t i = 0; i < c->cfg->elf->markers.n; i++)
+		if (c->cfg->elf->markers.v[i].kind == MARKER_BEGIN && c->cfg->elf->markers.v[i].id == id)
+			return c->cfg->elf->markers.v[i].addr;
+	return 0;
+}
+
 static int on_begin(struct loop *c, const struct marker *m, uint32_t cnt, bool *done)
 {
 	struct loop_pending *p = pending_for(c, m->id, true);
@@ -480,9 +491,7 @@ static int on_begin(struct loop *c, const struct marker *m, uint32_t cnt, bool *
 		return rc;
 	if ((rc = wide_now(c, &p->wide, &p->wide_exc)))
 		return rc;
-	/* Painting costs a bulk write: not in warm-up iterations, whose samples are not kept. */
-	p->painted = c->cfg->o->stack && !c->cur_warm;
-	if (p->painted && (rc = loop_stack_paint(c, m->name, &p->sp)))
+	if ((rc = loop_stack_begin(c, m->name, p)))
 		return rc;
 	return loop_check_begin(c, p);
 }
@@ -507,10 +516,10 @@ static int on_end(struct loop *c, const struct marker *m, uint32_t cnt, bool *do
 	c->idle_halts = 0;
 	if ((rc = wide_now(c, &now, &exc)) || (rc = loop_check_end(c, m, p, cnt, now, exc, &flags)))
 		return rc;
-	if (p->painted && (rc = loop_stack_scan(c, p->sp, flags & BENCH_SAMPLE_INTERRUPTED, &fig)))
+	if ((rc = loop_stack_end(c, p, begin_addr(c, m->id), m->addr, flags & BENCH_SAMPLE_INTERRUPTED, &fig)))
 		return rc;
 	if ((rc = add_sample(c, m->name, p->count, cnt, p->host_ms, p->ran_ms, flags | wide_wrapped(c, p->wide, now),
-	                     p->painted ? &fig : NULL)))
+	                     &fig)))
 		return rc;
 	if (c->cfg->o->icount && !(rc = loop_icount_read(c, &now)))
 		rc = loop_icount_sample(c, m->name, p->icount, now);
@@ -641,8 +650,7 @@ static int run_symbols_once(struct loop *c)
 	uint64_t t0, ran0, wide0 = 0, wide1 = 0;
 	char name[2 * BENCH_NAME_MAX];
 	struct loop_stack_fig fig = {0};
-	uint32_t sp = 0;
-	bool paint = c->cfg->o->stack && !c->cur_warm;
+	struct loop_pending sp = {0}; /* the stack at --start */
 	int rc;
 
 	if ((rc = next_halt(c, &pc, &cnt0)))
@@ -659,7 +667,7 @@ static int run_symbols_once(struct loop *c)
 	ran0 = c->ran_min_ms;
 	if ((rc = wide_now(c, &wide0, NULL)))
 		return rc;
-	if (paint && (rc = loop_stack_paint(c, c->cfg->o->start_sym, &sp)))
+	if ((rc = loop_stack_begin(c, c->cfg->o->start_sym, &sp)))
 		return rc;
 	if ((rc = next_halt(c, &pc, &cnt1)))
 		return rc;
@@ -668,11 +676,11 @@ static int run_symbols_once(struct loop *c)
 		return diagnose(c, false, pc);
 	if ((rc = wide_now(c, &wide1, NULL)))
 		return rc;
-	if (paint && (rc = loop_stack_scan(c, sp, false, &fig)))
+	if ((rc = loop_stack_end(c, &sp, 0, 0, false, &fig)))
 		return rc;
 	(void)snprintf(name, sizeof(name), "%s..%s", c->cfg->o->start_sym, c->cfg->o->stop_sym);
 	name[BENCH_NAME_MAX - 1] = '\0';
-	return add_sample(c, name, cnt0, cnt1, t0, ran0, wide_wrapped(c, wide0, wide1), paint ? &fig : NULL);
+	return add_sample(c, name, cnt0, cnt1, t0, ran0, wide_wrapped(c, wide0, wide1), &fig);
 }
 
 /* Firmware without bench_init() (--start/--stop on an unmodified binary) never starts the counter:

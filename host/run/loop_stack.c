@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/le.h"
+#include "firmware/code_size.h"
 #include "results/results.h"
 #include "transport/backend.h"
 
@@ -29,6 +30,17 @@ static int region(struct loop *c, const char *where, uint32_t sp, uint32_t *len)
 		                  "closer to SP",
 		                  limit, c->cfg->stack_limit_from, sp - limit, sp, where, LOOP_STACK_MAX_BYTES);
 	return 0;
+}
+
+/* The exact method paints nothing: only the limit's place is checked. */
+static int region_check(struct loop *c, const char *where, uint32_t sp)
+{
+	if (sp > c->cfg->stack_limit)
+		return 0;
+	return bench_fail(c->err, BENCH_E_USAGE,
+	                  "--stack: the stack limit 0x%08" PRIx32 " (%s) is not below the stack pointer "
+	                  "0x%08" PRIx32 " at %s: give --stack-limit the lowest address the stack may reach",
+	                  c->cfg->stack_limit, c->cfg->stack_limit_from, sp, where);
 }
 
 static uint8_t *painted(uint32_t len)
@@ -110,6 +122,62 @@ int loop_stack_scan(struct loop *c, uint32_t sp, bool exception, struct loop_sta
 	if (len && i == 0) {
 		out->flags |= BENCH_STACK_OVERFLOW; /* the limit word changed: it may have gone further */
 		out->bytes = 0;
+	}
+	return 0;
+}
+
+/* A figure from a lowest SP: reaching the limit is a possible overflow, as with paint. */
+static void exact_fig(const struct loop *c, uint32_t sp, uint32_t lowest, bool exception, struct loop_stack_fig *out)
+{
+	out->has_stack = true;
+	out->flags = exception ? BENCH_STACK_EXCEPTION : 0;
+	out->bytes = lowest < sp ? sp - lowest : 0;
+	if (lowest <= c->cfg->stack_limit) {
+		out->flags |= BENCH_STACK_OVERFLOW;
+		out->bytes = 0;
+	}
+}
+
+int loop_stack_begin(struct loop *c, const char *where, struct loop_pending *p)
+{
+	uint32_t msp = 0;
+	int rc;
+
+	p->painted = !c->cur_warm && (c->cfg->o->stack || (c->cfg->code_img && c->hooks->halt_record));
+	if (!p->painted || !c->cfg->o->stack)
+		return 0;
+	if (!c->cfg->stack_exact)
+		return loop_stack_paint(c, where, &p->sp);
+	/* Which stack the stretch runs on: SP is MSP in Handler mode or with CONTROL.SPSEL 0 (Armv7-M
+	 * ARM B1.4.1); exceptions always stack on MSP, so with PSP their frames are not in the figure. */
+	if ((rc = backend_read_reg(c->bk, BK_REG_SP, &p->sp, c->err)) ||
+	    (rc = backend_read_reg(c->bk, BK_REG_MSP, &msp, c->err)))
+		return rc;
+	p->on_msp = msp == p->sp;
+	return region_check(c, where, p->sp);
+}
+
+int loop_stack_end(struct loop *c, const struct loop_pending *p, uint32_t from, uint32_t to, bool exception,
+                   struct loop_stack_fig *out)
+{
+	struct loop_record rec = {0};
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!p->painted)
+		return 0;
+	if (c->cfg->o->stack && !c->cfg->stack_exact) {
+		out->has_stack = true;
+		return loop_stack_scan(c, p->sp, exception, out);
+	}
+	if ((rc = c->hooks->halt_record(c->hooks->rec_ctx, &rec, c->err)))
+		return rc;
+	if (c->cfg->o->stack)
+		exact_fig(c, p->sp, p->on_msp ? rec.msp_min : rec.psp_min, exception, out);
+	if (c->cfg->code_img) {
+		out->has_code = true;
+		return code_size_executed(c->cfg->code_img, c->cfg->elf, rec.pcs, rec.n_pcs, from, to, &out->code,
+		                          c->err);
 	}
 	return 0;
 }

@@ -17,11 +17,23 @@
  * RAM, which --stack-limit should narrow) and painting it would cost seconds a sample. */
 #define LOOP_STACK_MAX_BYTES (1024u * 1024u)
 
-/* What the scan found for one sample. */
+/* What one sample measured besides cycles. */
 struct loop_stack_fig {
+	bool has_stack;
 	uint32_t bytes; /* deepest use below SP at BEGIN */
 	uint8_t flags;  /* BENCH_STACK_* (results.h) */
+	bool has_code;
+	struct bench_code code; /* --code-size from the record: the functions this sample ran */
 };
+
+/* At a BEGIN (or --start) halt, outside warm-up: with --stack, paints (loop_stack_paint) or, with
+ * the virtual board's records, reads SP and MSP; sets p->painted when END must measure. */
+int loop_stack_begin(struct loop *c, const char *where, struct loop_pending *p);
+/* At its END halt: the stack figure (scan, or SP at BEGIN less the record's lowest SP on that
+ * stack) and, with a code image and records, the code the stretch ran, its own instructions
+ * [from, to] (the markers' addresses; 0, 0 with --start) in the function around them left out. */
+int loop_stack_end(struct loop *c, const struct loop_pending *p, uint32_t from, uint32_t to, bool exception,
+                   struct loop_stack_fig *out);
 
 /* At a BEGIN (or --start) halt: reads SP into *sp and paints [limit, *sp). The first paint of a
  * run is read back whole: RAM bench cannot write fails the run (exit 5) instead of flagging every

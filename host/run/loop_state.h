@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "firmware/code_image.h"
 #include "firmware/counters.h"
 #include "firmware/elf.h"
 #include "results/results.h"
@@ -61,7 +62,17 @@ struct loop_opts {
 	bool no_load;    /* the target already holds the firmware */
 	bool progress;   /* a progress bar on stderr */
 	bool mask_irqs;  /* DHCSR.C_MASKINTS from each BEGIN to its END */
-	bool stack;      /* --stack: paint at BEGIN, scan at END (loop_stack.h) */
+	bool stack;      /* --stack: paint at BEGIN, scan at END, or the record's lowest SP (loop_stack.h) */
+	bool code_size;  /* --code-size: with records, the functions each stretch ran (loop_stack.h) */
+};
+
+/* What the virtual board recorded over the interval that ended at the halt the core is in
+ * (bench-sim's halt record, session/sim_record.h), as loop_hooks.halt_record gives it. */
+struct loop_record {
+	uint32_t msp_min, psp_min; /* lowest MSP and PSP, exception stacking included */
+	uint64_t exceptions;       /* exceptions entered */
+	const uint32_t *pcs;       /* every instruction address that ran, valid until the next call */
+	size_t n_pcs;
 };
 
 /* What the loop asks of the world around it. */
@@ -102,6 +113,10 @@ struct loop_hooks {
 	                      uint32_t sample_addr, struct backend_halt_info *out, uint32_t *sample,
 	                      struct bench_error *err);
 	void *sample_ctx;
+	/* Optional (--stack or --code-size on the virtual board, run/run_measures.h): the record of the
+	 * halt the core is in now. NULL: none (the stack is painted, the code size static). */
+	int (*halt_record)(void *rec_ctx, struct loop_record *out, struct bench_error *err);
+	void *rec_ctx;
 };
 
 /* What the loop measures with: the firmware and the counter, resolved by run.c before it starts. */
@@ -127,9 +142,11 @@ struct loop_config {
 	 * under QEMU): a resume steps over it like any code and the PC is never moved past one. A Cortex-M
 	 * BKPT halts by itself and is skipped by a PC write. */
 	bool markers_are_nops;
-	uint32_t sysclk_addr;         /* the firmware's CMSIS `SystemCoreClock` (4 bytes); 0: it has none */
-	uint32_t stack_limit;         /* --stack: the lowest address the stack may reach (firmware/stack.h) */
-	const char *stack_limit_from; /* where it came from, for messages */
+	uint32_t sysclk_addr;              /* the firmware's CMSIS `SystemCoreClock` (4 bytes); 0: it has none */
+	uint32_t stack_limit;              /* --stack: the lowest address the stack may reach (firmware/stack.h) */
+	const char *stack_limit_from;      /* where it came from, for messages */
+	bool stack_exact;                  /* --stack from the virtual board's records, not painted */
+	const struct code_image *code_img; /* --code-size from the records: the image's sections */
 };
 
 struct loop_pending {
@@ -144,6 +161,7 @@ struct loop_pending {
 	uint8_t exccnt;    /* DWT_EXCCNT at BEGIN (no wide clock) */
 	bool exccnt_valid;
 	uint32_t sp;  /* --stack: SP at BEGIN, painted below */
+	bool on_msp;  /* --stack exact: SP at BEGIN is MSP (CONTROL.SPSEL 0 or Handler mode) */
 	bool painted; /* --stack painted for this BEGIN (not in a warm-up iteration) */
 };
 

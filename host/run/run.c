@@ -24,10 +24,10 @@
 #include "firmware/counters.h"
 #include "firmware/dwarf.h"
 #include "firmware/elf.h"
-#include "firmware/stack.h"
 #include "profile/profile.h"
 #include "profile/profile_sample.h"
 #include "run/loop.h"
+#include "run/run_measures.h"
 #include "session/proc.h"
 #include "session/session.h"
 
@@ -51,6 +51,7 @@ struct run_ctx {
 	/* --profile: the PC samples of each stretch, and what takes them */
 	struct profile prof;
 	struct profile_sampler sampler;
+	struct run_measures meas; /* --stack, --code-size (run_measures.h) */
 };
 
 /* The one test of "stop now": a signal (SIGINT, SIGTERM) or the caller's flag (a farm's thread). */
@@ -413,8 +414,8 @@ static int open_session(struct run_ctx *c)
 	    .icount = o->icount,
 	    /* BENCH_SIM_PRELOAD=0 starts an empty chip that OpenOCD programs (docs/run.md). */
 	    .allow_preload = !(pre && !strcmp(pre, "0")),
-	    .sim_opts = o->sim_opts,
-	    .n_sim_opts = o->n_sim_opts,
+	    .sim_opts = c->meas.sim_opts, /* --sim-opt, and --record when run_measures wants it */
+	    .n_sim_opts = c->meas.n_sim_opts,
 	    .cancel = {cancelled, c},
 	};
 	int rc = session_open(&c->sess, &so, c->err);
@@ -522,32 +523,6 @@ static void print_stats(const struct run_ctx *c)
 	        c->phases.ms[RUN_PHASE_LOOP], c->phases.ms[RUN_PHASE_STOP]);
 }
 
-/* --stack (issue 24): the limit from --stack-limit or the ELF's linker symbols, before anything
- * starts, so a firmware without one costs no session. */
-static int prepare_stack(struct run_ctx *c)
-{
-	struct bench_context *ctx = &c->rep->context;
-	struct stack_limit lim;
-	int rc;
-
-	if (!c->o->stack)
-		return bench_fail(c->err, BENCH_E_USAGE, "--stack-limit is the limit of --stack: add --stack");
-	if (strcmp(elf_arch(&c->elf), "cortex-m"))
-		return bench_fail(c->err, BENCH_E_USAGE,
-		                  "--stack paints a Cortex-M's stack below SP; %s is no Cortex-M image: drop --stack",
-		                  c->o->firmware);
-	rc = c->o->stack_limit ? stack_limit_parse(c->o->stack_limit, &lim, c->err)
-	                       : stack_limit_from_elf(&c->elf, c->o->firmware, &lim, c->err);
-	if (rc)
-		return rc;
-	str_fmt_cut(ctx->stack_method, sizeof(ctx->stack_method), "paint");
-	ctx->stack_limit = lim.addr;
-	str_fmt_cut(ctx->stack_limit_from, sizeof(ctx->stack_limit_from), "%s", lim.source);
-	c->cfg.stack_limit = lim.addr;
-	c->cfg.stack_limit_from = ctx->stack_limit_from;
-	return 0;
-}
-
 /* The loop's options, copied (the sweeps by value: each holds a pointer to its values). */
 static void loop_opts_from(const struct run_opts *o, struct loop_opts *lo)
 {
@@ -566,6 +541,7 @@ static void loop_opts_from(const struct run_opts *o, struct loop_opts *lo)
 	    .progress = o->progress,
 	    .mask_irqs = o->mask_irqs,
 	    .stack = o->stack,
+	    .code_size = o->code_size,
 	};
 	memcpy(lo->sweeps, o->sweeps, sizeof(lo->sweeps));
 }
@@ -598,8 +574,10 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		rc = bench_fail(err, BENCH_E_USAGE,
 		                "--profile samples between markers, not --start/--stop: put BENCH_BEGIN and "
 		                "BENCH_END around the code");
-	if (!rc && (o->stack || o->stack_limit))
-		rc = prepare_stack(c);
+	if (!rc)
+		rc = run_measures_prepare(&c->meas, o, &c->elf,
+		                          c->have_board && board_sim_served(&c->board) && !o->openocd && !o->gdb,
+		                          &rep->context, &c->cfg, err);
 	if (!rc && c->have_board)
 		rc = check_core(c);
 	if (!rc && cancelled(c))
@@ -623,12 +601,17 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 			hooks.board_output = board_output;
 			hooks.every_halt = o->uart;
 		}
-		if (o->profile) {
+		if (c->meas.want_record && !(rc = run_measures_open(&c->meas, c->sess.work_dir, err))) {
+			hooks.halt_record = run_measures_halt_record;
+			hooks.rec_ctx = &c->meas;
+		}
+		if (!rc && o->profile) {
 			profile_sampler_init(&c->sampler, &c->prof, 0);
 			hooks.sampled_resume = profile_sampled_resume;
 			hooks.sample_ctx = &c->sampler;
 		}
-		rc = loop_run(&c->loop, &c->cfg, &hooks, &c->sess.bk, rep, &c->phases, err);
+		if (!rc)
+			rc = loop_run(&c->loop, &c->cfg, &hooks, &c->sess.bk, rep, &c->phases, err);
 	}
 	/* A signal that lands while bench waits on OpenOCD comes back from the TCL client as a bare
 	 * "interrupted": give it the documented message with the count of samples kept. */
@@ -656,7 +639,13 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		int prc = profile_to_report(&c->prof, c->firmware_abs, &c->elf, rep, rc ? &perr : err);
 		rc = rc ? rc : prc;
 	}
+	if (c->meas.img_open) { /* the static code size, also of what a failed run measured */
+		struct bench_error cerr;
+		int crc = run_measures_code(&c->meas, o, &c->elf, rep, rc ? &cerr : err);
+		rc = rc ? rc : crc;
+	}
 	finish(c, rc);
+	run_measures_close(&c->meas);
 	profile_free(&c->prof);
 	if (c->elf_open)
 		elf_close(&c->elf);

@@ -68,6 +68,9 @@ struct run_opts {
 	const char *profile;        /* --profile PREFIX: sample the PC in each stretch (docs/profile.md) */
 	bool stack;                 /* --stack: stack depth of each stretch (docs/run.md "Stack depth") */
 	const char *stack_limit;    /* --stack-limit ADDR: the lowest stack address; NULL: from the ELF */
+	const char *stack_method;   /* --stack-method paint|exact; NULL: exact on the virtual board, else paint */
+	bool code_size;             /* --code-size: bytes of the functions each stretch runs (docs/reports.md) */
+	const char *code_method; /* --code-method static|executed; NULL: executed on the virtual board, else static */
 
 	/* Parsed with the rest (cli/run_args.c), used by cmd_run and farm_cmd_run. */
 	const char *farm;            /* --farm FILE: every board of the farm (farm.h) */

@@ -6,7 +6,13 @@ Usage: stack_e2e.py BUILD_DIR SOURCE_DIR CASE
 paint:    frame 264 bytes every sample; recurse 8 * (input + 1) per input; irq 112 bytes (PendSV's
           32-byte frame included) with the sample flagged exception; the limit is the firmware's
           _sstack (0x20020000 - 0x2000); the report is valid against docs/report-schema.json.
-overflow: input 4095 recurses 32 KiB, past the 8 KiB budget: every such sample is flagged a
+exact:    the virtual board's lowest MSP/PSP (its halt records, the default there) gives the same
+          figures as painting, input by input, on this firmware and on examples' fut-softfp.elf.
+code:     --code-size on examples' fut: the bytes equal `arm-none-eabi-nm -S` of the functions run:
+          fut alone with the FPU; with soft float fut, __aeabi_i2f, __aeabi_fmul, __aeabi_f2iz, and
+          for inputs other than 0 the __aeabi_l2f code __aeabi_i2f branches into (executed);
+          all five for every input from the call graph (static); the image as `size` prints it.
+overflow: input 2047 recurses 16 KiB, past the 8 KiB budget: every such sample is flagged a
           possible overflow, with no depth (null), and counted in the result's min/max never."""
 import json
 import os
@@ -39,16 +45,38 @@ def results(report):
 
 
 def case_paint():
+    known_depths("paint")
+
+
+def case_exact():
+    known_depths("exact")
+    # Both methods agree on the project's own example firmware too (a soft-float path whose depth
+    # is whatever the compiler and libgcc make it).
+    figs = {}
+    for method in ("paint", "exact"):
+        p, report = run([os.path.join(EX, "fut-softfp.elf"), "--stack", "--stack-method", method,
+                         "--arg", "input=0,1,1000,-7", "--repeat", "2"])
+        expect(p.returncode == 0, f"fut-softfp --stack-method {method}: exit {p.returncode}")
+        if p.returncode:
+            return
+        rep, res = results(report)
+        expect(rep["context"]["stack"]["method"] == method, f"context.stack {rep['context']['stack']}")
+        figs[method] = {k: r["stack"]["bytes"] for k, r in res.items()}
+    expect(figs["paint"] == figs["exact"], f"fut-softfp: paint {figs['paint']} != exact {figs['exact']}")
+    expect(all(b[0] > 0 for b in figs["exact"].values()), f"fut-softfp: no depth {figs['exact']}")
+
+
+def known_depths(method):
     inputs = [0, 3, 10]
-    p, report = run([FW, "--stack", "--keep-interrupted", "--arg", "input=" + ",".join(map(str, inputs)),
-                     "--repeat", "2", "--warmup", "1"])
+    p, report = run([FW, "--stack", "--stack-method", method, "--keep-interrupted", "--arg",
+                     "input=" + ",".join(map(str, inputs)), "--repeat", "2", "--warmup", "1"])
     expect(p.returncode == 0, f"exit code {p.returncode}")
     if p.returncode:
         return
     c = check_schema(CHECK, SCHEMA, report, "ok")
     expect(c.returncode == 0, f"schema check: {c.stderr.strip()}")
     rep, res = results(report)
-    expect(rep["context"].get("stack") == {"method": "paint", "limit": LIMIT, "limit_from": "_sstack"},
+    expect(rep["context"].get("stack") == {"method": method, "limit": LIMIT, "limit_from": "_sstack"},
            f"context.stack {rep['context'].get('stack')}")
     for n in inputs:
         for name, want, exc in (("frame", 264, []), ("recurse", 8 * (n + 1), []), ("irq", 112, [0, 1])):
@@ -60,8 +88,53 @@ def case_paint():
     expect("recurse[input=10]" in p.stdout and " 88       88" in p.stdout, "console row of recurse[input=10]")
 
 
+def nm_sizes(elf):
+    out = subprocess.run(["arm-none-eabi-nm", "-S", elf], capture_output=True, text=True, check=True).stdout
+    return {f[3]: int(f[1], 16) for f in (l.split() for l in out.splitlines()) if len(f) == 4}
+
+
+def size_berkeley(elf):
+    out = subprocess.run(["arm-none-eabi-size", elf], capture_output=True, text=True, check=True).stdout
+    text, data, bss = out.splitlines()[1].split()[:3]
+    return {"text": int(text), "data": int(data), "bss": int(bss)}
+
+
+def case_code():
+    inputs = [0, 1, 1000, -7]
+    soft = ["fut", "__aeabi_i2f", "__aeabi_fmul", "__aeabi_f2iz"]
+    for elf, method, want in (
+            ("fut-hardfp.elf", "executed", lambda n: ["fut"]),
+            ("fut-hardfp.elf", "static", lambda n: ["fut"]),
+            ("fut-softfp.elf", "executed", lambda n: soft + ([] if n == 0 else ["__aeabi_l2f"])),
+            ("fut-softfp.elf", "static", lambda n: soft + ["__aeabi_l2f"])):
+        path = os.path.join(EX, elf)
+        p, report = run([path, "--code-size", "--code-method", method, "--arg",
+                         "input=" + ",".join(map(str, inputs)), "--repeat", "1"])
+        expect(p.returncode == 0, f"{elf} {method}: exit {p.returncode}")
+        if p.returncode:
+            continue
+        c = check_schema(CHECK, SCHEMA, report, "ok")
+        expect(c.returncode == 0, f"schema check: {c.stderr.strip()}")
+        rep, res = results(report)
+        nm = nm_sizes(path)
+        expect(rep["context"].get("image") == size_berkeley(path), f"{elf}: image {rep['context'].get('image')}")
+        for n in inputs:
+            fns = want(n)
+            code = res[("fut", n)].get("code") or {}
+            exp = {"method": method, "bytes": sum(nm[f] for f in fns), "functions": len(fns), "unknown_calls": 0,
+                   "sections": {".text": sum(nm[f] for f in fns)}}
+            got = {k: code.get(k) for k in exp}
+            expect(got == exp, f"{elf} {method} input={n}: code {code}, expected {exp} ({' '.join(fns)})")
+
+
 def case_overflow():
-    p, report = run([FW, "--stack", "--keep-interrupted", "--arg", "input=4095", "--repeat", "2", "--warmup", "0"])
+    for method in ("paint", "exact"):
+        overflow(method)
+
+
+def overflow(method):
+    p, report = run([FW, "--stack", "--stack-method", method, "--keep-interrupted", "--arg", "input=2047",
+                     "--repeat", "2", "--warmup", "0"])
     expect(p.returncode == 0, f"exit code {p.returncode}")
     if p.returncode:
         return
@@ -69,10 +142,10 @@ def case_overflow():
     expect(c.returncode == 0, f"schema check: {c.stderr.strip()}")
     rep, res = results(report)
     for name in ("recurse", "deep"):
-        st = res[(name, 4095)].get("stack")
+        st = res[(name, 2047)].get("stack")
         expect(st == {"bytes": [None, None], "overflow": [0, 1], "exception": [], "min": None, "max": None},
                f"{name}: stack {st}, expected two possible overflows and no depth")
-    expect(res[("frame", 4095)]["stack"]["max"] == 264, f"frame: {res[('frame', 4095)]['stack']}")
+    expect(res[("frame", 2047)]["stack"]["max"] == 264, f"frame: {res[('frame', 2047)]['stack']}")
     expect(any("reached the stack limit" in w for w in rep.get("warnings", [])), f"warnings {rep.get('warnings')}")
     expect("2 reached the limit: possible overflow, no depth" in p.stdout, "console note of the overflow")
 
@@ -85,7 +158,7 @@ def case_badinput():
                               "the stack may reach"),
                              ("0x1fff0000", 5, "bench: --stack: cannot paint the stack from 0x1fff0000 to "
                               "0x2001ffd0 (")):
-        p, report = run([FW, "--stack", "--stack-limit", limit, "--repeat", "1"])
+        p, report = run([FW, "--stack", "--stack-method", "paint", "--stack-limit", limit, "--repeat", "1"])
         lines = p.stderr.rstrip("\n").split("\n")
         expect(p.returncode == code, f"--stack-limit {limit}: exit {p.returncode}, expected {code}")
         expect(len(lines) == 1 and lines[0].startswith(msg), f"--stack-limit {limit}: stderr {lines}")

@@ -6,7 +6,7 @@
  *   irq:     irq_fn pushes 8 bytes and pends PendSV, whose 32-byte basic frame (Armv7-M ARM
  *            B1.5.6; no FP context: this image is soft-float, CONTROL.FPCA stays 0) and handler's
  *            8 + 64 bytes follow: 112 bytes, and the sample is flagged interrupted.
- *   deep:    recursion of 4096 levels, 32 KiB: past the 8 KiB the linker script leaves the stack
+ *   deep:    recursion of 2048 levels, 16 KiB: past the 8 KiB the linker script leaves the stack
  *            (_Min_Stack_Size): a possible overflow, never a depth.
  * Each depth is below SP at BEGIN; the BKPT of BENCH_BEGIN is inline, so SP there is main's. */
 #include "bench.h"
@@ -31,7 +31,7 @@ int main(void)
 		BENCH_BEGIN(irq);
 		irq_fn();
 		BENCH_END(irq);
-		if (n == 4095) {
+		if (n == 2047) {
 			BENCH_BEGIN(deep);
 			rec(n);
 			BENCH_END(deep);
