@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/cmd.h"
 #include "results/compare.h"
+#include "results/compare_measures.h"
 #include "report/json_read.h"
 
 static void compare_usage(FILE *out)
@@ -19,6 +20,8 @@ static void compare_usage(FILE *out)
 	      "  --utest         also require a Mann-Whitney U test p < alpha for cycles (silicon noise);\n"
 	      "                  figures in other units (times) are always tested\n"
 	      "  --alpha P       significance level of the U test (default 0.05)\n"
+	      "  --stack-threshold T  a result's most stack more than T above BASE is a regression (default 0%)\n"
+	      "  --code-threshold T   its code bytes more than T above BASE are a regression (default 0%)\n"
 	      "  --allow-different-firmware  compare reports of differently named firmware\n"
 	      "  --allow-different-board     compare reports measured on different boards\n"
 	      "a result missing from NEW counts as a regression; a report whose status is not ok is refused\n"
@@ -26,9 +29,10 @@ static void compare_usage(FILE *out)
 	      out);
 }
 
-enum { CMP_UTEST = 256, CMP_ALLOW_FW, CMP_ALLOW_BOARD, CMP_THRESHOLD, CMP_ALPHA };
+enum { CMP_UTEST = 256, CMP_ALLOW_FW, CMP_ALLOW_BOARD, CMP_THRESHOLD, CMP_ALPHA, CMP_STACK_T, CMP_CODE_T };
 
-static int parse(int argc, char **argv, const char **paths, struct compare_opts *o, struct bench_error *err)
+static int parse(int argc, char **argv, const char **paths, struct compare_opts *o, struct compare_measure_opts *mo,
+                 struct bench_error *err)
 {
 	static const struct option longopts[] = {
 	    {"utest", no_argument, NULL, CMP_UTEST},
@@ -36,6 +40,8 @@ static int parse(int argc, char **argv, const char **paths, struct compare_opts 
 	    {"allow-different-board", no_argument, NULL, CMP_ALLOW_BOARD},
 	    {"threshold", required_argument, NULL, CMP_THRESHOLD},
 	    {"alpha", required_argument, NULL, CMP_ALPHA},
+	    {"stack-threshold", required_argument, NULL, CMP_STACK_T},
+	    {"code-threshold", required_argument, NULL, CMP_CODE_T},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -61,6 +67,12 @@ static int parse(int argc, char **argv, const char **paths, struct compare_opts 
 			break;
 		case CMP_THRESHOLD:
 			if (compare_parse_threshold(val, &o->threshold, err) < 0)
+				return -(int)err->kind;
+			break;
+		case CMP_STACK_T:
+		case CMP_CODE_T:
+			if (compare_parse_threshold(
+			        val, &mo->threshold[c == CMP_STACK_T ? CMP_MEASURE_STACK : CMP_MEASURE_CODE], err) < 0)
 				return -(int)err->kind;
 			break;
 		case CMP_ALPHA:
@@ -90,12 +102,15 @@ int cmd_compare(int argc, char **argv)
 	struct bench_report base, cur;
 	struct compare_opts o;
 	struct compare_result res = {0};
+	struct compare_measure_opts mo;
+	struct compare_measure_result mres = {0};
 	struct bench_error err;
 	int rc;
 
 	bench_error_clear(&err);
 	compare_opts_init(&o);
-	rc = parse(argc, argv, paths, &o, &err);
+	compare_measure_opts_init(&mo);
+	rc = parse(argc, argv, paths, &o, &mo, &err);
 	if (rc == 1) {
 		compare_usage(stdout);
 		return 0;
@@ -111,10 +126,17 @@ int cmd_compare(int argc, char **argv)
 	if (rc == 0)
 		rc = compare_reports(&base, &cur, &o, &res, &err);
 	if (rc == 0)
+		rc = compare_measures(&base, &cur, &mo, &mres, &err);
+	if (rc == 0)
 		rc = compare_print(stdout, &res, &o, &err);
+	if (rc == 0 && compare_measures_print(stdout, &mres, &mo) < 0)
+		rc = bench_fail(&err, BENCH_E_IO, "writing the comparison to stdout failed");
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = bench_fail(&err, BENCH_E_IO, "writing the comparison to stdout failed");
-	if (rc == 0 && res.regressions) {
+	if (rc == 0 && !res.regressions && mres.regressions)
+		rc = bench_fail(&err, BENCH_E_REGRESSION, "%zu stack or code size regression%s (see the table)",
+		                mres.regressions, mres.regressions == 1 ? "" : "s");
+	else if (rc == 0 && res.regressions) {
 		size_t missing = 0, unmeasured = 0;
 		const struct bench_result *first = NULL;
 		char label[600];
@@ -142,8 +164,13 @@ int cmd_compare(int argc, char **argv)
 			               used ? ", " : "", unmeasured, unmeasured == 1 ? "" : "s", paths[1], label,
 			               first->error[0] ? first->error : "no sample measured");
 		}
+		used = strlen(err.msg);
+		if (mres.regressions)
+			(void)snprintf(err.msg + used, sizeof(err.msg) - used, ", %zu stack or code size regression%s",
+			               mres.regressions, mres.regressions == 1 ? "" : "s");
 	}
 	compare_free(&res);
+	compare_measures_free(&mres);
 	results_free(&base);
 	results_free(&cur);
 	if (rc < 0) {

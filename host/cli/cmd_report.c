@@ -34,6 +34,7 @@ static void report_usage(FILE *out)
 	      "  --svg FILE         the svg format into FILE; several reports share its plot\n"
 	      "  --format NAME      convert the report (one input) to NAME; --output FILE (default stdout)\n"
 	      "  --max-cycles N=C   junit: result N fails above C cycles; exit 1 when any does\n"
+	      "  --max-stack N=B    junit: result N fails above B bytes of stack (bench run --stack)\n"
 	      "formats:\n",
 	      out);
 	for (size_t i = 0; reporter_table[i]; i++)
@@ -41,7 +42,7 @@ static void report_usage(FILE *out)
 	fputs("docs/reports.md describes every format.\n", out);
 }
 
-enum { REP_HTML = 256, REP_SVG, REP_FORMAT, REP_MAX_CYCLES };
+enum { REP_HTML = 256, REP_SVG, REP_FORMAT, REP_MAX_CYCLES, REP_MAX_STACK };
 
 static int parse(int argc, char **argv, struct report_args *a, struct bench_error *err)
 {
@@ -51,6 +52,7 @@ static int parse(int argc, char **argv, struct report_args *a, struct bench_erro
 	    {"format", required_argument, NULL, REP_FORMAT},
 	    {"output", required_argument, NULL, 'o'},
 	    {"max-cycles", required_argument, NULL, REP_MAX_CYCLES},
+	    {"max-stack", required_argument, NULL, REP_MAX_STACK},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -76,7 +78,9 @@ static int parse(int argc, char **argv, struct report_args *a, struct bench_erro
 			a->output = val;
 			break;
 		case REP_MAX_CYCLES:
-			if (junit_limit_parse(&a->limits, val, err) < 0)
+		case REP_MAX_STACK:
+			if (junit_limit_parse_measure(&a->limits, val, c == REP_MAX_CYCLES ? JUNIT_CYCLES : JUNIT_STACK,
+			                              err) < 0)
 				return -(int)err->kind;
 			break;
 		case CLI_ARG_POSITIONAL:
@@ -150,7 +154,12 @@ int cmd_report(int argc, char **argv)
 	}
 	if (rc == 0 && junit_limit_unmatched(&a.limits, ptrs, a.n_inputs)) {
 		const char *u = junit_limit_unmatched(&a.limits, ptrs, a.n_inputs);
-		rc = bench_fail(&err, BENCH_E_USAGE, "--max-cycles %s: no result is named %s: check the name", u, u);
+		enum junit_measure m = JUNIT_CYCLES;
+		for (size_t i = 0; i < a.limits.n; i++)
+			if (a.limits.items[i].name == u)
+				m = a.limits.items[i].measure;
+		rc = bench_fail(&err, BENCH_E_USAGE, "%s %s: no result is named %s: check the name",
+		                junit_measure_flag(m), u, u);
 	}
 	if (rc == 0)
 		rc = write_outputs(&a, ptrs, a.n_inputs, &err);

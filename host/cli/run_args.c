@@ -168,7 +168,8 @@ enum opt_kind {
 	OPT_HZ,
 	OPT_FORMAT,
 	OPT_SIM,
-	OPT_LIMIT
+	OPT_LIMIT,
+	OPT_LIMIT_STACK
 };
 
 struct opt {
@@ -224,6 +225,8 @@ static const struct opt opts[] = {
     {"--help", OPT_HELP, 0, NULL, "this text"},
     {"--max-cycles", OPT_LIMIT, 0, "NAME=N",
      "fail the run (exit 1, JUnit case failed) when result NAME's largest sample exceeds N"},
+    {"--max-stack", OPT_LIMIT_STACK, 0, "NAME=BYTES",
+     "with --stack: fail the run (exit 1, JUnit case failed) when result NAME used more than BYTES of stack"},
     {"--farm", OPT_STR, F(farm), "FILE", "run on every board of a farm file at once, one merged report (docs/ci.md)"},
 };
 
@@ -328,9 +331,11 @@ static int apply(const struct opt *op, const char *val, struct run_opts *o, stru
 		o->sim_opts[o->n_sim_opts++] = val;
 		return 0;
 	case OPT_LIMIT: /* checked against the results after the run (report/junit.c) */
+	case OPT_LIMIT_STACK:
 		if (!o->limits)
-			return bench_fail(err, BENCH_E_INTERNAL, "--max-cycles given to a parser without limits");
-		return junit_limit_parse(o->limits, val, err);
+			return bench_fail(err, BENCH_E_INTERNAL, "%s given to a parser without limits", op->name);
+		return junit_limit_parse_measure(o->limits, val, op->kind == OPT_LIMIT ? JUNIT_CYCLES : JUNIT_STACK,
+		                                 err);
 	case OPT_FLAG:
 	case OPT_NOFLAG:
 		*(bool *)(base + op->offset) = op->kind == OPT_FLAG;
@@ -351,6 +356,8 @@ static const char *run_needs(int val, char *buf, size_t len)
 	op = &opts[val - OPT_VAL(0)];
 	if (op->kind == OPT_LIMIT)
 		return "NAME=N, e.g. --max-cycles fut=40";
+	if (op->kind == OPT_LIMIT_STACK)
+		return "NAME=BYTES, e.g. --max-stack fut=256";
 	if (op->offset == F(farm) && op->kind == OPT_STR)
 		return "a farm file (docs/ci.md)";
 	str_fmt_cut(buf, len, "a value (%s): see `bench run --help`", op->meta);

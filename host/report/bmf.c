@@ -4,6 +4,7 @@
  * (a custom measure Bencher creates on first upload) and, when the core clock is known, Bencher's
  * built-in "latency" in nanoseconds. value is the mean, the bounds are min and max. */
 #include "report/cjson_out.h"
+#include "report/measures_fmt.h"
 #include "report/reporter.h"
 
 #include <string.h>
@@ -40,7 +41,8 @@ static int bmf_begin(const struct reporter_ctx *ctx, FILE *out, const struct ben
 		    /* only cycles become time: an instruction count (--icount) is no duration */
 		    (rep->context.core_clock_hz && !strcmp(res->unit, "cycles") &&
 		     add_measure(bench, "latency", results_cycles_to_ns(rep, s->mean),
-		                 results_cycles_to_ns(rep, s->min), results_cycles_to_ns(rep, s->max)))) {
+		                 results_cycles_to_ns(rep, s->min), results_cycles_to_ns(rep, s->max))) ||
+		    measures_bmf(bench, res)) {
 			cJSON_Delete(root);
 			root = NULL;
 		}

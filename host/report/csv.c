@@ -3,6 +3,7 @@
  * the JSON report, not here, to keep one table per file. */
 #include <string.h>
 
+#include "report/measures_fmt.h"
 #include "report/reporter.h"
 
 /* RFC 4180 section 2, rules 6-7: quote a field holding a comma, quote or line break, and double
@@ -24,7 +25,8 @@ static int csv_field(FILE *out, const char *s)
 
 static int csv_begin(const struct reporter_ctx *ctx, FILE *out, const struct bench_report *rep, struct bench_error *err)
 {
-	if (fputs("name,args,unit,n,min,max,mean,median,stddev,time_ns_min,time_ns_mean,error\r\n", out) == EOF)
+	if (fputs("name,args,unit,n,min,max,mean,median,stddev,time_ns_min,time_ns_mean,error", out) == EOF ||
+	    measures_csv_header(out, rep) || fputs("\r\n", out) == EOF)
 		return bench_fail(err, BENCH_E_IO, "writing CSV failed");
 	return 0;
 }
@@ -53,7 +55,7 @@ static int csv_result(const struct reporter_ctx *ctx, FILE *out, const struct be
 		bad |= fprintf(out, "%.3f,%.3f,", tmin, tmean) < 0;
 	else
 		bad |= fputs(",,", out) == EOF;
-	bad |= csv_field(out, res->error) || fputs("\r\n", out) == EOF;
+	bad |= csv_field(out, res->error) || measures_csv_row(out, rep, res) || fputs("\r\n", out) == EOF;
 	if (bad)
 		return bench_fail(err, BENCH_E_IO, "writing CSV failed");
 	return 0;

@@ -4,6 +4,7 @@
  * chart's tooltip. value is the mean, range the sample standard deviation. */
 #include "base/str.h"
 #include "report/cjson_out.h"
+#include "report/measures_fmt.h"
 #include "report/reporter.h"
 
 static int add_entry(cJSON *root, const struct bench_report *rep, const struct bench_result *res)
@@ -44,7 +45,7 @@ static int github_begin(const struct reporter_ctx *ctx, FILE *out, const struct 
 	cJSON *root = cJSON_CreateArray();
 
 	for (size_t i = 0; root && i < rep->n_results; i++) {
-		if (add_entry(root, rep, &rep->results[i]) < 0) {
+		if (add_entry(root, rep, &rep->results[i]) < 0 || measures_github(root, rep, &rep->results[i]) < 0) {
 			cJSON_Delete(root);
 			root = NULL;
 		}

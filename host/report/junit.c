@@ -11,36 +11,58 @@
 #include "base/str.h"
 #include "report/markup.h"
 
+/* Each measure's flag, unit and example, as messages name them. */
+static const struct {
+	const char *flag, *unit, *example, *type;
+} measures[JUNIT_MEASURES] = {
+    [JUNIT_CYCLES] = {"--max-cycles", "cycles", "fut=40", "max-cycles"},
+    [JUNIT_STACK] = {"--max-stack", "bytes", "fut=256", "max-stack"},
+};
+
+const char *junit_measure_flag(enum junit_measure m)
+{
+	return measures[m].flag;
+}
+
 int junit_limit_parse(struct junit_limits *l, const char *arg, struct bench_error *err)
 {
-	const char *eq = strrchr(arg, '=');
+	return junit_limit_parse_measure(l, arg, JUNIT_CYCLES, err);
+}
+
+int junit_limit_parse_measure(struct junit_limits *l, const char *arg, enum junit_measure measure,
+                              struct bench_error *err)
+{
+	const char *eq = strrchr(arg, '='), *flag = measures[measure].flag;
 	char *end;
 	long long v;
 	size_t len, i;
 
 	if (!eq || eq == arg || !eq[1])
-		return bench_fail(err, BENCH_E_USAGE, "--max-cycles '%s': expected NAME=N, e.g. --max-cycles fut=40",
-		                  arg);
+		return bench_fail(err, BENCH_E_USAGE, "%s '%s': expected NAME=N, e.g. %s %s", flag, arg, flag,
+		                  measures[measure].example);
 	len = (size_t)(eq - arg);
 	if (len >= BENCH_NAME_MAX)
-		return bench_fail(err, BENCH_E_USAGE, "--max-cycles '%s': name longer than %d characters", arg,
+		return bench_fail(err, BENCH_E_USAGE, "%s '%s': name longer than %d characters", flag, arg,
 		                  BENCH_NAME_MAX - 1);
 	errno = 0;
 	v = strtoll(eq + 1, &end, 10);
 	if (errno || *end || v < 0)
-		return bench_fail(err, BENCH_E_USAGE, "--max-cycles '%s': N must be a whole number of cycles >= 0",
-		                  arg);
+		return bench_fail(err, BENCH_E_USAGE, "%s '%s': N must be a whole number of %s >= 0", flag, arg,
+		                  measures[measure].unit);
 	for (i = 0; i < l->n; i++)
-		if (strlen(l->items[i].name) == len && !strncmp(l->items[i].name, arg, len))
+		if (l->items[i].measure == measure && strlen(l->items[i].name) == len &&
+		    !strncmp(l->items[i].name, arg, len))
 			break;
 	if (i == l->n) {
 		if (l->n == JUNIT_MAX_LIMITS)
-			return bench_fail(err, BENCH_E_USAGE, "more than %d --max-cycles limits", JUNIT_MAX_LIMITS);
+			return bench_fail(err, BENCH_E_USAGE, "more than %d limits (--max-cycles, --max-stack)",
+			                  JUNIT_MAX_LIMITS);
 		l->n++;
 	}
 	memcpy(l->items[i].name, arg, len);
 	l->items[i].name[len] = '\0';
 	l->items[i].max_cycles = v;
+	l->items[i].measure = measure;
 	return 0;
 }
 
@@ -53,18 +75,49 @@ static bool limit_names(const char *limit, const char *result)
 	return !strcmp(limit, result) || (slash && !strcmp(limit, slash + 1));
 }
 
-enum junit_verdict junit_limit_check(const struct junit_limits *l, const struct bench_result *res, int64_t *limit)
+/* One limit against RES: a stack limit needs a depth (a possible overflow, or no --stack, is nothing
+ * to check, which fails as no sample does). */
+static enum junit_verdict check_one(const struct junit_limit *k, const struct bench_result *res)
 {
+	if (k->measure == JUNIT_STACK)
+		return !res->stack.n_depths                       ? JUNIT_UNMEASURED
+		       : res->stack.max > (uint64_t)k->max_cycles ? JUNIT_EXCEEDED
+		                                                  : JUNIT_WITHIN;
+	if (!res->stats.n)
+		return JUNIT_UNMEASURED;
+	return res->stats.max > (double)k->max_cycles ? JUNIT_EXCEEDED : JUNIT_WITHIN;
+}
+
+/* How bad a verdict is, to keep the worst of several limits. */
+static int severity(enum junit_verdict v)
+{
+	return v == JUNIT_EXCEEDED ? 3 : v == JUNIT_UNMEASURED ? 2 : v == JUNIT_WITHIN ? 1 : 0;
+}
+
+enum junit_verdict junit_limit_check_measure(const struct junit_limits *l, const struct bench_result *res,
+                                             int64_t *limit, enum junit_measure *measure)
+{
+	enum junit_verdict worst = JUNIT_NO_LIMIT;
+
 	for (size_t i = 0; l && i < l->n; i++) {
+		enum junit_verdict v;
 		if (!limit_names(l->items[i].name, res->name))
 			continue;
+		v = check_one(&l->items[i], res);
+		if (severity(v) <= severity(worst))
+			continue;
+		worst = v;
 		if (limit)
 			*limit = l->items[i].max_cycles;
-		if (!res->stats.n)
-			return JUNIT_UNMEASURED;
-		return res->stats.max > (double)l->items[i].max_cycles ? JUNIT_EXCEEDED : JUNIT_WITHIN;
+		if (measure)
+			*measure = l->items[i].measure;
 	}
-	return JUNIT_NO_LIMIT;
+	return worst;
+}
+
+enum junit_verdict junit_limit_check(const struct junit_limits *l, const struct bench_result *res, int64_t *limit)
+{
+	return junit_limit_check_measure(l, res, limit, NULL);
 }
 
 bool junit_limit_exceeded(const struct junit_limits *l, const struct bench_result *res, int64_t *limit)
@@ -79,28 +132,35 @@ size_t junit_limit_explain(FILE *err, const struct junit_limits *l, const struct
 {
 	const struct bench_result *empty = NULL;
 	size_t above = 0, unmeasured = 0;
+	enum junit_measure am = JUNIT_CYCLES, um = JUNIT_CYCLES, m = JUNIT_CYCLES;
 	char label[600];
 
 	for (size_t r = 0; r < n_reps; r++)
 		for (size_t i = 0; i < reps[r]->n_results; i++) {
-			enum junit_verdict v = junit_limit_check(l, &reps[r]->results[i], NULL);
-			above += v == JUNIT_EXCEEDED;
-			if (v == JUNIT_UNMEASURED && !unmeasured++)
+			enum junit_verdict v = junit_limit_check_measure(l, &reps[r]->results[i], NULL, &m);
+			if (v == JUNIT_EXCEEDED && !above++)
+				am = m;
+			if (v == JUNIT_UNMEASURED && !unmeasured++) {
 				empty = &reps[r]->results[i];
+				um = m;
+			}
 		}
 	if (!above && !unmeasured)
 		return 0;
 	if (!unmeasured) {
-		fprintf(err, "bench: %zu result%s above --max-cycles\n", above, above == 1 ? "" : "s");
+		fprintf(err, "bench: %zu result%s above %s\n", above, above == 1 ? "" : "s", measures[am].flag);
 		return above;
 	}
 	results_label(empty, label, sizeof(label));
 	if (above)
-		fprintf(err, "bench: %zu result%s above --max-cycles and ", above, above == 1 ? "" : "s");
+		fprintf(err, "bench: %zu result%s above %s and ", above, above == 1 ? "" : "s", measures[am].flag);
 	else
 		fputs("bench: ", err);
-	fprintf(err, "%zu result%s with no sample to check against --max-cycles (%s: %s)\n", unmeasured,
-	        unmeasured == 1 ? "" : "s", label, empty->error[0] ? empty->error : "no sample measured");
+	fprintf(err, "%zu result%s with no sample to check against %s (%s: %s)\n", unmeasured,
+	        unmeasured == 1 ? "" : "s", measures[um].flag, label,
+	        um == JUNIT_STACK ? "no stack depth: every sample a possible overflow, or no --stack"
+	        : empty->error[0] ? empty->error
+	                          : "no sample measured");
 	return above + unmeasured;
 }
 
@@ -125,6 +185,14 @@ const char *junit_limit_unmatched(const struct junit_limits *l, const struct ben
 	return NULL;
 }
 
+static enum junit_measure limit_measure(const struct junit_limits *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i].name == name)
+			return l->items[i].measure;
+	return JUNIT_CYCLES;
+}
+
 int junit_limit_exit(const struct junit_limits *l, const struct bench_report *rep, int code)
 {
 	const char *unmatched;
@@ -134,9 +202,8 @@ int junit_limit_exit(const struct junit_limits *l, const struct bench_report *re
 		return code;
 	/* A limit on a misspelt name would never fail: a CI gate that cannot fire. */
 	if ((unmatched = junit_limit_unmatched(l, &rep, 1))) {
-		fprintf(stderr,
-		        "bench: --max-cycles %s: no result is named %s: check the name (bench lists its results)\n",
-		        unmatched, unmatched);
+		fprintf(stderr, "bench: %s %s: no result is named %s: check the name (bench lists its results)\n",
+		        measures[limit_measure(l, unmatched)].flag, unmatched, unmatched);
 		return bench_exit_code(BENCH_E_USAGE);
 	}
 	n = junit_limit_explain(stderr, l, &rep, 1);
@@ -198,6 +265,7 @@ static int junit_result(const struct reporter_ctx *ctx, FILE *out, const struct 
 	/* only cycles become time: an instruction count (--icount) is no duration (time 0, as unknown) */
 	double ns = strcmp(res->unit, "cycles") ? -1.0 : results_cycles_to_ns(rep, s->mean);
 	int64_t limit = 0;
+	enum junit_measure m = JUNIT_CYCLES;
 	int bad = 0;
 
 	results_label(res, label, sizeof(label));
@@ -206,16 +274,18 @@ static int junit_result(const struct reporter_ctx *ctx, FILE *out, const struct 
 	bad |= markup_xml_puts(out, label) < 0;
 	/* JUnit's time is seconds; one execution of the code under test (the mean), when the clock is known. */
 	bad |= fprintf(out, "\" time=\"%.9f\">\n", ns >= 0 && s->n ? ns / 1e9 : 0.0) < 0;
-	switch (junit_limit_check(ctx->limits, res, &limit)) {
+	switch (junit_limit_check_measure(ctx->limits, res, &limit, &m)) {
 	case JUNIT_EXCEEDED:
-		bad |= fprintf(out, "      <failure type=\"max-cycles\" message=\"max %.0f %s &gt; limit %lld\"/>\n",
-		               s->max, res->unit, (long long)limit) < 0;
+		bad |= fprintf(out, "      <failure type=\"%s\" message=\"max %.0f %s &gt; limit %lld\"/>\n",
+		               measures[m].type, m == JUNIT_STACK ? (double)res->stack.max : s->max,
+		               m == JUNIT_STACK ? "bytes of stack" : res->unit, (long long)limit) < 0;
 		break;
 	case JUNIT_UNMEASURED: /* nothing to check is no pass */
-		bad |=
-		    fprintf(out, "      <failure type=\"max-cycles\" message=\"no sample to check against limit %lld: ",
-		            (long long)limit) < 0;
-		bad |= markup_xml_puts(out, res->error[0] ? res->error : "no sample measured") < 0 ||
+		bad |= fprintf(out, "      <failure type=\"%s\" message=\"no sample to check against limit %lld: ",
+		               measures[m].type, (long long)limit) < 0;
+		bad |= markup_xml_puts(out, m == JUNIT_STACK ? "no stack depth (a possible overflow, or no --stack)"
+		                            : res->error[0]  ? res->error
+		                                             : "no sample measured") < 0 ||
 		       fputs("\"/>\n", out) == EOF;
 		break;
 	case JUNIT_NO_LIMIT:

@@ -10,9 +10,14 @@
 
 #define JUNIT_MAX_LIMITS 32
 
+/* What a limit bounds: the largest counted sample's cycles (--max-cycles), or the most stack a
+ * sample used (--max-stack NAME=BYTES, bench run --stack; a possible overflow is no figure). */
+enum junit_measure { JUNIT_CYCLES = 0, JUNIT_STACK, JUNIT_MEASURES };
+
 struct junit_limit {
 	char name[BENCH_NAME_MAX]; /* a result (marker pair) name; applies to every input */
-	int64_t max_cycles;
+	int64_t max_cycles;        /* the limit, in the measure's unit */
+	enum junit_measure measure;
 };
 
 struct junit_limits {
@@ -23,6 +28,11 @@ struct junit_limits {
 /* Parses one `NAME=N` argument into L (a later NAME replaces an earlier one). BENCH_E_USAGE on
  * a malformed argument. */
 int junit_limit_parse(struct junit_limits *l, const char *arg, struct bench_error *err);
+/* The same for MEASURE's flag (--max-stack for JUNIT_STACK). */
+int junit_limit_parse_measure(struct junit_limits *l, const char *arg, enum junit_measure measure,
+                              struct bench_error *err);
+/* "--max-cycles", "--max-stack". */
+const char *junit_measure_flag(enum junit_measure m);
 /* How a result stands against the limits. A limit on a result with no sample that counts (all
  * interrupted, none measured) fails: a gate must not pass on nothing (issue 26). */
 enum junit_verdict {
@@ -32,8 +42,11 @@ enum junit_verdict {
 	JUNIT_UNMEASURED, /* a limit names it but it has no sample to check (its error says why) */
 };
 
-/* RES against L (NULL: none); *LIMIT gets the limit when one names RES. */
+/* RES against L (NULL: none), the worst of the limits naming it; *LIMIT gets that limit. */
 enum junit_verdict junit_limit_check(const struct junit_limits *l, const struct bench_result *res, int64_t *limit);
+/* The same, also saying which measure's limit gave the verdict (NULL: not wanted). */
+enum junit_verdict junit_limit_check_measure(const struct junit_limits *l, const struct bench_result *res,
+                                             int64_t *limit, enum junit_measure *measure);
 /* True when junit_limit_check is JUNIT_EXCEEDED or JUNIT_UNMEASURED: the test case fails. */
 bool junit_limit_exceeded(const struct junit_limits *l, const struct bench_result *res, int64_t *limit);
 /* The name of the first limit in L that names no result of REPS, or NULL. */

@@ -12,6 +12,10 @@ code:     --code-size on examples' fut: the bytes equal `arm-none-eabi-nm -S` of
           fut alone with the FPU; with soft float fut, __aeabi_i2f, __aeabi_fmul, __aeabi_f2iz, and
           for inputs other than 0 the __aeabi_l2f code __aeabi_i2f branches into (executed);
           all five for every input from the call graph (static); the image as `size` prints it.
+formats:  one run with --stack --code-size, then every output: BMF measures stack-bytes and
+          code-bytes, github-action-benchmark entries "[stack]" and "[code]" in bytes, CSV columns,
+          JUnit --max-stack (a budget below the figure fails, exit 1), and bench compare: the same
+          report passes, a byte more of stack or code fails (exit 1) unless its threshold allows it.
 overflow: input 2047 recurses 16 KiB, past the 8 KiB budget: every such sample is flagged a
           possible overflow, with no depth (null), and counted in the result's min/max never."""
 import json
@@ -125,6 +129,57 @@ def case_code():
                    "sections": {".text": sum(nm[f] for f in fns)}}
             got = {k: code.get(k) for k in exp}
             expect(got == exp, f"{elf} {method} input={n}: code {code}, expected {exp} ({' '.join(fns)})")
+
+
+def bench(args):
+    p = subprocess.run([BENCH] + args, capture_output=True, text=True, timeout=60)
+    print(f"$ bench {' '.join(args)}\n-> {p.returncode}\n{p.stdout}{p.stderr}", file=sys.stderr)
+    return p
+
+
+def case_formats():
+    p, report = run([os.path.join(EX, "fut-softfp.elf"), "--stack", "--code-size", "--arg", "input=0,1", "--repeat",
+                     "2"])
+    expect(p.returncode == 0, f"exit {p.returncode}")
+    if p.returncode:
+        return
+    rep, res = results(report)
+    st = {n: res[("fut", n)]["stack"]["max"] for n in (0, 1)}
+    code = {n: res[("fut", n)]["code"]["bytes"] for n in (0, 1)}
+    bmf = json.loads(bench(["report", report, "--format", "bmf"]).stdout)
+    for n in (0, 1):
+        b = bmf[f"fut[input={n}]"]
+        expect(b.get("stack-bytes") == {"value": st[n], "lower_value": st[n], "upper_value": st[n]}, f"bmf {b}")
+        expect(b.get("code-bytes") == {"value": code[n]}, f"bmf {b}")
+    gh = {e["name"]: e for e in json.loads(bench(["report", report, "--format", "github"]).stdout)}
+    expect(gh.get("fut[input=1] [stack]", {}).get("value") == st[1] and gh["fut[input=1] [stack]"]["unit"] == "bytes",
+           f"github {list(gh)}")
+    expect(gh.get("fut[input=1] [code]", {}).get("value") == code[1], f"github {list(gh)}")
+    csv = bench(["report", report, "--format", "csv"]).stdout.splitlines()
+    expect(csv[0].endswith(",error,stack_min,stack_max,stack_overflows,code_bytes"), f"csv header {csv[0]}")
+    expect(csv[1].endswith(f",{st[0]},{st[0]},0,{code[0]}"), f"csv row {csv[1]}")
+    j = bench(["report", report, "--format", "junit", "--max-stack", f"fut={st[0] - 1}"])
+    expect(j.returncode == 1 and 'failure type="max-stack"' in j.stdout, f"junit --max-stack: exit {j.returncode}")
+    expect(j.stderr.strip() == "bench: 2 results above --max-stack", f"junit stderr {j.stderr!r}")
+    j = bench(["report", report, "--format", "junit", "--max-stack", f"fut={st[0]}", "--max-cycles", "fut=100000"])
+    expect(j.returncode == 0 and "<failure" not in j.stdout, f"junit within budget: exit {j.returncode}")
+    c = bench(["compare", report, report])
+    expect(c.returncode == 0, f"compare with itself: exit {c.returncode}")
+    for key, field, extra, want in (("stack", "bytes", [], 1), ("code", "bytes", [], 1),
+                                    ("code", "bytes", ["--code-threshold", "50%"], 0)):
+        worse = json.load(open(report))
+        for r in worse["results"]:
+            if key == "stack":
+                r["stack"]["bytes"] = [b + 8 for b in r["stack"]["bytes"]]
+                r["stack"]["max"] += 8
+                r["stack"]["min"] += 8
+            else:
+                r["code"]["bytes"] += 2
+        path = report + f".{key}.json"
+        json.dump(worse, open(path, "w"))
+        c = bench(["compare", report, path] + extra)
+        expect(c.returncode == want, f"compare {key} +{extra}: exit {c.returncode}, expected {want}")
+        expect(want == 0 or "2 stack or code size regressions" in c.stderr, f"compare {key}: {c.stderr!r}")
 
 
 def case_overflow():
