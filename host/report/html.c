@@ -190,6 +190,11 @@ int html_write(FILE *out, const struct svg_input *in, struct bench_error *err)
 	}
 	if (rc < 0)
 		return rc;
+	if (svg_stack_points(in)) { /* bench run --stack: the stack beside the cycles */
+		fputs("<h2>Stack versus input</h2>\n", out);
+		if ((rc = svg_plot_stack(out, in, err)) < 0)
+			return rc;
+	}
 	for (size_t r = 0; r < in->n; r++) {
 		if (!in->reps[r]->n_regions)
 			continue;

@@ -34,6 +34,7 @@ struct series {
 	const char *name;
 	char label[240];
 	size_t interrupted, results, unmeasured; /* over the series' results */
+	bool stack;                              /* the stack plot: interrupted means an exception frame */
 };
 
 struct xy {
@@ -132,8 +133,17 @@ static double label_chars(double v)
 	return (double)strlen(num);
 }
 
+/* What a plot draws: the cycles of each sample, or the stack it used (--stack). */
+enum plot_measure { PLOT_CYCLES, PLOT_STACK };
+
+/* Whether RES has something to draw for M. */
+static bool plotted(const struct bench_result *res, enum plot_measure m)
+{
+	return res->n_args && (m == PLOT_CYCLES || res->stack.n);
+}
+
 /* One series per (report, marker pair name) with an input; none is dropped. */
-static size_t collect_series(const struct svg_input *in, struct series *s)
+static size_t collect_series(const struct svg_input *in, struct series *s, enum plot_measure m)
 {
 	size_t n = 0;
 	char rname[160];
@@ -143,7 +153,7 @@ static size_t collect_series(const struct svg_input *in, struct series *s)
 		for (size_t i = 0; i < in->reps[r]->n_results; i++) {
 			const struct bench_result *res = &in->reps[r]->results[i];
 			size_t k;
-			if (!res->n_args)
+			if (!plotted(res, m))
 				continue;
 			for (k = 0; k < n; k++)
 				if (s[k].rep == in->reps[r] && !strcmp(s[k].name, res->name))
@@ -153,6 +163,7 @@ static size_t collect_series(const struct svg_input *in, struct series *s)
 				s[n].rep = in->reps[r];
 				s[n].rep_index = r;
 				s[n].name = res->name;
+				s[n].stack = m == PLOT_STACK;
 				if (in->n > 1)
 					str_fmt_cut(s[n].label, sizeof(s[n].label), "%s: %s", rname, res->name);
 				else
@@ -160,8 +171,8 @@ static size_t collect_series(const struct svg_input *in, struct series *s)
 				n++;
 			}
 			s[k].results++;
-			s[k].interrupted += results_interrupted(res);
-			s[k].unmeasured += !res->stats.n;
+			s[k].interrupted += m == PLOT_STACK ? res->stack.n_exception : results_interrupted(res);
+			s[k].unmeasured += m == PLOT_STACK ? !res->stack.n_depths : !res->stats.n;
 		}
 	}
 	return n;
@@ -234,14 +245,19 @@ static void axes(FILE *out, const struct layout *L, const double xa[3], const do
 	        L->left, L->top, L->pw, L->ph);
 }
 
-/* The distinct values of RES's samples with (or without) the interrupted flag, sorted, into V. */
-static size_t distinct(const struct bench_result *res, bool interrupted, int64_t *v)
+/* The distinct values of RES's samples with (or without) the interrupted flag, sorted, into V:
+ * cycles, or the stack figures (an exception frame in it counts as interrupted; no overflow). */
+static size_t distinct(const struct bench_result *res, bool interrupted, int64_t *v, enum plot_measure m)
 {
 	size_t n = 0, k = 0;
 
-	for (size_t i = 0; i < res->n_samples; i++)
+	for (size_t i = 0; m == PLOT_CYCLES && i < res->n_samples; i++)
 		if (!!(res->sample_flags && (res->sample_flags[i] & BENCH_SAMPLE_INTERRUPTED)) == interrupted)
 			v[n++] = res->samples[i];
+	for (size_t i = 0; m == PLOT_STACK && i < res->stack.n; i++)
+		if (!(res->stack.flags[i] & BENCH_STACK_OVERFLOW) &&
+		    !!(res->stack.flags[i] & BENCH_STACK_EXCEPTION) == interrupted)
+			v[n++] = res->stack.bytes[i];
 	qsort(v, n, sizeof(*v), cmp_i64);
 	for (size_t i = 0; i < n; i++)
 		if (!k || v[i] != v[k - 1])
@@ -253,7 +269,7 @@ static size_t distinct(const struct bench_result *res, bool interrupted, int64_t
  * which keeps a --repeat 1000 figure small), hollow for interrupted ones, then the medians of the
  * samples that count joined by a line. */
 static int draw_series(FILE *out, const struct layout *L, const struct series *s, size_t k, const double xa[3],
-                       const double ya[3])
+                       const double ya[3], enum plot_measure m)
 {
 	const struct bench_report *rep = s->rep;
 	struct xy *med = calloc(rep->n_results ? rep->n_results : 1, sizeof(*med));
@@ -266,24 +282,26 @@ static int draw_series(FILE *out, const struct layout *L, const struct series *s
 		const struct bench_result *res = &rep->results[i];
 		int64_t *v;
 		double px;
-		if (!res->n_args || strcmp(res->name, s->name))
+		if (!plotted(res, m) || strcmp(res->name, s->name))
 			continue;
 		px = L->left + ((double)res->args[0].value - xa[0]) / (xa[1] - xa[0]) * L->pw;
-		v = malloc((res->n_samples ? res->n_samples : 1) * sizeof(*v));
+		v = malloc((res->n_samples + res->stack.n + 1) * sizeof(*v));
 		if (!v) {
 			free(med);
 			return -1;
 		}
 		for (int hollow = 0; hollow < 2; hollow++) {
-			size_t nv = distinct(res, hollow, v);
+			size_t nv = distinct(res, hollow, v, m);
 			for (size_t j = 0; j < nv; j++)
 				marker(out, k, px, L->top + L->ph - ((double)v[j] - ya[0]) / (ya[1] - ya[0]) * L->ph,
 				       hollow);
 		}
 		free(v);
-		if (res->stats.n) {
+		/* The line: the median cycles of the samples that count, or the most stack of any sample. */
+		if (m == PLOT_CYCLES ? res->stats.n != 0 : res->stack.n_depths != 0) {
+			double y = m == PLOT_CYCLES ? res->stats.median : (double)res->stack.max;
 			med[n_med].x = px;
-			med[n_med].y = L->top + L->ph - (res->stats.median - ya[0]) / (ya[1] - ya[0]) * L->ph;
+			med[n_med].y = L->top + L->ph - (y - ya[0]) / (ya[1] - ya[0]) * L->ph;
 			n_med++;
 		}
 	}
@@ -310,15 +328,20 @@ static void legend(FILE *out, const struct layout *L, const struct series *s, si
 	for (size_t k = 0; k < n; k++) {
 		double y = L->legend_y + LEGEND_H * (double)k;
 		int w = snprintf(line, sizeof(line), "%s", s[k].label);
-		if (w >= 0 && s[k].interrupted)
+		if (w >= 0 && s[k].interrupted && s[k].stack)
+			w += snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			              " (%zu sample%s with an exception frame, hollow)", s[k].interrupted,
+			              s[k].interrupted == 1 ? "" : "s");
+		else if (w >= 0 && s[k].interrupted)
 			w += snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			              " (%zu interrupted sample%s, hollow%s)", s[k].interrupted,
 			              s[k].interrupted == 1 ? "" : "s",
 			              s[k].rep->context.keep_interrupted ? ", kept" : ", left out");
 		if (w >= 0 && s[k].unmeasured)
 			(void)snprintf(line + strlen(line), sizeof(line) - strlen(line),
-			               " (%zu of %zu inputs with no sample that counts)", s[k].unmeasured,
-			               s[k].results);
+			               s[k].stack ? " (%zu of %zu inputs only possible overflows)"
+			                          : " (%zu of %zu inputs with no sample that counts)",
+			               s[k].unmeasured, s[k].results);
 		marker(out, k, L->left + 4, y - 4, false);
 		text(out, L->left + 16, y, "start", "", fit(cut, sizeof(cut), line, max_chars));
 	}
@@ -368,7 +391,7 @@ static void plot_layout(struct layout *L, const double xa[3], const double ya[3]
 	L->h = L->legend_y + LEGEND_H * (double)legend_rows;
 }
 
-int svg_plot(FILE *out, const struct svg_input *in, struct bench_error *err)
+static int plot(FILE *out, const struct svg_input *in, enum plot_measure m, struct bench_error *err)
 {
 	struct series *s;
 	size_t n, total = 0;
@@ -382,22 +405,25 @@ int svg_plot(FILE *out, const struct svg_input *in, struct bench_error *err)
 	s = calloc(total ? total : 1, sizeof(*s));
 	if (!s)
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory drawing the plot");
-	n = collect_series(in, s);
+	n = collect_series(in, s, m);
 	for (size_t r = 0; r < in->n; r++)
 		for (size_t i = 0; i < in->reps[r]->n_results; i++) {
 			const struct bench_result *res = &in->reps[r]->results[i];
-			if (!res->n_args)
+			if (!plotted(res, m))
 				continue;
 			xname = res->args[0].name;
-			unit = res->unit;
+			unit = m == PLOT_CYCLES ? res->unit : "stack bytes";
+			for (size_t k = 0; m == PLOT_STACK && k < res->stack.n; k++)
+				ymax = fmax(ymax, (double)res->stack.bytes[k]);
 			xmin = fmin(xmin, (double)res->args[0].value);
 			xmax = fmax(xmax, (double)res->args[0].value);
-			for (size_t k = 0; k < res->n_samples; k++) /* interrupted ones too: none off the axis */
+			for (size_t k = 0; m == PLOT_CYCLES && k < res->n_samples; k++) /* interrupted ones too */
 				ymax = fmax(ymax, (double)res->samples[k]);
 		}
 	if (!n) {
 		free(s);
-		return bench_fail(err, BENCH_E_REPORT, "no result has an input to plot: sweep one with --arg");
+		return bench_fail(err, BENCH_E_REPORT, "no result has an input to plot%s: sweep one with --arg",
+		                  m == PLOT_STACK ? " with stack figures (bench run --stack)" : "");
 	}
 	unplotted_names(in, unplotted, sizeof(unplotted));
 	/* Cycles start at 0 so a flat series and a scattered one keep their true proportions. */
@@ -412,7 +438,7 @@ int svg_plot(FILE *out, const struct svg_input *in, struct bench_error *err)
 	text(out, L.left, 24, "start", "font-family=\"sans-serif\" font-size=\"16\" font-weight=\"bold\"", title);
 	axes(out, &L, xa, ya, xname, unit);
 	for (size_t k = 0; k < n; k++)
-		if (draw_series(out, &L, &s[k], k, xa, ya) < 0) {
+		if (draw_series(out, &L, &s[k], k, xa, ya, m) < 0) {
 			free(s);
 			return bench_fail(err, BENCH_E_NOMEM, "out of memory drawing the plot");
 		}
@@ -420,6 +446,25 @@ int svg_plot(FILE *out, const struct svg_input *in, struct bench_error *err)
 	fputs("</svg>\n", out);
 	free(s);
 	return io_check(out, err);
+}
+
+int svg_plot(FILE *out, const struct svg_input *in, struct bench_error *err)
+{
+	return plot(out, in, PLOT_CYCLES, err);
+}
+
+int svg_plot_stack(FILE *out, const struct svg_input *in, struct bench_error *err)
+{
+	return plot(out, in, PLOT_STACK, err);
+}
+
+size_t svg_stack_points(const struct svg_input *in)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < in->n; r++)
+		for (size_t i = 0; i < in->reps[r]->n_results; i++)
+			n += plotted(&in->reps[r]->results[i], PLOT_STACK);
+	return n;
 }
 
 struct bar {

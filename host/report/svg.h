@@ -37,6 +37,12 @@ size_t svg_plot_points(const struct svg_input *in);
  * naming every series (interrupted samples drawn hollow, and counted) and the results that have no
  * input to plot. With several reports, series are named "<report name>: <result>". */
 int svg_plot(FILE *out, const struct svg_input *in, struct bench_error *err);
+/* The same figure of the stack each sample used (bench run --stack): "stack bytes versus input",
+ * a dot per distinct figure, the line through each input's most; a possible overflow has no dot.
+ * Results without stack figures are left out; BENCH_E_REPORT when none has one. */
+int svg_plot_stack(FILE *out, const struct svg_input *in, struct bench_error *err);
+/* How many results of the reports have an arg and stack figures. */
+size_t svg_stack_points(const struct svg_input *in);
 /* Bars of each result's median (for reports without inputs); a result with no sample that counts
  * is listed with its reason instead of a bar. */
 int svg_result_bars(FILE *out, const struct svg_input *in, struct bench_error *err);

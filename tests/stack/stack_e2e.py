@@ -89,6 +89,13 @@ def known_depths(method):
                    f"{name}[input={n}]: stack {st}, expected {want} bytes, exception {exc}")
         expect(res[("irq", n)]["interrupted"] == [0, 1], f"irq[input={n}] interrupted {res[('irq', n)]['interrupted']}")
     expect("stack: bytes used below SP at BEGIN" in p.stdout, "no stack table on the console")
+    # The HTML page plots the stack versus the input: recurse's line through 8, 32 and 88 bytes.
+    page = report + ".html"
+    h = subprocess.run([BENCH, "report", report, "--html", page], capture_output=True, text=True)
+    html = open(page).read() if h.returncode == 0 else ""
+    expect("<h2>Stack versus input</h2>" in html and "stack bytes versus input" in html,
+           f"html: exit {h.returncode} {h.stderr}, no stack plot")
+    expect("irq (6 samples with an exception frame, hollow)" in html, "html: the irq series' legend")
     expect("recurse[input=10]" in p.stdout and " 88       88" in p.stdout, "console row of recurse[input=10]")
 
 
