@@ -189,6 +189,24 @@ def case_formats():
         expect(want == 0 or "2 stack or code size regressions" in c.stderr, f"compare {key}: {c.stderr!r}")
 
 
+def case_cubemx():
+    # A CubeMX-layout image (tests/firmware/cubemx): the limit is _estack - _Min_Stack_Size
+    # (0x20020000 - 0x400), and both methods give the same figures.
+    elf = os.path.join(BUILD, "tests", "firmware", "cubemx", "cubemx_f407.elf")
+    figs = {}
+    for method in ("paint", "exact"):
+        p, report = run([elf, "--stack", "--stack-method", method, "--repeat", "2", "--keep-interrupted"])
+        expect(p.returncode == 0, f"cubemx {method}: exit {p.returncode}")
+        if p.returncode:
+            return
+        rep, res = results(report)
+        expect(rep["context"]["stack"] == {"method": method, "limit": 0x20020000 - 0x400,
+                                           "limit_from": "_estack - _Min_Stack_Size"}, f"{rep['context']['stack']}")
+        figs[method] = {k: r["stack"]["bytes"] for k, r in res.items()}
+    expect(figs["paint"] == figs["exact"] and len(figs["exact"]) == 2,
+           f"cubemx: paint {figs['paint']} != exact {figs['exact']}")
+
+
 def case_overflow():
     for method in ("paint", "exact"):
         overflow(method)
