@@ -52,6 +52,11 @@ static int merge_one(const struct job *j, struct bench_report *dst, struct bench
 		for (size_t k = 0; k < src->n_samples; k++)
 			if (results_add_sample(r, src->samples[k], src->sample_flags ? src->sample_flags[k] : 0) < 0)
 				return bench_fail(err, BENCH_E_NOMEM, "out of memory merging the farm's reports");
+		/* --stack and --code-size (issue 24) stay with their board's result. */
+		for (size_t k = 0; k < src->stack.n; k++)
+			if (results_stack_add(r, src->stack.bytes[k], src->stack.flags[k]) < 0)
+				return bench_fail(err, BENCH_E_NOMEM, "out of memory merging the farm's reports");
+		r->code = src->code;
 	}
 	for (size_t i = 0; i < j->rep.n_regions; i++) {
 		struct bench_region_result *g = results_add_region(dst);

@@ -207,6 +207,24 @@ def case_cubemx():
            f"cubemx: paint {figs['paint']} != exact {figs['exact']}")
 
 
+def case_farm():
+    # A farm's merged report keeps each board's stack figures and code size with its results.
+    farm = os.path.join(SRC, "tests", "ci", "fixtures", "farm", "two-virtual.farm")
+    p, report = run(["--farm", farm, os.path.join(EX, "fut-softfp.elf"), "--stack", "--code-size", "--arg",
+                     "input=0,1", "--repeat", "1"])
+    expect(p.returncode == 0, f"exit {p.returncode}")
+    if p.returncode:
+        return
+    c = check_schema(CHECK, SCHEMA, report, "ok")
+    expect(c.returncode == 0, f"schema check: {c.stderr.strip()}")
+    rep, res = results(report)
+    for board in ("sim-a", "sim-b"):
+        for n, code in ((0, 488), (1, 612)):
+            r = res.get((f"{board}/fut", n), {})
+            expect(r.get("stack", {}).get("bytes") == [8] and r.get("code", {}).get("bytes") == code,
+                   f"{board}/fut[input={n}]: stack {r.get('stack')}, code {r.get('code')}")
+
+
 def case_overflow():
     for method in ("paint", "exact"):
         overflow(method)
