@@ -168,11 +168,12 @@ int loop_stack_end(struct loop *c, const struct loop_pending *p, uint32_t from, 
 		return 0;
 	if (c->cfg->o->stack && !c->cfg->stack_exact) {
 		out->has_stack = true;
-		return loop_stack_scan(c, p->sp, exception, out);
+		if ((rc = loop_stack_scan(c, p->sp, exception, out)) || !c->cfg->code_img)
+			return rc;
 	}
 	if ((rc = c->hooks->halt_record(c->hooks->rec_ctx, &rec, c->err)))
 		return rc;
-	if (c->cfg->o->stack)
+	if (c->cfg->o->stack && c->cfg->stack_exact)
 		exact_fig(c, p->sp, p->on_msp ? rec.msp_min : rec.psp_min, exception, out);
 	if (c->cfg->code_img) {
 		out->has_code = true;

@@ -145,14 +145,16 @@ def bench(args):
 
 
 def case_formats():
-    p, report = run([os.path.join(EX, "fut-softfp.elf"), "--stack", "--code-size", "--arg", "input=0,1", "--repeat",
-                     "2"])
+    # Painting and the executed code size together: the scan, then the record, at each END.
+    p, report = run([os.path.join(EX, "fut-softfp.elf"), "--stack", "--stack-method", "paint", "--code-size",
+                     "--arg", "input=0,1", "--repeat", "2"])
     expect(p.returncode == 0, f"exit {p.returncode}")
     if p.returncode:
         return
     rep, res = results(report)
     st = {n: res[("fut", n)]["stack"]["max"] for n in (0, 1)}
     code = {n: res[("fut", n)]["code"]["bytes"] for n in (0, 1)}
+    expect(st == {0: 8, 1: 8} and code == {0: 488, 1: 612}, f"stack {st}, code {code}")
     bmf = json.loads(bench(["report", report, "--format", "bmf"]).stdout)
     for n in (0, 1):
         b = bmf[f"fut[input={n}]"]
