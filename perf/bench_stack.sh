@@ -14,7 +14,7 @@ if [[ ! -e "$fw" || ! -e "$build/bench" ]]; then
   echo "bench_stack: $fw or $build/bench missing: build with firmware (bash scripts/build.sh)" >&2
   exit 1
 fi
-samples=$((3 * repeat)) # three marker pairs a pass (frame, recurse, irq)
+samples=$((4 * repeat)) # four marker pairs a pass (frame, recurse, irq, indirect)
 loop_ms() { # the marker loop's ms for one run: bench-phases loop - calibration
   BENCH_STATS=1 "$build/bench" run "$fw" --arg input=3 --repeat "$repeat" --warmup 0 --keep-interrupted --quiet "$@" 2>&1 |
     sed -n 's/.*calibration=\([0-9]*\) loop=\([0-9]*\).*/\2 \1/p' | awk '{print $1 - $2}'

@@ -83,7 +83,8 @@ def known_depths(method):
     expect(rep["context"].get("stack") == {"method": method, "limit": LIMIT, "limit_from": "_sstack"},
            f"context.stack {rep['context'].get('stack')}")
     for n in inputs:
-        for name, want, exc in (("frame", 264, []), ("recurse", 8 * (n + 1), []), ("irq", 112, [0, 1])):
+        for name, want, exc in (("frame", 264, []), ("recurse", 8 * (n + 1), []), ("irq", 112, [0, 1]),
+                                ("indirect", 272, [])):
             st = res[(name, n)].get("stack")
             expect(st == {"bytes": [want, want], "overflow": [], "exception": exc, "min": want, "max": want},
                    f"{name}[input={n}]: stack {st}, expected {want} bytes, exception {exc}")
@@ -207,6 +208,24 @@ def case_cubemx():
         figs[method] = {k: r["stack"]["bytes"] for k, r in res.items()}
     expect(figs["paint"] == figs["exact"] and len(figs["exact"]) == 2,
            f"cubemx: paint {figs['paint']} != exact {figs['exact']}")
+
+
+def case_indirect():
+    # A call through a register: the static call graph counts ind_fn and says one call is
+    # unknown; the virtual board saw frame_fn run too.
+    nm = nm_sizes(FW)
+    for method, fns, unknown in (("static", ["ind_fn"], 1), ("executed", ["ind_fn", "frame_fn"], 0)):
+        p, report = run([FW, "--code-size", "--code-method", method, "--keep-interrupted", "--repeat", "1"])
+        expect(p.returncode == 0, f"{method}: exit {p.returncode}")
+        if p.returncode:
+            continue
+        rep, res = results(report)
+        code = res[("indirect", None)]["code"]
+        want = sum(nm[f] for f in fns)
+        expect((code["bytes"], code["functions"], code["unknown_calls"]) == (want, len(fns), unknown),
+               f"{method}: code {code}, expected {want} bytes of {fns}, {unknown} unknown")
+        if method == "static":
+            expect("1 calls through pointers not counted" in p.stdout, "console note of the unknown call")
 
 
 def case_farm():

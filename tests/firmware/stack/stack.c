@@ -6,6 +6,8 @@
  *   irq:     irq_fn pushes 8 bytes and pends PendSV, whose 32-byte basic frame (Armv7-M ARM
  *            B1.5.6; no FP context: this image is soft-float, CONTROL.FPCA stays 0) and handler's
  *            8 + 64 bytes follow: 112 bytes, and the sample is flagged interrupted.
+ *   indirect: ind_fn calls frame_fn through a register: 8 + 264 = 272 bytes; the static code size
+ *            counts ind_fn and one unknown call, the executed one both functions.
  *   deep:    recursion of 2048 levels, 16 KiB: past the 8 KiB the linker script leaves the stack
  *            (_Min_Stack_Size): a possible overflow, never a depth.
  * Each depth is below SP at BEGIN; the BKPT of BENCH_BEGIN is inline, so SP there is main's. */
@@ -16,6 +18,7 @@ volatile unsigned input = 3;
 void frame_fn(void);
 void rec(unsigned n);
 void irq_fn(void);
+void ind_fn(void);
 
 int main(void)
 {
@@ -31,6 +34,9 @@ int main(void)
 		BENCH_BEGIN(irq);
 		irq_fn();
 		BENCH_END(irq);
+		BENCH_BEGIN(indirect);
+		ind_fn();
+		BENCH_END(indirect);
 		if (n == 2047) {
 			BENCH_BEGIN(deep);
 			rec(n);
