@@ -74,8 +74,22 @@ int profile_write_folded(FILE *out, const struct bench_profile *p);
 /* Callgrind format (valgrind docs, "Callgrind Format Specification"): events Samples Cycles, one
  * fn= record per function with its lines' costs. */
 int profile_write_callgrind(FILE *out, const struct bench_profile *p, const char *cmd);
+/* Exact profiles (source "ledger", profile_write_exact.c): the top `top` functions by exclusive
+ * cycles with share, inclusive cycles, calls, instructions and their three main reasons; folded
+ * stacks "label;frame;...;frame cycles" (the label: pair[input=V]); callgrind with events Cycles, Ir
+ * and one per reason, positions "instr line", and calls with their inclusive costs. */
+int profile_print_top_exact(FILE *out, const struct bench_profile *p, size_t top);
+int profile_write_folded_exact(FILE *out, const struct bench_profile *p);
+int profile_write_callgrind_exact(FILE *out, const struct bench_profile *p, const char *cmd);
+/* "fut[input=3]", or the pair's name without inputs. */
+void profile_label(const struct bench_profile *p, char *out, size_t len);
+/* For each pair with exact profiles of several inputs, each input's cycles per function beside the
+ * first input's, and the difference (profile_diff.c). */
+int profile_print_input_diffs(FILE *out, const struct bench_report *rep);
+
 /* PREFIX.folded and PREFIX.callgrind for every profile of rep (PREFIX.<pair>.* when there are
- * several), and the top-10 table on out unless out is NULL. 0 or a negated bench_err (BENCH_E_IO). */
+ * several; PREFIX.<pair>.<name>=<value>.* for an exact profile of an input), and the top-10 table
+ * on out unless out is NULL. 0 or a negated bench_err (BENCH_E_IO). */
 int profile_write_all(const struct bench_report *rep, const char *prefix, FILE *out, struct bench_error *err);
 
 #endif /* HOST_PROFILE_PROFILE_H */

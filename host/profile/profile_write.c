@@ -1,5 +1,6 @@
 /* A profile's writers (profile.h): the console's top-N table, folded stacks and a callgrind file. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,15 +91,23 @@ static int write_one(const struct bench_report *rep, const struct bench_profile 
 	int bad;
 
 	if (rep->n_profiles > 1)
-		str_fmt_cut(path, sizeof(path), "%s.%s.%s", prefix, p->name, ext);
+		str_fmt_cut(path, sizeof(path), "%s.%s", prefix, p->name);
 	else
-		str_fmt_cut(path, sizeof(path), "%s.%s", prefix, ext);
+		str_fmt_cut(path, sizeof(path), "%s", prefix);
+	for (size_t i = 0; rep->n_profiles > 1 && i < p->n_args; i++)
+		(void)str_append(path, sizeof(path), ".%s=%" PRId64, p->args[i].name, p->args[i].value);
+	(void)str_append(path, sizeof(path), ".%s", ext);
 	f = fopen(path, "w");
 	if (!f)
 		return bench_fail(err, BENCH_E_IO, "cannot write the profile to %s: %s: check the --profile prefix",
 		                  path, strerror(errno));
-	bad = !strcmp(ext, "folded") ? profile_write_folded(f, p)
-	                             : profile_write_callgrind(f, p, results_basename(rep->context.firmware));
+	if (p->exact)
+		bad = !strcmp(ext, "folded")
+		          ? profile_write_folded_exact(f, p)
+		          : profile_write_callgrind_exact(f, p, results_basename(rep->context.firmware));
+	else
+		bad = !strcmp(ext, "folded") ? profile_write_folded(f, p)
+		                             : profile_write_callgrind(f, p, results_basename(rep->context.firmware));
 	if (fclose(f) || bad)
 		return bench_fail(err, BENCH_E_IO, "writing the profile to %s failed", path);
 	return 0;
@@ -110,11 +119,14 @@ int profile_write_all(const struct bench_report *rep, const char *prefix, FILE *
 
 	for (size_t i = 0; i < rep->n_profiles; i++) {
 		const struct bench_profile *p = &rep->profiles[i];
-		if (out && profile_print_top(out, p, PROFILE_TOP))
+		if (out &&
+		    (p->exact ? profile_print_top_exact(out, p, PROFILE_TOP) : profile_print_top(out, p, PROFILE_TOP)))
 			return bench_fail(err, BENCH_E_IO, "writing the profile table failed");
 		if (prefix && ((rc = write_one(rep, p, prefix, "folded", err)) ||
 		               (rc = write_one(rep, p, prefix, "callgrind", err))))
 			return rc;
 	}
+	if (out && profile_print_input_diffs(out, rep))
+		return bench_fail(err, BENCH_E_IO, "writing the profile table failed");
 	return 0;
 }

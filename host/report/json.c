@@ -10,6 +10,7 @@
 
 #include "report/cjson_out.h"
 #include "report/json_measures.h"
+#include "report/json_profile.h"
 #include "report/reporter.h"
 
 static cJSON *str_or_null(const char *s)
@@ -255,7 +256,8 @@ cJSON *json_report_build(const struct bench_report *rep)
 		cJSON *profiles = cJSON_CreateArray();
 		ok = add(root, "profile", profiles);
 		for (size_t i = 0; ok && i < rep->n_profiles; i++) {
-			cJSON *p = profile_json(&rep->profiles[i]);
+			const struct bench_profile *bp = &rep->profiles[i];
+			cJSON *p = bp->exact ? json_profile_exact(bp) : profile_json(bp);
 			ok = p && cJSON_AddItemToArray(profiles, p);
 		}
 	}

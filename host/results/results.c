@@ -44,11 +44,27 @@ void results_free(struct bench_report *r)
 
 void results_profile_free(struct bench_profile *p)
 {
+	for (size_t i = 0; p->functions && i < p->n_functions; i++)
+		free(p->functions[i].by_reason);
+	for (size_t i = 0; p->insns && i < p->n_insns; i++)
+		free(p->insns[i].by_reason);
+	for (size_t i = 0; p->stacks && i < p->n_stacks; i++)
+		free(p->stacks[i].frames);
+	for (size_t i = 0; p->calls && i < p->n_calls; i++)
+		free(p->calls[i].incl_by_reason);
 	free(p->functions);
 	free(p->lines);
+	free(p->reasons);
+	free(p->insns);
+	free(p->stacks);
+	free(p->calls);
 	p->functions = NULL;
 	p->lines = NULL;
-	p->n_functions = p->n_lines = 0;
+	p->reasons = NULL;
+	p->insns = NULL;
+	p->stacks = NULL;
+	p->calls = NULL;
+	p->n_functions = p->n_lines = p->n_reasons = p->n_insns = p->n_stacks = p->n_calls = 0;
 }
 
 static bool same_args(const struct bench_result *res, const struct bench_arg *args, size_t n_args)

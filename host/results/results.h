@@ -112,6 +112,12 @@ struct bench_profile_fn {
 	char name[BENCH_NAME_MAX]; /* the ELF function, or "[unknown]" where no symbol covers the PC */
 	uint64_t samples;
 	double share, error, cycles;
+	/* Exact profiles only (bench_profile.exact): cycles spent in the function's own instructions
+	 * (exclusive, == cycles), in it and everything it called or that interrupted it (inclusive, each
+	 * stack counted once however often the function is on it), times entered by a call or an
+	 * exception, instructions executed, and the exclusive cycles under each reason. */
+	uint64_t self, incl, calls, execs;
+	uint64_t *by_reason; /* n_reasons of the profile */
 };
 
 /* One (function, source line) with samples; file "" and line 0 where the ELF has no line for it. */
@@ -121,6 +127,33 @@ struct bench_profile_line {
 	unsigned line;
 	uint64_t samples;
 	uint64_t cycles; /* integer shares of the total: the lines' cycles add up to round(mean cycles) */
+	uint64_t execs;  /* exact profiles: instructions executed on the line */
+};
+
+/* Exact profiles: one instruction of the stretch, all its calling contexts together. */
+struct bench_profile_insn {
+	uint32_t addr;
+	char function[BENCH_NAME_MAX];
+	char file[256]; /* "" and line 0 where the ELF has no line for it */
+	unsigned line;
+	uint64_t execs, cycles;
+	uint64_t *by_reason;
+};
+
+/* Exact profiles: one call stack ("main;fut;__aeabi_fmul", outermost first) and the cycles of the
+ * instructions run with exactly that stack (folded stacks). */
+struct bench_profile_stack {
+	char *frames;
+	uint64_t cycles;
+};
+
+/* Exact profiles: the calls from one function to another (an exception's handler counts as called
+ * by the function it interrupted), with the inclusive cycles of the callee's runs from there. */
+struct bench_profile_call {
+	char caller[BENCH_NAME_MAX], callee[BENCH_NAME_MAX];
+	uint32_t caller_addr; /* the caller's first instruction run in that context: the call's position */
+	uint64_t calls, incl, incl_execs;
+	uint64_t *incl_by_reason;
 };
 
 struct bench_profile {
@@ -135,6 +168,23 @@ struct bench_profile {
 	size_t n_functions;
 	struct bench_profile_line *lines; /* by function in the order above, then file and line */
 	size_t n_lines;
+	/* Exact profiles (source "ledger": the virtual board's cycle ledger, docs/profile.md), one per
+	 * result (marker pair and input). samples and discarded are 0, share is cycles / total and error
+	 * 0. The figures are sums over the result's `stretches` measured stretches, the calibrated
+	 * empty pair's cycles taken off each, so total equals the sum of the result's samples. */
+	bool exact;
+	struct bench_arg args[BENCH_MAX_ARGS];
+	size_t n_args;
+	uint64_t stretches, total;
+	char (*reasons)[32]; /* the ledger's reasons, in the order of every by_reason array */
+	size_t n_reasons;
+	struct bench_profile_insn *insns; /* by address */
+	size_t n_insns;
+	struct bench_profile_stack *stacks; /* most cycles first */
+	size_t n_stacks;
+	struct bench_profile_call *calls;
+	size_t n_calls;
+	char note[256]; /* what was not exact ("" when all is): shown and kept in the JSON */
 };
 
 struct bench_context {
