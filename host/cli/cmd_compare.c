@@ -10,6 +10,7 @@
 #include "cli/cmd.h"
 #include "results/compare.h"
 #include "results/compare_measures.h"
+#include "results/compare_profile.h"
 #include "report/json_read.h"
 
 static void compare_usage(FILE *out)
@@ -131,6 +132,8 @@ int cmd_compare(int argc, char **argv)
 		rc = compare_print(stdout, &res, &o, &err);
 	if (rc == 0 && compare_measures_print(stdout, &mres, &mo) < 0)
 		rc = bench_fail(&err, BENCH_E_IO, "writing the comparison to stdout failed");
+	if (rc == 0 && compare_print_profiles(stdout, &base, &cur, &res)) /* per-function deltas (docs/profile.md) */
+		rc = bench_fail(&err, BENCH_E_IO, "writing the profile comparison to stdout failed");
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = bench_fail(&err, BENCH_E_IO, "writing the comparison to stdout failed");
 	if (rc == 0 && !res.regressions && mres.regressions)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/str.h"
+#include "report/json_profile.h"
 
 /* Copies a JSON string field into a fixed buffer; absent or null leaves "". -1 when it is longer
  * than the buffer: bench writes every field from a buffer of the same size, so a longer one was not
@@ -342,7 +343,8 @@ static int read_root(const cJSON *root, const char *what, struct bench_report *r
 		if (rc < 0)
 			return rc;
 	}
-	return 0;
+	/* bench run --profile's profiles, for bench compare's per-function deltas. */
+	return json_profile_read_all(cJSON_GetObjectItemCaseSensitive(root, "profile"), what, rep, err);
 }
 
 /* RFC 8259 section 4 leaves duplicate names' meaning open and cJSON keeps the first: a report

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/str.h"
+#include "results/compare.h"
 #include "results/compare_profile.h"
 
 /* Whole cycles without a decimal, a mean with one. */
@@ -160,5 +161,34 @@ int profile_diff_print(FILE *out, const struct profile_diff *d, const char *titl
 	}
 	if (!shown && fprintf(out, "  (no function changed)\n") < 0)
 		return -1;
+	return 0;
+}
+
+int compare_print_profiles(FILE *out, const struct bench_report *base, const struct bench_report *cur,
+                           const struct compare_result *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct compare_row *row = &r->rows[i];
+		const struct bench_profile *a, *b;
+		struct profile_diff d;
+		char label[BENCH_NAME_MAX * 4], title[BENCH_NAME_MAX * 5];
+		int bad;
+
+		if (!row->base || !row->cur)
+			continue;
+		a = profile_find(base, row->base->name, row->base->args, row->base->n_args);
+		b = profile_find(cur, row->cur->name, row->cur->args, row->cur->n_args);
+		if (!a || !b)
+			continue;
+		if (profile_diff(a, b, &d))
+			return -1;
+		results_label(row->cur, label, sizeof(label));
+		str_fmt_cut(title, sizeof(title), "profile %s: NEW (B) against BASE (A)%s", label,
+		            a->exact != b->exact ? ", one exact and one sampled" : "");
+		bad = profile_diff_print(out, &d, title, 10);
+		profile_diff_free(&d);
+		if (bad)
+			return -1;
+	}
 	return 0;
 }

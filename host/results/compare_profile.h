@@ -40,4 +40,11 @@ const struct bench_profile *profile_find(const struct bench_report *rep, const c
  * with no change are left out; `title` heads it. -1 on a failed write. */
 int profile_diff_print(FILE *out, const struct profile_diff *d, const char *title, size_t top);
 
+/* bench compare: for every pair of results (base, cur) of r with a profile in both reports, the
+ * profile diff (NEW against BASE). Nothing when neither report has profiles. -1 on a failed write
+ * or out of memory. */
+struct compare_result;
+int compare_print_profiles(FILE *out, const struct bench_report *base, const struct bench_report *cur,
+                           const struct compare_result *r);
+
 #endif /* HOST_RESULTS_COMPARE_PROFILE_H */

@@ -16,6 +16,9 @@
 #include "bench_skip.h"
 #include "profile/profile.h"
 #include "profile/profile_exact.h"
+#include "report/json.h"
+#include "report/json_read.h"
+#include "results/compare.h"
 #include "results/compare_profile.h"
 
 static const char *out_dir, *annotate;
@@ -261,12 +264,80 @@ static void test_diff(void **state)
 	profile_exact_free(&x);
 }
 
+/* A report of the two inputs written as JSON and read back (bench compare's path): the profiles
+ * come back with their functions and reasons, and compare_print_profiles sets input 3's against
+ * itself (no change) and a report with fmul 11 cycles faster against it. */
+static void test_json_compare(void **state)
+{
+	struct profile_exact x;
+	struct elf_file e = fake_elf();
+	struct bench_report rep, back, slow;
+	struct bench_error err;
+	struct compare_opts o;
+	struct compare_result r;
+	const struct bench_arg in0 = {"input", 0}, in3 = {"input", 3};
+	cJSON *root;
+	char *text, *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	(void)state;
+	build(&x);
+	results_init(&rep);
+	results_init(&back);
+	results_init(&slow);
+	rep.schema_version = BENCH_SCHEMA_VERSION;
+	assert_int_equal(results_add_sample(results_get(&rep, "fut", &in0, 1), 14, 0), 0);
+	assert_int_equal(results_add_sample(results_get(&rep, "fut", &in3, 1), 25, 0), 0);
+	assert_int_equal(results_add_sample(results_get(&rep, "fut", &in3, 1), 25, 0), 0);
+	results_finish(&rep);
+	assert_int_equal(profile_exact_to_report(&x, NULL, &e, &rep, &err), 0);
+	root = json_report_build(&rep);
+	assert_non_null(root);
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	assert_non_null(text);
+	assert_int_equal(json_read_text(text, strlen(text), "t.json", &back, &err), 0);
+	assert_int_equal(json_read_text(text, strlen(text), "t.json", &slow, &err), 0);
+	cJSON_free(text);
+	assert_int_equal(back.n_profiles, 2);
+	assert_true(back.profiles[1].exact);
+	assert_int_equal(back.profiles[1].total, 50);
+	assert_int_equal(back.profiles[1].stretches, 2);
+	assert_int_equal(back.profiles[1].n_reasons, 2);
+	assert_string_equal(back.profiles[1].functions[0].name, "__aeabi_fmul");
+	assert_int_equal(back.profiles[1].functions[0].by_reason[0], 38);
+	/* NEW: input 0's fmul 11 cycles slower (9 -> 20 under block). */
+	slow.profiles[0].functions[0].self = 20;
+	slow.profiles[0].functions[0].cycles = 20;
+	slow.profiles[0].functions[0].by_reason[0] = 19;
+	slow.profiles[0].total = 25;
+	compare_opts_init(&o);
+	assert_int_equal(compare_reports(&back, &slow, &o, &r, &err), 0);
+	mem = open_memstream(&buf, &len);
+	assert_non_null(mem);
+	assert_int_equal(compare_print_profiles(mem, &back, &slow, &r), 0);
+	fclose(mem);
+	assert_non_null(strstr(buf, "profile fut[input=0]: NEW (B) against BASE (A): +11 cycles (14 -> 25)"));
+	assert_non_null(strstr(buf, "__aeabi_fmul"));
+	assert_non_null(strstr(buf, "+11"));
+	assert_non_null(strstr(buf, "block +11"));
+	assert_non_null(strstr(buf, "profile fut[input=3]: NEW (B) against BASE (A): +0 cycles (25 -> 25)"));
+	free(buf);
+	compare_free(&r);
+	results_free(&rep);
+	results_free(&back);
+	results_free(&slow);
+	profile_exact_free(&x);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_exact),
 	    cmocka_unit_test(test_writers),
 	    cmocka_unit_test(test_diff),
+	    cmocka_unit_test(test_json_compare),
 	};
 
 	out_dir = argc > 1 ? argv[1] : ".";

@@ -1,0 +1,176 @@
+/* The JSON report's profiles read back (json_profile.h) for bench compare's per-function deltas. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/str.h"
+#include "report/json_profile.h"
+
+/* A count or cycles: a number from 0 to 2^53 (exact in a double); null gives -1 (not measured). */
+static double numv(const cJSON *it, bool *ok)
+{
+	if (cJSON_IsNull(it))
+		return -1.0;
+	if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0 ||
+	    it->valuedouble > 9007199254740992.0) {
+		*ok = false;
+		return 0;
+	}
+	return it->valuedouble;
+}
+
+static double num(const cJSON *o, const char *key, bool *ok)
+{
+	return numv(cJSON_GetObjectItemCaseSensitive(o, key), ok);
+}
+
+static bool str(char *dst, size_t cap, const cJSON *o, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(it) && it->valuestring && it->valuestring[0] && !str_copy(dst, cap, it->valuestring);
+}
+
+static int bad(struct bench_error *err, const char *what, size_t i, const char *field)
+{
+	return bench_fail(err, BENCH_E_REPORT,
+	                  "%s: profile[%zu].%s is missing or malformed: not a report this bench wrote", what, i, field);
+}
+
+static int read_args(const cJSON *o, struct bench_profile *p)
+{
+	const cJSON *a;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(o, "args"))
+	{
+		if (p->n_args >= BENCH_MAX_ARGS || !cJSON_IsNumber(a) || a->valuedouble != floor(a->valuedouble) ||
+		    str_copy(p->args[p->n_args].name, sizeof(p->args[0].name), a->string))
+			return -1;
+		p->args[p->n_args++].value = (int64_t)a->valuedouble;
+	}
+	return 0;
+}
+
+static int read_reasons(const cJSON *o, struct bench_profile *p)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(o, "reasons"), *r;
+	int n = cJSON_GetArraySize(arr);
+
+	if (!cJSON_IsArray(arr) || n > 32 || !(p->reasons = calloc(n ? (size_t)n : 1, sizeof(*p->reasons))))
+		return -1;
+	cJSON_ArrayForEach(r, arr)
+	{
+		if (!cJSON_IsString(r) || str_copy(p->reasons[p->n_reasons], sizeof(p->reasons[0]), r->valuestring))
+			return -1;
+		p->n_reasons++;
+	}
+	return 0;
+}
+
+static int read_fn(const cJSON *e, const struct bench_profile *p, struct bench_profile_fn *f)
+{
+	bool ok = str(f->name, sizeof(f->name), e, "name");
+	const cJSON *by = cJSON_GetObjectItemCaseSensitive(e, "by_reason"), *v;
+	size_t r = 0;
+
+	if (!p->exact) {
+		f->samples = (uint64_t)num(e, "samples", &ok);
+		f->share = num(e, "share", &ok);
+		f->cycles = num(e, "cycles", &ok);
+		return ok ? 0 : -1;
+	}
+	f->self = (uint64_t)num(e, "cycles", &ok);
+	f->cycles = (double)f->self;
+	f->share = num(e, "share", &ok);
+	f->incl = (uint64_t)num(e, "inclusive", &ok);
+	f->calls = (uint64_t)num(e, "calls", &ok);
+	f->execs = (uint64_t)num(e, "instructions", &ok);
+	if (!ok || cJSON_GetArraySize(by) != (int)p->n_reasons ||
+	    !(f->by_reason = calloc(p->n_reasons ? p->n_reasons : 1, sizeof(uint64_t))))
+		return -1;
+	cJSON_ArrayForEach(v, by)
+	{
+		f->by_reason[r++] = (uint64_t)numv(v, &ok);
+	}
+	return ok ? 0 : -1;
+}
+
+/* One entry: 0, 1 when its source is unknown (skipped), -1 when malformed (field names the part). */
+static int read_one(const cJSON *o, struct bench_profile *p, const char **field)
+{
+	char source[16];
+	const cJSON *fns, *e;
+	bool ok = true;
+	size_t n;
+
+	memset(p, 0, sizeof(*p));
+	*field = "source";
+	if (!cJSON_IsObject(o) || !str(source, sizeof(source), o, "source"))
+		return -1;
+	if (strcmp(source, "ledger") && strcmp(source, "DWT_PCSR"))
+		return 1;
+	memcpy(p->source, source, sizeof(p->source));
+	p->exact = !strcmp(source, "ledger");
+	*field = "name";
+	if (!str(p->name, sizeof(p->name), o, "name"))
+		return -1;
+	*field = "cycles";
+	p->cycles = num(o, "cycles", &ok);
+	p->cycles_known = p->cycles >= 0;
+	if (!ok)
+		return -1;
+	if (p->exact) {
+		p->total = (uint64_t)p->cycles;
+		*field = "stretches";
+		p->stretches = (uint64_t)num(o, "stretches", &ok);
+		*field = "args";
+		if (!ok || read_args(o, p))
+			return -1;
+		*field = "reasons";
+		if (read_reasons(o, p))
+			return -1;
+	} else {
+		*field = "samples";
+		p->samples = (uint64_t)num(o, "samples", &ok);
+		if (!ok)
+			return -1;
+	}
+	*field = "functions";
+	fns = cJSON_GetObjectItemCaseSensitive(o, "functions");
+	n = (size_t)cJSON_GetArraySize(fns);
+	if (!cJSON_IsArray(fns) || !(p->functions = calloc(n ? n : 1, sizeof(*p->functions))))
+		return -1;
+	cJSON_ArrayForEach(e, fns)
+	{
+		if (read_fn(e, p, &p->functions[p->n_functions]))
+			return -1;
+		p->n_functions++;
+	}
+	return 0;
+}
+
+int json_profile_read_all(const cJSON *arr, const char *what, struct bench_report *rep, struct bench_error *err)
+{
+	const cJSON *o;
+	size_t i = 0, n = (size_t)cJSON_GetArraySize(arr);
+
+	if (!arr || !n)
+		return 0;
+	if (!cJSON_IsArray(arr))
+		return bench_fail(err, BENCH_E_REPORT, "%s: \"profile\" is not an array: not a report this bench wrote",
+		                  what);
+	if (!(rep->profiles = calloc(n, sizeof(*rep->profiles))))
+		return bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", what);
+	cJSON_ArrayForEach(o, arr)
+	{
+		const char *field = "";
+		int rc = read_one(o, &rep->profiles[rep->n_profiles], &field);
+		if (rc < 0) {
+			results_profile_free(&rep->profiles[rep->n_profiles]);
+			return bad(err, what, i, field);
+		}
+		if (rc == 0)
+			rep->n_profiles++;
+		i++;
+	}
+	return 0;
+}
