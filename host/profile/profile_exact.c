@@ -22,8 +22,10 @@ void profile_exact_free(struct profile_exact *x)
 	profile_ledger_free(&x->cal);
 	for (size_t i = 0; i < PROFILE_EXACT_PAIRS; i++)
 		profile_ledger_free(&x->pairs[i].l);
-	for (size_t i = 0; i < x->n_results; i++)
+	for (size_t i = 0; i < x->n_results; i++) {
 		profile_ledger_free(&x->results[i].l);
+		profile_ledger_free(&x->results[i].first);
+	}
 	free(x->results);
 	profile_exact_init(x);
 }
@@ -106,6 +108,7 @@ static struct profile_exact_result *result_of(struct profile_exact *x, const cha
 		memcpy(grown->args, args, n_args * sizeof(*args));
 	grown->n_args = args ? n_args : 0;
 	profile_ledger_init(&grown->l, x->n_reasons);
+	profile_ledger_init(&grown->first, x->n_reasons);
 	return grown;
 }
 
@@ -128,6 +131,17 @@ static struct profile_exact_pair *pair_of(struct profile_exact *x, uint16_t id, 
 			free_pair = &x->pairs[i];
 	}
 	return create ? free_pair : NULL;
+}
+
+/* One more stretch of res: summed, and kept apart when it is the first (most stretches on the
+ * virtual board run alike: then the profile is of one, comparable with the result's cycles). */
+static int add_stretch(struct profile_exact_result *res, const struct profile_ledger *l)
+{
+	if (!res->stretches++ && profile_ledger_merge(&res->first, l))
+		return -1;
+	if (res->stretches > 1 && !res->differ)
+		res->differ = !profile_ledger_equal(&res->first, l);
+	return profile_ledger_merge(&res->l, l);
 }
 
 /* The stretch of pair p ends at END marker m: the calibration off, into its result. */
@@ -156,8 +170,7 @@ static int close_pair(struct profile_exact *x, struct profile_exact_pair *p, con
 	if (!x->have_cal && !res->note[0])
 		str_fmt_cut(res->note, sizeof(res->note),
 		            "no calibration pair was recorded: nothing was taken off the stretches");
-	res->stretches++;
-	return profile_ledger_merge(&res->l, &p->l);
+	return add_stretch(res, &p->l);
 }
 
 int profile_exact_halt(struct profile_exact *x, const struct marker *m, bool warm, const struct bench_arg *args,
@@ -196,9 +209,7 @@ int profile_exact_span(struct profile_exact *x, const char *name, bool warm)
 
 	if (!warm) {
 		res = result_of(x, name, NULL, 0);
-		rc = !res || profile_ledger_merge(&res->l, &x->since) ? -1 : 0;
-		if (res)
-			res->stretches++;
+		rc = !res || add_stretch(res, &x->since) ? -1 : 0;
 	}
 	profile_ledger_clear(&x->since);
 	return rc;

@@ -24,8 +24,10 @@ struct profile_exact_result {
 	char name[BENCH_NAME_MAX];
 	struct bench_arg args[BENCH_MAX_ARGS];
 	size_t n_args;
-	struct profile_ledger l;
+	struct profile_ledger l;     /* every stretch summed */
+	struct profile_ledger first; /* the first stretch alone */
 	uint64_t stretches;
+	bool differ;    /* a stretch ran otherwise than the first: the profile is of the sum */
 	char note[256]; /* the first thing not exact about it, "" when none */
 };
 

@@ -349,8 +349,10 @@ static int sort_functions(struct bench_profile *p, size_t *rank)
 int profile_exact_aggregate(const struct profile_exact *x, const struct profile_exact_result *res,
                             const struct elf_file *elf, struct profile_lines *lines, struct bench_profile *out)
 {
-	struct agg a = {.x = x, .l = &res->l, .elf = elf, .out = out};
-	struct cell_info *info = calloc(res->l.n ? res->l.n : 1, sizeof(*info));
+	/* Stretches that all ran alike: the profile of one; else of their sum. */
+	const struct profile_ledger *l = res->differ ? &res->l : &res->first;
+	struct agg a = {.x = x, .l = l, .elf = elf, .out = out};
+	struct cell_info *info = calloc(l->n ? l->n : 1, sizeof(*info));
 	size_t *rank = NULL;
 	int rc = -1;
 
@@ -362,8 +364,9 @@ int profile_exact_aggregate(const struct profile_exact *x, const struct profile_
 	memcpy(out->args, res->args, res->n_args * sizeof(res->args[0]));
 	out->n_args = res->n_args;
 	out->stretches = res->stretches;
-	out->total = res->l.total;
-	out->cycles = (double)res->l.total;
+	out->summed = res->differ;
+	out->total = l->total;
+	out->cycles = (double)l->total;
 	out->cycles_known = true;
 	out->n_reasons = x->n_reasons;
 	out->reasons = calloc(x->n_reasons ? x->n_reasons : 1, sizeof(*out->reasons));

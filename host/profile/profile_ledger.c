@@ -131,6 +131,38 @@ int profile_ledger_merge(struct profile_ledger *dst, const struct profile_ledger
 	return 0;
 }
 
+/* The index of (node, addr) in l, or -1. */
+static long find(const struct profile_ledger *l, uint32_t node, uint32_t addr)
+{
+	if (!l->n_slots)
+		return -1;
+	for (size_t h = hash(node, addr, l->n_slots); l->slots[h]; h = (h + 1) & (l->n_slots - 1)) {
+		const struct profile_cell *c = &l->cells[l->slots[h] - 1];
+		if (c->node == node && c->addr == addr)
+			return (long)(l->slots[h] - 1);
+	}
+	return -1;
+}
+
+bool profile_ledger_equal(const struct profile_ledger *a, const struct profile_ledger *b)
+{
+	size_t ne = a->n_enters > b->n_enters ? a->n_enters : b->n_enters;
+
+	if (a->n != b->n || a->total != b->total || a->n_reasons != b->n_reasons)
+		return false;
+	for (size_t i = 0; i < a->n; i++) {
+		long k = find(b, a->cells[i].node, a->cells[i].addr);
+		if (k < 0 || b->cells[k].execs != a->cells[i].execs ||
+		    memcmp(&a->cycles[i * a->n_reasons], &b->cycles[(size_t)k * b->n_reasons],
+		           a->n_reasons * sizeof(*a->cycles)))
+			return false;
+	}
+	for (size_t k = 0; k < ne; k++)
+		if ((k < a->n_enters ? a->enters[k] : 0) != (k < b->n_enters ? b->enters[k] : 0))
+			return false;
+	return true;
+}
+
 /* Takes up to *want cycles of reason r (any reason when r is n_reasons) off the cells at addr (every
  * address when all). */
 static void take_from(struct profile_ledger *l, size_t r, uint64_t *want, bool all, uint32_t addr)

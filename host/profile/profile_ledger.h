@@ -6,6 +6,7 @@
 #ifndef HOST_PROFILE_PROFILE_LEDGER_H
 #define HOST_PROFILE_PROFILE_LEDGER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +50,9 @@ int profile_ledger_add(struct profile_ledger *l, uint32_t node, uint32_t addr, u
 int profile_ledger_enter(struct profile_ledger *l, uint32_t node, uint64_t count);
 /* dst += src (the same reasons). -1 when out of memory. */
 int profile_ledger_merge(struct profile_ledger *dst, const struct profile_ledger *src);
+/* Whether a and b hold the same cells with the same executions and cycles, and the same entries:
+ * two stretches that ran alike. */
+bool profile_ledger_equal(const struct profile_ledger *a, const struct profile_ledger *b);
 /* The cycles of cell i under reason r. */
 uint64_t profile_ledger_cycles(const struct profile_ledger *l, size_t i, size_t r);
 

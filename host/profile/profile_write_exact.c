@@ -40,13 +40,17 @@ int profile_print_top_exact(FILE *out, const struct bench_profile *p, size_t top
 	char label[160];
 
 	profile_label(p, label, sizeof(label));
-	if (fprintf(out,
-	            "\nprofile %s: exact (the virtual board's cycle ledger): %" PRIu64 " cycles in %" PRIu64
-	            " stretch%s, the calibrated empty pair taken off each\n",
-	            label, p->total, p->stretches, p->stretches == 1 ? "" : "es") < 0 ||
-	    (p->note[0] && fprintf(out, "  note: %s\n", p->note) < 0) ||
-	    fprintf(out, "  %-28s %10s %8s %10s %7s %8s  %s\n", "function", "cycles", "share", "inclusive", "calls",
-	            "instrs", "main reasons (cycles)") < 0)
+	if (p->summed ? fprintf(out,
+	                        "\nprofile %s: exact (the virtual board's cycle ledger): %" PRIu64
+	                        " cycles, the sum of %" PRIu64 " stretches that ran differently\n",
+	                        label, p->total, p->stretches) < 0
+	              : fprintf(out,
+	                        "\nprofile %s: exact (the virtual board's cycle ledger): %" PRIu64
+	                        " cycles a stretch, the %" PRIu64 " measured ran alike\n",
+	                        label, p->total, p->stretches) < 0 ||
+	                    (p->note[0] && fprintf(out, "  note: %s\n", p->note) < 0) ||
+	                    fprintf(out, "  %-28s %10s %8s %10s %7s %8s  %s\n", "function", "cycles", "share",
+	                            "inclusive", "calls", "instrs", "main reasons (cycles)") < 0)
 		return -1;
 	for (size_t i = 0; i < p->n_functions && i < top; i++) {
 		const struct bench_profile_fn *f = &p->functions[i];

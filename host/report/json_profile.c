@@ -136,6 +136,7 @@ cJSON *json_profile_exact(const struct bench_profile *p)
 	ok = ok && add(o, "args", args);
 	args = NULL;
 	ok = ok && add(o, "stretches", num(p->stretches));
+	ok = ok && add(o, "summed", cJSON_CreateBool(p->summed));
 	ok = ok && add(o, "cycles", num(p->total));
 	ok = ok && add(o, "note", p->note[0] ? cJSON_CreateString(p->note) : cJSON_CreateNull());
 	ok = ok && add(o, "reasons", reasons);

@@ -122,6 +122,7 @@ static int read_one(const cJSON *o, struct bench_profile *p, const char **field)
 		p->total = (uint64_t)p->cycles;
 		*field = "stretches";
 		p->stretches = (uint64_t)num(o, "stretches", &ok);
+		p->summed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "summed"));
 		*field = "args";
 		if (!ok || read_args(o, p))
 			return -1;

@@ -57,7 +57,7 @@ int profile_diff(const struct bench_profile *a, const struct bench_profile *b, s
 		for (size_t i = 0; i < p->n_functions; i++) {
 			const struct bench_profile_fn *f = &p->functions[i];
 			struct profile_delta *r = row_of(out, f->name);
-			double k = p->exact && p->stretches > 1 ? 1.0 / (double)p->stretches : 1.0;
+			double k = p->exact && p->summed && p->stretches > 1 ? 1.0 / (double)p->stretches : 1.0;
 			double incl = p->exact ? k * (double)f->incl : f->cycles;
 			if (!r) {
 				r = &out->rows[out->n++];
@@ -125,7 +125,7 @@ static double per_stretch(const struct bench_profile *p)
 {
 	if (!p->exact)
 		return p->cycles;
-	return p->stretches > 1 ? (double)p->total / (double)p->stretches : (double)p->total;
+	return p->summed && p->stretches > 1 ? (double)p->total / (double)p->stretches : (double)p->total;
 }
 
 static void cell(char *out, size_t len, bool present, double v)

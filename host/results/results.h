@@ -170,9 +170,12 @@ struct bench_profile {
 	size_t n_lines;
 	/* Exact profiles (source "ledger": the virtual board's cycle ledger, docs/profile.md), one per
 	 * result (marker pair and input). samples and discarded are 0, share is cycles / total and error
-	 * 0. The figures are sums over the result's `stretches` measured stretches, the calibrated
-	 * empty pair's cycles taken off each, so total equals the sum of the result's samples. */
+	 * 0. The calibrated empty pair's cycles are taken off each of the result's `stretches` measured
+	 * stretches. When they all ran alike (the same cycles on every instruction), the figures are
+	 * one stretch's and total is the result's cycles; else (summed) the sums over all of them, and
+	 * total is the sum of the result's samples. */
 	bool exact;
+	bool summed;
 	struct bench_arg args[BENCH_MAX_ARGS];
 	size_t n_args;
 	uint64_t stretches, total;

@@ -628,6 +628,10 @@ static int run_markers_once(struct loop *c)
 			const struct marker *next;
 			if ((rc = on_marker(c, m, cnt, &done)))
 				return rc;
+			if (c->hooks->halt_record &&
+			    (rc = c->hooks->halt_record(c->hooks->record_ctx, m, NULL, c->cur_warm, c->cur_args,
+			                                c->n_cur_args, c->err)))
+				return rc;
 			if (c->mode != LOOP_MODE_BP_MARKERS || done || c->cfg->markers_are_nops)
 				break;
 			next = markers_at(&c->cfg->elf->markers, m->addr + LOOP_BKPT_SIZE);
@@ -662,6 +666,9 @@ static int run_symbols_once(struct loop *c)
 		                  c->cfg->o->stop_sym, c->cfg->o->start_sym);
 	if (pc != c->cfg->sym_start)
 		return diagnose(c, false, pc);
+	if (c->hooks->halt_record &&
+	    (rc = c->hooks->halt_record(c->hooks->record_ctx, NULL, NULL, c->cur_warm, NULL, 0, c->err)))
+		return rc;
 	c->sym_open = true;
 	t0 = clock_now_ms();
 	ran0 = c->ran_min_ms;
@@ -680,7 +687,11 @@ static int run_symbols_once(struct loop *c)
 		return rc;
 	(void)snprintf(name, sizeof(name), "%s..%s", c->cfg->o->start_sym, c->cfg->o->stop_sym);
 	name[BENCH_NAME_MAX - 1] = '\0';
-	return add_sample(c, name, cnt0, cnt1, t0, ran0, wide_wrapped(c, wide0, wide1), &fig);
+	if ((rc = add_sample(c, name, cnt0, cnt1, t0, ran0, wide_wrapped(c, wide0, wide1), &fig)))
+		return rc;
+	return c->hooks->halt_record
+	           ? c->hooks->halt_record(c->hooks->record_ctx, NULL, name, c->cur_warm, NULL, 0, c->err)
+	           : 0;
 }
 
 /* Firmware without bench_init() (--start/--stop on an unmodified binary) never starts the counter:

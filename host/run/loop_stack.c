@@ -143,7 +143,7 @@ int loop_stack_begin(struct loop *c, const char *where, struct loop_pending *p)
 	uint32_t msp = 0;
 	int rc;
 
-	p->painted = !c->cur_warm && (c->cfg->o->stack || (c->cfg->code_img && c->hooks->halt_record));
+	p->painted = !c->cur_warm && (c->cfg->o->stack || (c->cfg->code_img && c->hooks->measures_record));
 	if (!p->painted || !c->cfg->o->stack)
 		return 0;
 	if (!c->cfg->stack_exact)
@@ -171,7 +171,7 @@ int loop_stack_end(struct loop *c, const struct loop_pending *p, uint32_t from, 
 		if ((rc = loop_stack_scan(c, p->sp, exception, out)) || !c->cfg->code_img)
 			return rc;
 	}
-	if ((rc = c->hooks->halt_record(c->hooks->rec_ctx, &rec, c->err)))
+	if ((rc = c->hooks->measures_record(c->hooks->meas_ctx, &rec, c->err)))
 		return rc;
 	if (c->cfg->o->stack && c->cfg->stack_exact)
 		exact_fig(c, p->sp, p->on_msp ? rec.msp_min : rec.psp_min, exception, out);

@@ -67,7 +67,7 @@ struct loop_opts {
 };
 
 /* What the virtual board recorded over the interval that ended at the halt the core is in
- * (bench-sim's halt record, session/sim_record.h), as loop_hooks.halt_record gives it. */
+ * (bench-sim's halt record, session/sim_record.h), as loop_hooks.measures_record gives it. */
 struct loop_record {
 	uint32_t msp_min, psp_min; /* lowest MSP and PSP, exception stacking included */
 	uint64_t exceptions;       /* exceptions entered */
@@ -115,8 +115,15 @@ struct loop_hooks {
 	void *sample_ctx;
 	/* Optional (--stack or --code-size on the virtual board, run/run_measures.h): the record of the
 	 * halt the core is in now. NULL: none (the stack is painted, the code size static). */
-	int (*halt_record)(void *rec_ctx, struct loop_record *out, struct bench_error *err);
-	void *rec_ctx;
+	int (*measures_record)(void *meas_ctx, struct loop_record *out, struct bench_error *err);
+	void *meas_ctx;
+	/* Optional (exact --profile on the virtual board, run/run_profile.h): told of every halt the loop
+	 * handled, so the board's record of the interval that ended there goes where it belongs: m the
+	 * marker (after its handler ran), or NULL with `span` the --start/--stop result a stretch ended
+	 * for (NULL: the records so far belong to no stretch); `warm` and args are the iteration's. */
+	int (*halt_record)(void *record_ctx, const struct marker *m, const char *span, bool warm,
+	                   const struct bench_arg *args, size_t n_args, struct bench_error *err);
+	void *record_ctx;
 };
 
 /* What the loop measures with: the firmware and the counter, resolved by run.c before it starts. */

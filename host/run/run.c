@@ -28,6 +28,7 @@
 #include "profile/profile_sample.h"
 #include "run/loop.h"
 #include "run/run_measures.h"
+#include "run/run_profile.h"
 #include "session/proc.h"
 #include "session/session.h"
 
@@ -52,6 +53,10 @@ struct run_ctx {
 	struct profile prof;
 	struct profile_sampler sampler;
 	struct run_measures meas; /* --stack, --code-size (run_measures.h) */
+	/* --profile on the virtual board: its exact cycle ledger instead (docs/profile.md) */
+	bool exact;
+	struct run_exact rx;
+	bool rx_open;
 };
 
 /* The one test of "stop now": a signal (SIGINT, SIGTERM) or the caller's flag (a farm's thread). */
@@ -414,8 +419,9 @@ static int open_session(struct run_ctx *c)
 	    .icount = o->icount,
 	    /* BENCH_SIM_PRELOAD=0 starts an empty chip that OpenOCD programs (docs/run.md). */
 	    .allow_preload = !(pre && !strcmp(pre, "0")),
-	    .sim_opts = c->meas.sim_opts, /* --sim-opt, and --record when run_measures wants it */
-	    .n_sim_opts = c->meas.n_sim_opts,
+	    .sim_opts = o->sim_opts,
+	    .n_sim_opts = o->n_sim_opts,
+	    .want_record = c->exact || c->meas.want_record, /* bench-sim --record: exact profile, stack, code */
 	    .cancel = {cancelled, c},
 	};
 	int rc = session_open(&c->sess, &so, c->err);
@@ -568,12 +574,17 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 	rc = prepare_firmware(c);
 	if (!rc)
 		rc = prepare_board(c);
-	if (!rc && o->profile && c->have_board)
+	if (!rc && o->profile_sampled && !o->profile)
+		rc = bench_fail(err, BENCH_E_USAGE, "--profile-sampled says how to profile: give --profile PREFIX too");
+	/* The virtual board bench starts knows every cycle: profile exactly unless told to sample. */
+	c->exact = !rc && o->profile && !o->profile_sampled && c->have_board && board_sim_served(&c->board) &&
+	           !o->openocd && !o->gdb;
+	if (!rc && o->profile && !c->exact && c->have_board)
 		rc = profile_check_board(&c->board, err); /* refused before anything starts */
-	if (!rc && o->profile && o->start_sym)
+	if (!rc && o->profile && !c->exact && o->start_sym)
 		rc = bench_fail(err, BENCH_E_USAGE,
 		                "--profile samples between markers, not --start/--stop: put BENCH_BEGIN and "
-		                "BENCH_END around the code");
+		                "BENCH_END around the code, or profile exactly on the virtual board");
 	if (!rc)
 		rc = run_measures_prepare(&c->meas, o, &c->elf,
 		                          c->have_board && board_sim_served(&c->board) && !o->openocd && !o->gdb,
@@ -602,10 +613,18 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 			hooks.every_halt = o->uart;
 		}
 		if (c->meas.want_record && !(rc = run_measures_open(&c->meas, c->sess.work_dir, err))) {
-			hooks.halt_record = run_measures_halt_record;
-			hooks.rec_ctx = &c->meas;
+			hooks.measures_record = run_measures_halt_record;
+			hooks.meas_ctx = &c->meas;
 		}
-		if (!rc && o->profile) {
+		if (!rc && c->exact) {
+			struct sim_record_reader *rd = NULL;
+			if (!(rc = session_open_record(&c->sess, &rd, err))) {
+				run_exact_open(&c->rx, rd);
+				c->rx_open = true;
+				hooks.halt_record = run_exact_halt;
+				hooks.record_ctx = &c->rx;
+			}
+		} else if (!rc && o->profile) {
 			profile_sampler_init(&c->sampler, &c->prof, 0);
 			hooks.sampled_resume = profile_sampled_resume;
 			hooks.sample_ctx = &c->sampler;
@@ -634,9 +653,10 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		}
 		session_finish_work_dir(&c->sess, rc, err);
 	}
-	if (o->profile) { /* the samples counted per function and line, kept also when the run failed */
+	if (o->profile) { /* the samples or the ledger counted per function and line, kept also when the run failed */
 		struct bench_error perr;
-		int prc = profile_to_report(&c->prof, c->firmware_abs, &c->elf, rep, rc ? &perr : err);
+		int prc = c->exact ? profile_exact_to_report(&c->rx.x, c->firmware_abs, &c->elf, rep, rc ? &perr : err)
+		                   : profile_to_report(&c->prof, c->firmware_abs, &c->elf, rep, rc ? &perr : err);
 		rc = rc ? rc : prc;
 	}
 	if (c->meas.img_open) { /* the static code size, also of what a failed run measured */
@@ -644,6 +664,8 @@ int run_measure(const struct run_opts *o, struct bench_report *rep, struct bench
 		int crc = run_measures_code(&c->meas, o, &c->elf, rep, rc ? &cerr : err);
 		rc = rc ? rc : crc;
 	}
+	if (c->rx_open)
+		run_exact_close(&c->rx);
 	finish(c, rc);
 	run_measures_close(&c->meas);
 	profile_free(&c->prof);

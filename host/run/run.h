@@ -65,7 +65,9 @@ struct run_opts {
 	bool keep_interrupted;      /* --keep-interrupted: samples that took an exception count in the stats */
 	bool mask_irqs;             /* --mask-irqs: DHCSR.C_MASKINTS from each BEGIN halt to its END halt */
 	uint64_t clock_hz;          /* --clock-hz: the core clock when the firmware has no SystemCoreClock; 0: board */
-	const char *profile;        /* --profile PREFIX: sample the PC in each stretch (docs/profile.md) */
+	const char *profile;        /* --profile PREFIX: where each stretch's cycles go (docs/profile.md): the
+	                             * virtual board's exact ledger, or DWT_PCSR samples on silicon */
+	bool profile_sampled;       /* --profile-sampled: sample PCSR on the virtual board too */
 	bool stack;                 /* --stack: stack depth of each stretch (docs/run.md "Stack depth") */
 	const char *stack_limit;    /* --stack-limit ADDR: the lowest stack address; NULL: from the ELF */
 	const char *stack_method;   /* --stack-method paint|exact; NULL: exact on the virtual board, else paint */

@@ -12,9 +12,6 @@
 #include "firmware/stack.h"
 #include "session/sim_record.h"
 
-/* bench-sim runs in the work folder: the record lands in WORK_DIR/SIM_RECORD_FILE. */
-static const char record_opt[] = "--record=" SIM_RECORD_FILE;
-
 static int prepare_stack(struct run_measures *m, const struct run_opts *o, const struct elf_file *elf, bool sim_served,
                          struct bench_context *ctx, struct loop_config *cfg, struct bench_error *err)
 {
@@ -54,8 +51,6 @@ int run_measures_prepare(struct run_measures *m, const struct run_opts *o, const
 	int rc;
 
 	memset(m, 0, sizeof(*m));
-	for (size_t i = 0; i < o->n_sim_opts; i++)
-		m->sim_opts[m->n_sim_opts++] = o->sim_opts[i];
 	if ((o->stack || o->stack_limit || o->stack_method) &&
 	    (rc = prepare_stack(m, o, elf, sim_served, ctx, cfg, err)))
 		return rc;
@@ -87,8 +82,6 @@ int run_measures_prepare(struct run_measures *m, const struct run_opts *o, const
 			m->want_record = true;
 		}
 	}
-	if (m->want_record)
-		m->sim_opts[m->n_sim_opts++] = record_opt;
 	return 0;
 }
 

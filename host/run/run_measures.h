@@ -1,7 +1,7 @@
 /* What a run measures besides cycles (issue 24): stack depth (--stack) and code size
  * (--code-size), prepared before the session starts and, on the virtual board, read from
  * bench-sim's halt records (session/sim_record.h) at END halts. run.c calls it; the loop reaches
- * the records only through loop_hooks.halt_record. */
+ * the records only through loop_hooks.measures_record. */
 #ifndef HOST_RUN_RUN_MEASURES_H
 #define HOST_RUN_RUN_MEASURES_H
 
@@ -17,9 +17,7 @@
 struct sim_record_reader;
 
 struct run_measures {
-	bool want_record;                           /* bench-sim must write its halt records (--record) */
-	const char *sim_opts[RUN_MAX_SIM_OPTS + 1]; /* --sim-opt and, with want_record, --record= */
-	size_t n_sim_opts;
+	bool want_record;                 /* bench-sim must write its halt records (session_opts.want_record) */
 	struct sim_record_reader *reader; /* open once the session runs */
 	struct code_image img;            /* --code-size */
 	bool img_open;
@@ -34,7 +32,7 @@ int run_measures_prepare(struct run_measures *m, const struct run_opts *o, const
                          struct bench_context *ctx, struct loop_config *cfg, struct bench_error *err);
 /* Once the session runs in WORK_DIR: opens the record reader when one is wanted. */
 int run_measures_open(struct run_measures *m, const char *work_dir, struct bench_error *err);
-/* loop_hooks.halt_record: the record of the halt the core is in now (ctx: a struct run_measures). */
+/* loop_hooks.measures_record: the record of the halt the core is in now (ctx: a struct run_measures). */
 int run_measures_halt_record(void *ctx, struct loop_record *out, struct bench_error *err);
 /* After the loop: the static code size of every result (--code-size on a board without records). */
 int run_measures_code(struct run_measures *m, const struct run_opts *o, const struct elf_file *elf,

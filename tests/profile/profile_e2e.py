@@ -1,6 +1,13 @@
 #!/usr/bin/env python3
-"""bench run --profile end to end: DWT_PCSR sampled through stock OpenOCD on the virtual board, and
-the refusal on boards without it. Usage: profile_e2e.py BUILD_DIR SOURCE_DIR CASE
+"""bench run --profile end to end: exact from the virtual board's cycle ledger, DWT_PCSR sampled
+through stock OpenOCD on the virtual board (--profile-sampled), and the refusal on boards without
+it. Usage: profile_e2e.py BUILD_DIR SOURCE_DIR CASE
+
+exact: fut-softfp at inputs 0 and 3 (62 and 105 cycles): each profile is one stretch (they all run
+alike), its cycles are the result's, the libgcc functions have their exact cycles, the console sets
+input 3 beside input 0 (+43), and callgrind_annotate's Cycles total and the folded total are the
+result's cycles. agree: shares.elf profiled exactly and sampled; the sampled shares lie within 4
+standard errors of the exact ones and the top function is the same. exact_symbols: --start/--stop.
 
 shares: tests/firmware/profile/shares.c spends 3/4 of its stretch in heavy() and 1/4 in light();
 each sampled share must lie within 4 binomial standard errors (sqrt(p(1-p)/n), n the samples bench
@@ -48,7 +55,7 @@ def shares(transport, repeat=6):
     fw = os.path.join(FW, "profile", "shares.elf")
     for attempt in range(3):
         p, report, prefix = run([fw, "--transport", transport, "--arg", "input=1000000", "--repeat",
-                                 str(repeat << attempt), "--warmup", "0"])
+                                 str(repeat << attempt), "--warmup", "0", "--profile-sampled"])
         expect(p.returncode == 0, f"exit code {p.returncode}")
         if p.returncode:
             return
@@ -119,7 +126,8 @@ def case_shares_jtag():
 
 def case_short():
     # A stretch that ends before any read lands in it: no empty profile, a warning that says so.
-    p, report, prefix = run([os.path.join(FW, "profile", "shares.elf"), "--arg", "input=1", "--repeat", "2"])
+    p, report, prefix = run([os.path.join(FW, "profile", "shares.elf"), "--arg", "input=1", "--repeat", "2",
+                             "--profile-sampled"])
     expect(p.returncode == 0, f"exit code {p.returncode}")
     rep = json.load(open(report)) if os.path.exists(report) else {}
     expect("profile" not in rep, "an empty profile section")
@@ -137,7 +145,8 @@ def refusal(board, fw):
 
 def case_symbols():
     # --start/--stop has no BEGIN..END stretch to sample: refused before anything starts.
-    p, report, prefix = run([os.path.join(EX, "fut-hardfp.elf"), "--start", "main", "--stop", "fut"])
+    p, report, prefix = run([os.path.join(EX, "fut-hardfp.elf"), "--start", "main", "--stop", "fut",
+                             "--profile-sampled"])
     lines = [l for l in p.stderr.splitlines() if l.startswith("bench: ")]
     expect(p.returncode == 2, f"exit code {p.returncode}, expected 2 (usage)")
     expect(len(lines) == 1 and "--profile samples between markers" in lines[0], f"error lines {lines}")
@@ -151,6 +160,119 @@ def case_farm():
     expect(p.returncode == 2, f"exit code {p.returncode}, expected 2 (usage)")
     expect(lines == ["bench: --profile cannot go with --farm: profile one board at a time with --board"],
            f"error lines {lines}")
+
+
+def callgrind_totals(path):
+    """callgrind_annotate's PROGRAM TOTALS of the file: a list of ints, Cycles first."""
+    ann = shutil.which("callgrind_annotate")
+    expect(ann is not None, "callgrind_annotate (valgrind) not found")
+    if not ann:
+        return []
+    a = subprocess.run([ann, path], capture_output=True, text=True)
+    expect(a.returncode == 0, f"callgrind_annotate exit {a.returncode}: {a.stderr}")
+    line = next((l for l in a.stdout.splitlines() if l.endswith("PROGRAM TOTALS")), "")
+    expect(line != "", f"no PROGRAM TOTALS line from callgrind_annotate:\n{a.stdout[:1500]}")
+    return [int(v.replace(",", "")) for v in re.findall(r"([\d,]+)(?: \([\d.]+%\))?\s", line)]
+
+
+def folded_total(path):
+    return sum(int(l.rsplit(" ", 1)[1]) for l in open(path).read().split("\n") if l)
+
+
+# fut-softfp's exact profile by the virtual board's model (docs/profile.md): the functions' own
+# cycles per stretch. Input 3 takes __aeabi_l2f (reached from __floatsisf by a branch, no call).
+SOFTFP = {
+    0: {"__aeabi_fmul": 24, "fut": 20, "__aeabi_f2iz": 8, "__floatsisf": 7, "main": 3},
+    3: {"__aeabi_fmul": 37, "fut": 20, "__aeabi_l2f": 17, "__aeabi_f2iz": 16, "__floatsisf": 12, "main": 3},
+}
+
+
+def case_exact():
+    p, report, prefix = run([os.path.join(EX, "fut-softfp.elf"), "--arg", "input=0,3", "--repeat", "3"])
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    if p.returncode:
+        return
+    c = check_schema(CHECK, SCHEMA, report, "ok")
+    expect(c.returncode == 0, f"schema check: {c.stderr.strip()}")
+    rep = json.load(open(report))
+    prof = rep.get("profile") or []
+    expect(len(prof) == 2, f"{len(prof)} profiles, expected one per input")
+    for pr in prof:
+        v = pr["args"]["input"]
+        res = [r for r in rep["results"] if r["name"] == "fut" and r["args"] == {"input": v}]
+        cycles = res[0]["samples"][0] if res else None
+        expect(res and set(res[0]["samples"]) == {cycles}, f"input {v}: samples {res and res[0]['samples']}")
+        expect(pr["source"] == "ledger" and pr["stretches"] == 3 and not pr["summed"], f"input {v}: {pr['source']}")
+        expect(pr["cycles"] == cycles, f"input {v}: profile cycles {pr['cycles']}, result {cycles}")
+        fns = {f["name"]: f["cycles"] for f in pr["functions"]}
+        expect(fns == SOFTFP.get(v), f"input {v}: functions {fns}, expected {SOFTFP.get(v)}")
+        expect(sum(fns.values()) == cycles, f"input {v}: functions add up to {sum(fns.values())}, not {cycles}")
+        incl = {f["name"]: f["inclusive"] for f in pr["functions"]}
+        expect(incl.get("main") == cycles, f"input {v}: main inclusive {incl.get('main')}")
+        expect(sum(i["cycles"] for i in pr["instructions"]) == cycles, f"input {v}: instructions do not add up")
+        if os.environ.get("BENCH_HAVE_LIBDW") == "1":
+            expect(any(l["file"].endswith("fut.c") for l in pr["lines"]), f"input {v}: no fut.c line")
+        base = f"{prefix}.fut.input={v}"
+        tot = callgrind_totals(base + ".callgrind")
+        expect(tot[:1] == [cycles], f"input {v}: callgrind totals {tot}, expected Cycles {cycles}")
+        expect(len(tot) > 2 and sum(tot[2:]) == cycles, f"input {v}: the reasons' totals {tot[2:]} do not add up")
+        ft = folded_total(base + ".folded")
+        expect(ft == cycles, f"input {v}: folded total {ft}, expected {cycles}")
+    expect("profile fut[input=3] against fut[input=0] (A): +43 cycles (62 -> 105)" in p.stdout,
+           "no per-input difference on the console")
+    expect(re.search(r"^\s+__aeabi_l2f\s+-\s+17\s+\+17\s", p.stdout, re.M) is not None,
+           "the difference does not show __aeabi_l2f's 17 cycles")
+    expect(re.search(r"^\s+__aeabi_fmul\s+24\s+38\.71 %\s+24\s+1\s+19\s+\S", p.stdout, re.M) is not None,
+           "no __aeabi_fmul row with its reasons on the console")
+
+
+def case_agree():
+    # The same ELF and stretches, exact and sampled: the sampled shares within 4 standard errors of
+    # the exact ones (sqrt(p(1-p)/n), n the samples), the same top function.
+    fw = os.path.join(FW, "profile", "shares.elf")
+    p, report, prefix = run([fw, "--arg", "input=100000", "--repeat", "2", "--warmup", "0"])
+    expect(p.returncode == 0, f"exact: exit code {p.returncode}")
+    if p.returncode:
+        return
+    ex = json.load(open(report))["profile"]
+    expect(len(ex) == 1 and ex[0]["source"] == "ledger", f"exact profile {ex}")
+    exact = {f["name"]: f["share"] for f in ex[0]["functions"]}
+    expect(ex[0]["functions"][0]["name"] == "heavy", f"exact top function {ex[0]['functions'][0]['name']}")
+    for attempt in range(3):
+        p, report, prefix = run([fw, "--arg", "input=1000000", "--repeat", str(6 << attempt), "--warmup", "0",
+                                 "--profile-sampled"])
+        expect(p.returncode == 0, f"sampled: exit code {p.returncode}")
+        if p.returncode:
+            return
+        sp = json.load(open(report))["profile"][0]
+        if sp["samples"] >= 200:
+            break
+    n = sp["samples"]
+    expect(sp["source"] == "DWT_PCSR" and n >= 200, f"sampled: {sp['source']}, {n} samples")
+    expect(sp["functions"][0]["name"] == ex[0]["functions"][0]["name"], "the top functions differ")
+    for name in ("heavy", "light"):
+        want = exact.get(name, 0.0)
+        got = next((f["share"] for f in sp["functions"] if f["name"] == name), 0.0)
+        se = math.sqrt(want * (1 - want) / n)
+        print(f"{name}: exact share {want:.4f}, sampled {got:.4f} (n={n}, se {se:.4f})", file=sys.stderr)
+        expect(abs(got - want) <= 4 * se, f"{name}: sampled {got:.4f}, exact {want:.4f} +- {4 * se:.4f}")
+
+
+def case_exact_symbols():
+    # --start/--stop on a firmware with no markers (tests/e2e case_symbols: 575 cycles a boot).
+    p, report, prefix = run([os.path.join(FW, "rsp", "sim_nomarkers.elf"), "--start", "start_trigger", "--stop",
+                             "stop_trigger", "--repeat", "2", "--warmup", "1"])
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    if p.returncode:
+        return
+    rep = json.load(open(report))
+    prof = rep.get("profile") or []
+    cycles = rep["results"][0]["samples"][0]
+    expect(cycles == 575, f"result {cycles} cycles, expected 575")
+    expect(len(prof) == 1 and prof[0]["name"] == "start_trigger..stop_trigger", f"profiles {[q['name'] for q in prof]}")
+    expect(prof and not prof[0]["summed"] and prof[0]["stretches"] == 2, "the two boots did not run alike")
+    expect(prof and prof[0]["cycles"] == cycles, f"profile cycles {prof and prof[0]['cycles']}, result {cycles}")
+    expect(folded_total(prefix + ".folded") == cycles, "folded total is not the result's cycles")
 
 
 def case_qemu():

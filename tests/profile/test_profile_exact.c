@@ -67,7 +67,7 @@ static void stretch(struct profile_exact *x, bool warm, const struct bench_arg *
 static void build(struct profile_exact *x)
 {
 	const char *reasons[] = {"block", "entry_fetch"};
-	const struct bench_arg in0 = {"input", 0}, in3 = {"input", 3};
+	const struct bench_arg in0 = {"input", 0}, in3 = {"input", 3}, in5 = {"input", 5};
 
 	profile_exact_init(x);
 	assert_int_equal(profile_exact_reasons(x, reasons, 2), 0);
@@ -82,7 +82,9 @@ static void build(struct profile_exact *x)
 	stretch(x, true, &in0, 9);  /* warm-up: not counted */
 	stretch(x, false, &in0, 9); /* input 0: 14 cycles */
 	stretch(x, false, &in3, 20);
-	stretch(x, false, &in3, 20); /* input 3: 25 cycles a stretch, two of them */
+	stretch(x, false, &in3, 20); /* input 3: 25 cycles a stretch, two alike */
+	stretch(x, false, &in5, 9);
+	stretch(x, false, &in5, 20); /* input 5: 14 then 25, summed */
 }
 
 static void test_exact(void **state)
@@ -93,7 +95,7 @@ static void test_exact(void **state)
 
 	(void)state;
 	build(&x);
-	assert_int_equal(x.n_results, 2);
+	assert_int_equal(x.n_results, 3);
 	assert_int_equal(profile_exact_aggregate(&x, &x.results[0], &e, NULL, &p), 0);
 	assert_true(p.exact);
 	assert_string_equal(p.source, "ledger");
@@ -134,11 +136,22 @@ static void test_exact(void **state)
 			assert_int_equal(p.calls[i].incl, 13);
 		}
 	results_profile_free(&p);
-	/* Input 3: two stretches of 25. */
+	assert_false(p.summed);
+	results_profile_free(&p);
+	/* Input 3: two stretches of 25 alike: the profile of one. */
 	assert_int_equal(profile_exact_aggregate(&x, &x.results[1], &e, NULL, &p), 0);
 	assert_int_equal(p.stretches, 2);
-	assert_int_equal(p.total, 50);
-	assert_int_equal(p.functions[0].self, 40);
+	assert_false(p.summed);
+	assert_int_equal(p.total, 25);
+	assert_int_equal(p.functions[0].self, 20);
+	assert_int_equal(p.functions[0].calls, 1);
+	results_profile_free(&p);
+	/* Input 5: 14 and 25 are not alike: the sum, 39. */
+	assert_int_equal(profile_exact_aggregate(&x, &x.results[2], &e, NULL, &p), 0);
+	assert_true(p.summed);
+	assert_int_equal(p.total, 39);
+	assert_int_equal(p.functions[0].self, 29);
+	assert_int_equal(p.functions[0].calls, 2);
 	results_profile_free(&p);
 	profile_exact_free(&x);
 }
@@ -201,7 +214,7 @@ static void test_writers(void **state)
 	build(&x);
 	results_init(&rep);
 	assert_int_equal(profile_exact_to_report(&x, NULL, &e, &rep, &err), 0);
-	assert_int_equal(rep.n_profiles, 2);
+	assert_int_equal(rep.n_profiles, 3);
 	(void)snprintf(path, sizeof(path), "%s/exact", out_dir);
 	f = fopen("/dev/null", "w");
 	assert_int_equal(profile_write_all(&rep, path, f, &err), 0);
@@ -209,7 +222,9 @@ static void test_writers(void **state)
 	(void)snprintf(path, sizeof(path), "%s/exact.fut.input=0.folded", out_dir);
 	assert_int_equal(folded_total(path), 14);
 	(void)snprintf(path, sizeof(path), "%s/exact.fut.input=3.folded", out_dir);
-	assert_int_equal(folded_total(path), 50);
+	assert_int_equal(folded_total(path), 25);
+	(void)snprintf(path, sizeof(path), "%s/exact.fut.input=5.folded", out_dir);
+	assert_int_equal(folded_total(path), 39);
 	if (!annotate[0])
 		BENCH_SKIP("callgrind_annotate not found: install valgrind");
 	(void)snprintf(cmd, sizeof(cmd), "%s --inclusive=yes %s/exact.fut.input=0.callgrind", annotate, out_dir);
@@ -300,13 +315,15 @@ static void test_json_compare(void **state)
 	assert_int_equal(json_read_text(text, strlen(text), "t.json", &back, &err), 0);
 	assert_int_equal(json_read_text(text, strlen(text), "t.json", &slow, &err), 0);
 	cJSON_free(text);
-	assert_int_equal(back.n_profiles, 2);
+	assert_int_equal(back.n_profiles, 3);
 	assert_true(back.profiles[1].exact);
-	assert_int_equal(back.profiles[1].total, 50);
+	assert_int_equal(back.profiles[1].total, 25);
 	assert_int_equal(back.profiles[1].stretches, 2);
+	assert_false(back.profiles[1].summed);
+	assert_true(back.profiles[2].summed);
 	assert_int_equal(back.profiles[1].n_reasons, 2);
 	assert_string_equal(back.profiles[1].functions[0].name, "__aeabi_fmul");
-	assert_int_equal(back.profiles[1].functions[0].by_reason[0], 38);
+	assert_int_equal(back.profiles[1].functions[0].by_reason[0], 19);
 	/* NEW: input 0's fmul 11 cycles slower (9 -> 20 under block). */
 	slow.profiles[0].functions[0].self = 20;
 	slow.profiles[0].functions[0].cycles = 20;
