@@ -81,6 +81,9 @@ int profile_write_callgrind(FILE *out, const struct bench_profile *p, const char
 int profile_print_top_exact(FILE *out, const struct bench_profile *p, size_t top);
 int profile_write_folded_exact(FILE *out, const struct bench_profile *p);
 int profile_write_callgrind_exact(FILE *out, const struct bench_profile *p, const char *cmd);
+/* Fills p's instructions' disassembly from the ELF at elf_path (profile_disasm.c); -1 when the
+ * ELF cannot be read (the instructions keep "" then). */
+int profile_disasm(struct bench_profile *p, const char *elf_path);
 /* "fut[input=3]", or the pair's name without inputs. */
 void profile_label(const struct bench_profile *p, char *out, size_t len);
 /* For each pair with exact profiles of several inputs, each input's cycles per function beside the

@@ -235,10 +235,13 @@ int profile_exact_to_report(const struct profile_exact *x, const char *elf_path,
 	rep->profiles = grown;
 	lines = profile_lines_open(elf_path);
 	for (size_t i = 0; i < x->n_results && !rc; i++) {
-		if (profile_exact_aggregate(x, &x->results[i], elf, lines, &rep->profiles[rep->n_profiles]))
+		if (profile_exact_aggregate(x, &x->results[i], elf, lines, &rep->profiles[rep->n_profiles])) {
 			rc = bench_fail(err, BENCH_E_NOMEM, "out of memory counting the profile");
-		else
+		} else {
+			/* Without the ELF's bytes the listing has addresses only: still a profile. */
+			(void)profile_disasm(&rep->profiles[rep->n_profiles], elf_path);
 			rep->n_profiles++;
+		}
 	}
 	profile_lines_close(lines);
 	return rc;

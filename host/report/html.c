@@ -5,6 +5,7 @@
 #include <inttypes.h>
 
 #include "base/str.h"
+#include "report/html_profile.h"
 #include "report/markup.h"
 #include "report/reporter.h"
 #include "report/svg.h"
@@ -171,8 +172,14 @@ int html_write(FILE *out, const struct svg_input *in, struct bench_error *err)
 	      ".ctx td{overflow-wrap:anywhere}\n"
 	      "th{background:#f3f3f3}\n.note{color:#666;font-size:13px}\n"
 	      ".warn{background:#fff4e5;border-left:4px solid #ff7f0e;padding:4px 12px;margin:8px 0;font-size:13px}\n"
-	      "svg{max-width:100%;height:auto}\n</style>\n</head>\n<body>\n<h1>bench report</h1>\n",
+	      "svg{max-width:100%;height:auto}\n",
 	      out);
+	for (size_t r = 0; r < in->n; r++)
+		if (html_profile_any(in->reps[r])) { /* the listing's styles, only on a page that has one */
+			fputs(HTML_PROFILE_CSS, out);
+			break;
+		}
+	fputs("</style>\n</head>\n<body>\n<h1>bench report</h1>\n", out);
 	for (size_t r = 0; r < in->n; r++)
 		if (in->reps[r]->context.cycles_modelled) {
 			fputs("<p class=\"note\">Cycles from the virtual board are modelled (Cortex-M4 TRM timings), "
@@ -214,7 +221,10 @@ int html_write(FILE *out, const struct svg_input *in, struct bench_error *err)
 	      out);
 	result_rows(out, in);
 	/* Numbers never break inside (break-word); the context's SHA-256 and paths may (anywhere). */
-	fputs("</table>\n<h2>Context</h2>\n<table class=\"ctx\">\n", out);
+	fputs("</table>\n", out);
+	for (size_t r = 0; r < in->n; r++) /* bench run --profile's exact profiles (docs/profile.md) */
+		html_profile(out, in->reps[r]);
+	fputs("<h2>Context</h2>\n<table class=\"ctx\">\n", out);
 	context_rows(out, in);
 	fputs("</table>\n</body>\n</html>\n", out);
 	if (ferror(out))

@@ -93,6 +93,7 @@ static bool lines_insns(cJSON *lines, cJSON *insns, const struct bench_profile *
 		ok = ok && add(e, "executions", num(in->execs));
 		ok = ok && add(e, "cycles", num(in->cycles));
 		ok = ok && add(e, "by_reason", by_reason(p, in->by_reason));
+		ok = ok && add(e, "disassembly", in->disasm[0] ? cJSON_CreateString(in->disasm) : cJSON_CreateNull());
 	}
 	return ok;
 }

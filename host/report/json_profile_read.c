@@ -94,6 +94,51 @@ static int read_fn(const cJSON *e, const struct bench_profile *p, struct bench_p
 	return ok ? 0 : -1;
 }
 
+/* An exact profile's instructions (for bench report's annotated listing). */
+static int read_insns(const cJSON *o, struct bench_profile *p)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(o, "instructions"), *e;
+	size_t n = (size_t)cJSON_GetArraySize(arr);
+	bool ok = true;
+
+	if (!arr)
+		return 0;
+	if (!cJSON_IsArray(arr) || !(p->insns = calloc(n ? n : 1, sizeof(*p->insns))))
+		return -1;
+	cJSON_ArrayForEach(e, arr)
+	{
+		struct bench_profile_insn *in = &p->insns[p->n_insns];
+		const cJSON *addr = cJSON_GetObjectItemCaseSensitive(e, "address"), *by, *v;
+		const cJSON *line = cJSON_GetObjectItemCaseSensitive(e, "line");
+		char *end = NULL;
+		size_t r = 0;
+		unsigned long a = cJSON_IsString(addr) ? strtoul(addr->valuestring, &end, 16) : 0;
+
+		if (!end || *end || a > 0xFFFFFFFFul || !str(in->function, sizeof(in->function), e, "function"))
+			return -1;
+		in->addr = (uint32_t)a;
+		(void)str(in->file, sizeof(in->file), e, "file");
+		(void)str(in->disasm, sizeof(in->disasm), e, "disassembly");
+		in->line = cJSON_IsNumber(line) && line->valuedouble >= 1 && line->valuedouble < 1e9
+		               ? (unsigned)line->valuedouble
+		               : 0;
+		in->execs = (uint64_t)num(e, "executions", &ok);
+		in->cycles = (uint64_t)num(e, "cycles", &ok);
+		by = cJSON_GetObjectItemCaseSensitive(e, "by_reason");
+		if (!ok || cJSON_GetArraySize(by) != (int)p->n_reasons ||
+		    !(in->by_reason = calloc(p->n_reasons ? p->n_reasons : 1, sizeof(uint64_t))))
+			return -1;
+		p->n_insns++;
+		cJSON_ArrayForEach(v, by)
+		{
+			in->by_reason[r++] = (uint64_t)numv(v, &ok);
+		}
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
 /* One entry: 0, 1 when its source is unknown (skipped), -1 when malformed (field names the part). */
 static int read_one(const cJSON *o, struct bench_profile *p, const char **field)
 {
@@ -128,6 +173,9 @@ static int read_one(const cJSON *o, struct bench_profile *p, const char **field)
 			return -1;
 		*field = "reasons";
 		if (read_reasons(o, p))
+			return -1;
+		*field = "instructions";
+		if (read_insns(o, p))
 			return -1;
 	} else {
 		*field = "samples";

@@ -138,6 +138,7 @@ struct bench_profile_insn {
 	unsigned line;
 	uint64_t execs, cycles;
 	uint64_t *by_reason;
+	char disasm[64]; /* "bl 0x8000242" (capstone); "" when unknown */
 };
 
 /* Exact profiles: one call stack ("main;fut;__aeabi_fmul", outermost first) and the cycles of the

@@ -218,6 +218,21 @@ def case_exact():
         expect(len(tot) > 2 and sum(tot[2:]) == cycles, f"input {v}: the reasons' totals {tot[2:]} do not add up")
         ft = folded_total(base + ".folded")
         expect(ft == cycles, f"input {v}: folded total {ft}, expected {cycles}")
+    for pr in prof:  # every instruction disassembled (capstone, host/profile/profile_disasm.c)
+        bad = [i["address"] for i in pr["instructions"] if not i["disassembly"]]
+        expect(not bad, f"input {pr['args']}: no disassembly at {bad}")
+    # The HTML page's annotated listing, from the JSON report read back: fut's call of the
+    # multiplication under its source line, with the cycles of each instruction.
+    page = os.path.join(os.path.dirname(report), "report.html")
+    h = subprocess.run([BENCH, "report", report, "--html", page], capture_output=True, text=True)
+    expect(h.returncode == 0, f"bench report --html: exit {h.returncode}: {h.stderr}")
+    text = open(page).read() if os.path.exists(page) else ""
+    expect("<h2>Profile fut[input=3]: 105 cycles a stretch</h2>" in text, "no profile section in the HTML page")
+    expect("<h3>Annotated listing</h3>" in text, "no annotated listing")
+    expect(re.search(r"<td>0x[0-9a-f]{8}</td><td>1</td><td>6</td><td><div class=\"bar\"[^>]*></div></td>"
+                     r"<td class=\"code\">push \{r3, lr\}</td>", text) is not None, "no push {r3, lr} with its 6 cycles")
+    if os.environ.get("BENCH_HAVE_LIBDW") == "1":
+        expect("fut.c:10   \treturn input * 3.14159265359f;" in text, "no fut.c:10 source row")
     expect("profile fut[input=3] against fut[input=0] (A): +43 cycles (62 -> 105)" in p.stdout,
            "no per-input difference on the console")
     expect(re.search(r"^\s+__aeabi_l2f\s+-\s+17\s+\+17\s", p.stdout, re.M) is not None,

@@ -1,0 +1,162 @@
+/* The HTML page's exact profiles (html_profile.h). The listing is grouped by function (most cycles
+ * first), then by address; a row with the source file, line and its text (when the file can be
+ * read from here) heads each run of instructions of one line, as objdump -S interleaves them. */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "base/str.h"
+#include "report/html_profile.h"
+#include "report/markup.h"
+
+#define BAR_PX 120 /* the widest cycle bar */
+
+static void td_text(FILE *out, const char *cls, const char *s)
+{
+	fprintf(out, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+	markup_xml_puts(out, s);
+	fputs("</td>", out);
+}
+
+/* Line `line` of `file`, without its newline; "" when the file cannot be read here. */
+static void source_text(const char *file, unsigned line, char *out, size_t len)
+{
+	FILE *f = file[0] && line ? fopen(file, "r") : NULL;
+	unsigned n = 0;
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(out, (int)len, f) && ++n < line)
+		;
+	if (n != line)
+		out[0] = '\0';
+	out[strcspn(out, "\r\n")] = '\0';
+	(void)fclose(f);
+}
+
+/* "block-taken 2, entry-fetch 1": the reasons with most of these cycles. */
+static void reasons(const struct bench_profile *p, const uint64_t *by, char *out, size_t len)
+{
+	bool used[32] = {false};
+
+	out[0] = '\0';
+	for (int k = 0; by && k < 3; k++) {
+		size_t best = SIZE_MAX;
+		for (size_t r = 0; r < p->n_reasons && r < 32; r++)
+			if (!used[r] && by[r] && (best == SIZE_MAX || by[r] > by[best]))
+				best = r;
+		if (best == SIZE_MAX)
+			break;
+		used[best] = true;
+		(void)str_append(out, len, "%s%s %" PRIu64, out[0] ? ", " : "", p->reasons[best], by[best]);
+	}
+}
+
+static void functions(FILE *out, const struct bench_profile *p)
+{
+	fputs("<table>\n<tr><th>function</th><th>cycles</th><th>share</th><th>inclusive</th><th>calls</th>"
+	      "<th>instructions</th><th>main reasons (cycles)</th></tr>\n",
+	      out);
+	for (size_t i = 0; i < p->n_functions; i++) {
+		const struct bench_profile_fn *f = &p->functions[i];
+		char why[160];
+		reasons(p, f->by_reason, why, sizeof(why));
+		fputs("<tr>", out);
+		td_text(out, NULL, f->name);
+		fprintf(out,
+		        "<td>%" PRIu64 "</td><td>%.2f %%</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
+		        "</td>",
+		        f->self, 100.0 * f->share, f->incl, f->calls, f->execs);
+		td_text(out, NULL, why);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+static void listing(FILE *out, const struct bench_profile *p)
+{
+	uint64_t most = 1;
+
+	for (size_t i = 0; i < p->n_insns; i++)
+		most = p->insns[i].cycles > most ? p->insns[i].cycles : most;
+	fputs("<table class=\"asm\">\n<tr><th>address</th><th>executions</th><th>cycles</th><th></th>"
+	      "<th>instruction</th><th>reasons (cycles)</th></tr>\n",
+	      out);
+	for (size_t f = 0; f < p->n_functions; f++) {
+		const char *fn = p->functions[f].name, *file = NULL;
+		unsigned line = 0;
+		bool any = false;
+
+		for (size_t i = 0; i < p->n_insns; i++) {
+			const struct bench_profile_insn *in = &p->insns[i];
+			char text[512], why[160], head[600];
+			if (strcmp(in->function, fn))
+				continue;
+			if (!any) {
+				str_fmt_cut(head, sizeof(head), "%s: %" PRIu64 " cycles", fn, p->functions[f].self);
+				fputs("<tr class=\"fn\">", out);
+				fputs("<td colspan=\"6\">", out);
+				markup_xml_puts(out, head);
+				fputs("</td></tr>\n", out);
+				any = true;
+			}
+			if (!file || strcmp(file, in->file) || line != in->line) {
+				file = in->file;
+				line = in->line;
+				source_text(in->file, in->line, text, sizeof(text));
+				if (in->line)
+					str_fmt_cut(head, sizeof(head), "%s:%u   %s", results_basename(in->file),
+					            in->line, text);
+				else
+					str_fmt_cut(head, sizeof(head), "(no source line)");
+				fputs("<tr class=\"src\"><td colspan=\"6\">", out);
+				markup_xml_puts(out, head);
+				fputs("</td></tr>\n", out);
+			}
+			reasons(p, in->by_reason, why, sizeof(why));
+			fprintf(out,
+			        "<tr><td>0x%08" PRIx32 "</td><td>%" PRIu64 "</td><td>%" PRIu64
+			        "</td><td><div class=\"bar\" style=\"width:%upx\"></div></td>",
+			        in->addr, in->execs, in->cycles, (unsigned)(BAR_PX * in->cycles / most));
+			td_text(out, "code", in->disasm[0] ? in->disasm : "?");
+			td_text(out, NULL, why);
+			fputs("</tr>\n", out);
+		}
+	}
+	fputs("</table>\n", out);
+}
+
+bool html_profile_any(const struct bench_report *rep)
+{
+	for (size_t i = 0; i < rep->n_profiles; i++)
+		if (rep->profiles[i].exact)
+			return true;
+	return false;
+}
+
+void html_profile(FILE *out, const struct bench_report *rep)
+{
+	for (size_t i = 0; i < rep->n_profiles; i++) {
+		const struct bench_profile *p = &rep->profiles[i];
+		char head[400];
+
+		if (!p->exact)
+			continue;
+		str_fmt_cut(head, sizeof(head), "Profile %s", p->name);
+		for (size_t a = 0; a < p->n_args; a++)
+			(void)str_append(head, sizeof(head), "%s%s=%" PRId64, a ? "," : "[", p->args[a].name,
+			                 p->args[a].value);
+		(void)str_append(head, sizeof(head), "%s: %" PRIu64 " cycles %s", p->n_args ? "]" : "", p->total,
+		                 p->summed ? "summed over its stretches" : "a stretch");
+		fputs("<h2>", out);
+		markup_xml_puts(out, head);
+		fputs("</h2>\n<p class=\"note\">Exact, from the virtual board's cycle ledger (docs/profile.md).</p>\n",
+		      out);
+		functions(out, p);
+		if (p->n_insns) {
+			fputs("<h3>Annotated listing</h3>\n", out);
+			listing(out, p);
+		}
+	}
+}
