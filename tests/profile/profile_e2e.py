@@ -273,6 +273,34 @@ def case_agree():
         expect(abs(got - want) <= 4 * se, f"{name}: sampled {got:.4f}, exact {want:.4f} +- {4 * se:.4f}")
 
 
+def case_exact_irq():
+    # tests/firmware/faults input 6: SysTick every 1000 cycles around 200 NOPs, so some of the 9
+    # stretches take the exception: those run differently (the profile is the sum, equal to the
+    # sum of every sample, interrupted ones too) and the handler is a frame of its own, under
+    # whatever it interrupted, its entry and return under the ledger's exception reason.
+    p, report, prefix = run([os.path.join(FW, "faults", "faults.elf"), "--arg", "input=6", "--repeat", "9"])
+    expect(p.returncode == 0, f"exit code {p.returncode}")
+    if p.returncode:
+        return
+    rep = json.load(open(report))
+    pr = (rep.get("profile") or [None])[0]
+    res = rep["results"][0]
+    expect(pr is not None and pr["summed"] and pr["stretches"] == 9, f"profile {pr and pr['summed']}")
+    if not pr:
+        return
+    expect(pr["cycles"] == sum(res["samples"]), f"profile {pr['cycles']}, samples {sum(res['samples'])}")
+    fns = {f["name"]: f for f in pr["functions"]}
+    h = fns.get("SysTick_Handler")
+    expect(h is not None and h["calls"] == len(res.get("interrupted", [])) and h["calls"] > 0,
+           f"SysTick_Handler {h}, interrupted {res.get('interrupted')}")
+    exc = pr["reasons"].index("exception") if "exception" in pr["reasons"] else -1
+    expect(h is not None and exc >= 0 and h["by_reason"][exc] > 0, "no exception cycles in the handler")
+    frames = [s["frames"] for s in pr["stacks"]]
+    expect(any(f.endswith(";stretch;SysTick_Handler") or ";stretch;nops200;SysTick_Handler" in f for f in frames),
+           f"no handler frame on the stretch's stacks: {frames}")
+    expect(folded_total(prefix + ".folded") == pr["cycles"], "folded total is not the profile's")
+
+
 def case_exact_symbols():
     # --start/--stop on a firmware with no markers (tests/e2e case_symbols: 575 cycles a boot).
     p, report, prefix = run([os.path.join(FW, "rsp", "sim_nomarkers.elf"), "--start", "start_trigger", "--stop",
