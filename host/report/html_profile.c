@@ -3,13 +3,17 @@
  * read from here) heads each run of instructions of one line, as objdump -S interleaves them. */
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/str.h"
 #include "report/html_profile.h"
 #include "report/markup.h"
 
-#define BAR_PX 120 /* the widest cycle bar */
+#define BAR_PX      120 /* the widest cycle bar */
+#define FLAME_W     960 /* the flame graph's width and row height, in px */
+#define FLAME_H     18
+#define FLAME_DEPTH 64
 
 static void td_text(FILE *out, const char *cls, const char *s)
 {
@@ -127,6 +131,108 @@ static void listing(FILE *out, const struct bench_profile *p)
 	fputs("</table>\n", out);
 }
 
+/* The length of the first d + 1 frames of a folded stack; 0 when it has fewer. */
+static size_t prefix_len(const char *frames, size_t d)
+{
+	const char *p = frames;
+
+	for (size_t k = 0; k < d; k++) {
+		p = strchr(p, ';');
+		if (!p)
+			return 0;
+		p++;
+	}
+	return *p ? (size_t)(p - frames) + strcspn(p, ";") : 0;
+}
+
+/* A stack by reference, for sorting the profile's stacks by their frames without moving them. */
+struct stack_ref {
+	const struct bench_profile_stack *s;
+};
+
+static int cmp_frames(const void *a, const void *b)
+{
+	return strcmp(((const struct stack_ref *)a)->s->frames, ((const struct stack_ref *)b)->s->frames);
+}
+
+/* A flame graph of the stacks (Brendan Gregg's layout: the outermost frame at the bottom, each
+ * frame as wide as its cycles, callees above their callers, siblings in name order), drawn as
+ * inline SVG with a title per frame for its cycles. */
+static void flame(FILE *out, const struct bench_profile *p)
+{
+	struct stack_ref *v = calloc(p->n_stacks ? p->n_stacks : 1, sizeof(*v));
+	size_t n = 0, depth = 0;
+
+	if (!v || !p->total) {
+		free(v);
+		return;
+	}
+	for (size_t i = 0; i < p->n_stacks; i++)
+		if (p->stacks[i].cycles)
+			v[n++].s = &p->stacks[i];
+	qsort(v, n, sizeof(*v), cmp_frames);
+	while (depth < FLAME_DEPTH) {
+		bool any = false;
+		for (size_t i = 0; i < n && !any; i++)
+			any = prefix_len(v[i].s->frames, depth) > 0;
+		if (!any)
+			break;
+		depth++;
+	}
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%zu\" font-size=\"11\">\n",
+	        FLAME_W, depth * FLAME_H);
+	for (size_t d = 0; d < depth; d++) {
+		uint64_t x = 0;
+		for (size_t i = 0; i < n;) {
+			size_t len = prefix_len(v[i].s->frames, d), j = i;
+			uint64_t w = 0;
+			if (!len) {
+				x += v[i++].s->cycles;
+				continue;
+			}
+			while (j < n && prefix_len(v[j].s->frames, d) == len &&
+			       !strncmp(v[j].s->frames, v[i].s->frames, len))
+				w += v[j++].s->cycles;
+			{
+				const char *name = v[i].s->frames + len;
+				char label[BENCH_NAME_MAX + 64];
+				double px = (double)FLAME_W * (double)x / (double)p->total,
+				       pw = (double)FLAME_W * (double)w / (double)p->total;
+				unsigned hue = 0;
+				while (name > v[i].s->frames && name[-1] != ';')
+					name--;
+				str_fmt_cut(label, sizeof(label), "%.*s", (int)(v[i].s->frames + len - name), name);
+				for (const char *c = label; *c; c++)
+					hue = hue * 31u + (unsigned char)*c;
+				fputs("<g><title>", out);
+				markup_xml_puts(out, label);
+				fprintf(out,
+				        ": %" PRIu64
+				        " cycles (%.2f %%)</title><rect x=\"%.1f\" y=\"%zu\" width=\"%.1f\" "
+				        "height=\"%d\" fill=\"hsl(%u,80%%,60%%)\" stroke=\"#fff\"/>",
+				        w, 100.0 * (double)w / (double)p->total, px, (depth - 1 - d) * FLAME_H, pw,
+				        FLAME_H - 1, 10u + hue % 40u);
+				if (pw > 7.0 * 6) {
+					fprintf(out, "<text x=\"%.1f\" y=\"%zu\">", px + 3,
+					        (depth - 1 - d) * FLAME_H + 13);
+					/* As many characters as fit, about 6.5 px each at 11 px. */
+					size_t fit = (size_t)((pw - 6) / 6.5);
+					char shown[BENCH_NAME_MAX + 64];
+					str_fmt_cut(shown, sizeof(shown), "%.*s",
+					            (int)(fit < strlen(label) ? fit : strlen(label)), label);
+					markup_xml_puts(out, shown);
+					fputs("</text>", out);
+				}
+				fputs("</g>\n", out);
+			}
+			x += w;
+			i = j;
+		}
+	}
+	fputs("</svg>\n", out);
+	free(v);
+}
+
 bool html_profile_any(const struct bench_report *rep)
 {
 	for (size_t i = 0; i < rep->n_profiles; i++)
@@ -154,6 +260,10 @@ void html_profile(FILE *out, const struct bench_report *rep)
 		fputs("</h2>\n<p class=\"note\">Exact, from the virtual board's cycle ledger (docs/profile.md).</p>\n",
 		      out);
 		functions(out, p);
+		if (p->n_stacks) {
+			fputs("<h3>Flame graph</h3>\n", out);
+			flame(out, p);
+		}
 		if (p->n_insns) {
 			fputs("<h3>Annotated listing</h3>\n", out);
 			listing(out, p);

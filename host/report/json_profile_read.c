@@ -139,6 +139,31 @@ static int read_insns(const cJSON *o, struct bench_profile *p)
 	return 0;
 }
 
+/* An exact profile's folded stacks (bench report's flame graph). */
+static int read_stacks(const cJSON *o, struct bench_profile *p)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(o, "stacks"), *e;
+	size_t n = (size_t)cJSON_GetArraySize(arr);
+	bool ok = true;
+
+	if (!arr)
+		return 0;
+	if (!cJSON_IsArray(arr) || !(p->stacks = calloc(n ? n : 1, sizeof(*p->stacks))))
+		return -1;
+	cJSON_ArrayForEach(e, arr)
+	{
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "frames");
+		struct bench_profile_stack *st = &p->stacks[p->n_stacks];
+		if (!cJSON_IsString(f) || !f->valuestring[0] || !(st->frames = strdup(f->valuestring)))
+			return -1;
+		p->n_stacks++;
+		st->cycles = (uint64_t)num(e, "cycles", &ok);
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
 /* One entry: 0, 1 when its source is unknown (skipped), -1 when malformed (field names the part). */
 static int read_one(const cJSON *o, struct bench_profile *p, const char **field)
 {
@@ -176,6 +201,9 @@ static int read_one(const cJSON *o, struct bench_profile *p, const char **field)
 			return -1;
 		*field = "instructions";
 		if (read_insns(o, p))
+			return -1;
+		*field = "stacks";
+		if (read_stacks(o, p))
 			return -1;
 	} else {
 		*field = "samples";

@@ -229,6 +229,8 @@ def case_exact():
     text = open(page).read() if os.path.exists(page) else ""
     expect("<h2>Profile fut[input=3]: 105 cycles a stretch</h2>" in text, "no profile section in the HTML page")
     expect("<h3>Annotated listing</h3>" in text, "no annotated listing")
+    expect("<h3>Flame graph</h3>" in text and "<title>__aeabi_l2f: 17 cycles (16.19 %)</title>" in text
+           and "<title>fut: 102 cycles (97.14 %)</title>" in text, "no flame graph frames for l2f and fut")
     expect(re.search(r"<td>0x[0-9a-f]{8}</td><td>1</td><td>6</td><td><div class=\"bar\"[^>]*></div></td>"
                      r"<td class=\"code\">push \{r3, lr\}</td>", text) is not None, "no push {r3, lr} with its 6 cycles")
     if os.environ.get("BENCH_HAVE_LIBDW") == "1":
