@@ -86,8 +86,10 @@ int profile_write_callgrind_exact(FILE *out, const struct bench_profile *p, cons
 int profile_disasm(struct bench_profile *p, const char *elf_path);
 /* "fut[input=3]", or the pair's name without inputs. */
 void profile_label(const struct bench_profile *p, char *out, size_t len);
+/* Profiles (and per-input differences) the console shows at most; the files and the JSON have all. */
+#define PROFILE_CONSOLE_MAX 8
 /* For each pair with exact profiles of several inputs, each input's cycles per function beside the
- * first input's, and the difference (profile_diff.c). */
+ * first input's, and the difference (profile_diff.c), at most PROFILE_CONSOLE_MAX of them. */
 int profile_print_input_diffs(FILE *out, const struct bench_report *rep);
 
 /* PREFIX.folded and PREFIX.callgrind for every profile of rep (PREFIX.<pair>.* when there are

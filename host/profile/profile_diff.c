@@ -9,6 +9,8 @@
 
 int profile_print_input_diffs(FILE *out, const struct bench_report *rep)
 {
+	size_t shown = 0, more = 0;
+
 	for (size_t i = 0; i < rep->n_profiles; i++) {
 		const struct bench_profile *base = &rep->profiles[i];
 		bool first = true;
@@ -27,6 +29,11 @@ int profile_print_input_diffs(FILE *out, const struct bench_report *rep)
 
 			if (!p->exact || strcmp(p->name, base->name))
 				continue;
+			if (shown == PROFILE_CONSOLE_MAX) {
+				more++;
+				continue;
+			}
+			shown++;
 			if (profile_diff(base, p, &d))
 				return -1;
 			profile_label(base, la, sizeof(la));
@@ -38,5 +45,10 @@ int profile_print_input_diffs(FILE *out, const struct bench_report *rep)
 				return -1;
 		}
 	}
+	if (more && fprintf(out,
+	                    "\n(%zu more inputs set beside the first: bench compare on the JSON reports, or the "
+	                    "profiles in the JSON)\n",
+	                    more) < 0)
+		return -1;
 	return 0;
 }

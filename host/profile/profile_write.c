@@ -119,8 +119,14 @@ int profile_write_all(const struct bench_report *rep, const char *prefix, FILE *
 
 	for (size_t i = 0; i < rep->n_profiles; i++) {
 		const struct bench_profile *p = &rep->profiles[i];
-		if (out &&
+		/* A sweep has an exact profile per input: the console shows the first few, the files all. */
+		bool show = out && i < PROFILE_CONSOLE_MAX;
+		if (show &&
 		    (p->exact ? profile_print_top_exact(out, p, PROFILE_TOP) : profile_print_top(out, p, PROFILE_TOP)))
+			return bench_fail(err, BENCH_E_IO, "writing the profile table failed");
+		if (out && i == PROFILE_CONSOLE_MAX &&
+		    fprintf(out, "\n(%zu more profiles: in the JSON report%s)\n", rep->n_profiles - i,
+		            prefix ? " and the --profile files" : "") < 0)
 			return bench_fail(err, BENCH_E_IO, "writing the profile table failed");
 		if (prefix && ((rc = write_one(rep, p, prefix, "folded", err)) ||
 		               (rc = write_one(rep, p, prefix, "callgrind", err))))
