@@ -348,13 +348,55 @@ static void test_json_compare(void **state)
 	profile_exact_free(&x);
 }
 
+/* Nested pairs: the inner pair's halts fall inside the outer stretch, whose profile has every
+ * record up to its END (the inner markers' BKPTs too, as the counter counts them); each END takes
+ * the calibration off its own stretch. */
+static void test_nested(void **state)
+{
+	const char *reasons[] = {"block", "entry_fetch"};
+	const struct marker ob = {0x08000130u, MARKER_BEGIN, 2, "outer"}, oe = {0x0800013au, MARKER_END, 2, "outer"};
+	const struct marker ib = {0x08000132u, MARKER_BEGIN, 3, "inner"}, ie = {0x08000136u, MARKER_END, 3, "inner"};
+	struct profile_exact x;
+	struct elf_file e = fake_elf();
+	struct bench_profile p;
+
+	(void)state;
+	profile_exact_init(&x);
+	assert_int_equal(profile_exact_reasons(&x, reasons, 2), 0);
+	assert_int_equal(profile_exact_node(&x, 0, -1, 0x08000000u, 0), 0);
+	assert_int_equal(profile_exact_node(&x, 1, 0, 0x08000100u, 0), 0);
+	assert_int_equal(profile_exact_halt(&x, &cal_begin, false, NULL, 0), 0);
+	cell(&x, 1, 0x08000112u, 1, 1, 0); /* calibration: 1 cycle */
+	assert_int_equal(profile_exact_halt(&x, &cal_end, false, NULL, 0), 0);
+	assert_int_equal(profile_exact_halt(&x, &ob, false, NULL, 0), 0);
+	cell(&x, 1, 0x08000132u, 1, 1, 0); /* the inner BEGIN's BKPT, run by the outer stretch */
+	assert_int_equal(profile_exact_halt(&x, &ib, false, NULL, 0), 0);
+	cell(&x, 1, 0x08000134u, 1, 5, 0);
+	cell(&x, 1, 0x08000136u, 1, 1, 0); /* the inner END's BKPT */
+	assert_int_equal(profile_exact_halt(&x, &ie, false, NULL, 0), 0);
+	cell(&x, 1, 0x08000138u, 1, 2, 0);
+	cell(&x, 1, 0x0800013au, 1, 1, 0); /* the outer END's BKPT */
+	assert_int_equal(profile_exact_halt(&x, &oe, false, NULL, 0), 0);
+	assert_int_equal(x.n_results, 2);
+	/* inner: 5 + 1 - 1 = 5, all at 0x08000134; outer: 1 + 5 + 1 + 2 + 1 - 1 = 9 */
+	assert_string_equal(x.results[0].name, "inner");
+	assert_int_equal(profile_exact_aggregate(&x, &x.results[0], &e, NULL, &p), 0);
+	assert_int_equal(p.total, 5);
+	assert_int_equal(p.n_insns, 1);
+	assert_int_equal(p.insns[0].addr, 0x08000134u);
+	results_profile_free(&p);
+	assert_int_equal(profile_exact_aggregate(&x, &x.results[1], &e, NULL, &p), 0);
+	assert_int_equal(p.total, 9);
+	assert_int_equal(p.n_insns, 4); /* the outer END's BKPT gave its cycle to the calibration */
+	results_profile_free(&p);
+	profile_exact_free(&x);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_exact),
-	    cmocka_unit_test(test_writers),
-	    cmocka_unit_test(test_diff),
-	    cmocka_unit_test(test_json_compare),
+	    cmocka_unit_test(test_exact),        cmocka_unit_test(test_writers), cmocka_unit_test(test_diff),
+	    cmocka_unit_test(test_json_compare), cmocka_unit_test(test_nested),
 	};
 
 	out_dir = argc > 1 ? argv[1] : ".";
