@@ -24,6 +24,24 @@ static double num(const cJSON *o, const char *key, bool *ok)
 	return numv(cJSON_GetObjectItemCaseSensitive(o, key), ok);
 }
 
+/* A count that must be there: null or absent is malformed (a cast of -1.0 to an unsigned type
+ * would be undefined, C11 6.3.1.4). */
+static uint64_t count(const cJSON *it, bool *ok)
+{
+	double d = numv(it, ok);
+
+	if (d < 0 || !it) {
+		*ok = false;
+		return 0;
+	}
+	return (uint64_t)d;
+}
+
+static uint64_t count_of(const cJSON *o, const char *key, bool *ok)
+{
+	return count(cJSON_GetObjectItemCaseSensitive(o, key), ok);
+}
+
 static bool str(char *dst, size_t cap, const cJSON *o, const char *key)
 {
 	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -38,11 +56,14 @@ static int bad(struct bench_error *err, const char *what, size_t i, const char *
 
 static int read_args(const cJSON *o, struct bench_profile *p)
 {
-	const cJSON *a;
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(o, "args"), *a;
 
-	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(o, "args"))
+	if (args && !cJSON_IsObject(args))
+		return -1;
+	cJSON_ArrayForEach(a, args)
 	{
-		if (p->n_args >= BENCH_MAX_ARGS || !cJSON_IsNumber(a) || a->valuedouble != floor(a->valuedouble) ||
+		if (p->n_args >= BENCH_MAX_ARGS || !a->string || !cJSON_IsNumber(a) || !isfinite(a->valuedouble) ||
+		    fabs(a->valuedouble) > 9007199254740992.0 || a->valuedouble != floor(a->valuedouble) ||
 		    str_copy(p->args[p->n_args].name, sizeof(p->args[0].name), a->string))
 			return -1;
 		p->args[p->n_args++].value = (int64_t)a->valuedouble;
@@ -73,23 +94,23 @@ static int read_fn(const cJSON *e, const struct bench_profile *p, struct bench_p
 	size_t r = 0;
 
 	if (!p->exact) {
-		f->samples = (uint64_t)num(e, "samples", &ok);
+		f->samples = count_of(e, "samples", &ok);
 		f->share = num(e, "share", &ok);
 		f->cycles = num(e, "cycles", &ok);
 		return ok ? 0 : -1;
 	}
-	f->self = (uint64_t)num(e, "cycles", &ok);
+	f->self = count_of(e, "cycles", &ok);
 	f->cycles = (double)f->self;
 	f->share = num(e, "share", &ok);
-	f->incl = (uint64_t)num(e, "inclusive", &ok);
-	f->calls = (uint64_t)num(e, "calls", &ok);
-	f->execs = (uint64_t)num(e, "instructions", &ok);
+	f->incl = count_of(e, "inclusive", &ok);
+	f->calls = count_of(e, "calls", &ok);
+	f->execs = count_of(e, "instructions", &ok);
 	if (!ok || cJSON_GetArraySize(by) != (int)p->n_reasons ||
 	    !(f->by_reason = calloc(p->n_reasons ? p->n_reasons : 1, sizeof(uint64_t))))
 		return -1;
 	cJSON_ArrayForEach(v, by)
 	{
-		f->by_reason[r++] = (uint64_t)numv(v, &ok);
+		f->by_reason[r++] = count(v, &ok);
 	}
 	return ok ? 0 : -1;
 }
@@ -122,8 +143,8 @@ static int read_insns(const cJSON *o, struct bench_profile *p)
 		in->line = cJSON_IsNumber(line) && line->valuedouble >= 1 && line->valuedouble < 1e9
 		               ? (unsigned)line->valuedouble
 		               : 0;
-		in->execs = (uint64_t)num(e, "executions", &ok);
-		in->cycles = (uint64_t)num(e, "cycles", &ok);
+		in->execs = count_of(e, "executions", &ok);
+		in->cycles = count_of(e, "cycles", &ok);
 		by = cJSON_GetObjectItemCaseSensitive(e, "by_reason");
 		if (!ok || cJSON_GetArraySize(by) != (int)p->n_reasons ||
 		    !(in->by_reason = calloc(p->n_reasons ? p->n_reasons : 1, sizeof(uint64_t))))
@@ -131,7 +152,7 @@ static int read_insns(const cJSON *o, struct bench_profile *p)
 		p->n_insns++;
 		cJSON_ArrayForEach(v, by)
 		{
-			in->by_reason[r++] = (uint64_t)numv(v, &ok);
+			in->by_reason[r++] = count(v, &ok);
 		}
 		if (!ok)
 			return -1;
@@ -157,7 +178,7 @@ static int read_stacks(const cJSON *o, struct bench_profile *p)
 		if (!cJSON_IsString(f) || !f->valuestring[0] || !(st->frames = strdup(f->valuestring)))
 			return -1;
 		p->n_stacks++;
-		st->cycles = (uint64_t)num(e, "cycles", &ok);
+		st->cycles = count_of(e, "cycles", &ok);
 		if (!ok)
 			return -1;
 	}
@@ -189,12 +210,16 @@ static int read_one(const cJSON *o, struct bench_profile *p, const char **field)
 	if (!ok)
 		return -1;
 	if (p->exact) {
-		p->total = (uint64_t)p->cycles;
+		p->total = count_of(o, "cycles", &ok);
+		if (!ok)
+			return -1;
 		*field = "stretches";
-		p->stretches = (uint64_t)num(o, "stretches", &ok);
+		p->stretches = count_of(o, "stretches", &ok);
 		p->summed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "summed"));
+		if (!ok)
+			return -1;
 		*field = "args";
-		if (!ok || read_args(o, p))
+		if (read_args(o, p))
 			return -1;
 		*field = "reasons";
 		if (read_reasons(o, p))
@@ -207,7 +232,7 @@ static int read_one(const cJSON *o, struct bench_profile *p, const char **field)
 			return -1;
 	} else {
 		*field = "samples";
-		p->samples = (uint64_t)num(o, "samples", &ok);
+		p->samples = count_of(o, "samples", &ok);
 		if (!ok)
 			return -1;
 	}
