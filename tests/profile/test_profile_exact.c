@@ -348,6 +348,49 @@ static void test_json_compare(void **state)
 	profile_exact_free(&x);
 }
 
+/* A report whose exact profile is malformed is refused with the field named (exit 2, BENCH_E_REPORT):
+ * a null cycles, an args array, a by_reason of the wrong length. */
+static void test_json_bad(void **state)
+{
+	struct profile_exact x;
+	struct elf_file e = fake_elf();
+	struct bench_report rep;
+	struct bench_error err;
+	static const char *const bad[][2] = {
+	    {"cycles", "profile[0].cycles"}, {"args", "profile[0].args"}, {"by_reason", "profile[0].functions"}};
+
+	(void)state;
+	build(&x);
+	results_init(&rep);
+	rep.schema_version = BENCH_SCHEMA_VERSION;
+	assert_int_equal(profile_exact_to_report(&x, NULL, &e, &rep, &err), 0);
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		cJSON *root = json_report_build(&rep), *p0;
+		struct bench_report back;
+		char *text;
+
+		assert_non_null(root);
+		p0 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "profile"), 0);
+		if (k == 0)
+			cJSON_ReplaceItemInObject(p0, "cycles", cJSON_CreateNull());
+		else if (k == 1)
+			cJSON_ReplaceItemInObject(p0, "args", cJSON_CreateIntArray((const int[]){1, 2}, 2));
+		else
+			cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(p0, "functions"), 0),
+			                          "by_reason", cJSON_CreateIntArray((const int[]){1}, 1));
+		text = cJSON_Print(root);
+		cJSON_Delete(root);
+		results_init(&back);
+		bench_error_clear(&err);
+		assert_int_equal(json_read_text(text, strlen(text), "t.json", &back, &err), -BENCH_E_REPORT);
+		assert_non_null(strstr(err.msg, bad[k][1]));
+		cJSON_free(text);
+		results_free(&back);
+	}
+	results_free(&rep);
+	profile_exact_free(&x);
+}
+
 /* Nested pairs: the inner pair's halts fall inside the outer stretch, whose profile has every
  * record up to its END (the inner markers' BKPTs too, as the counter counts them); each END takes
  * the calibration off its own stretch. */
@@ -396,7 +439,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_exact),        cmocka_unit_test(test_writers), cmocka_unit_test(test_diff),
-	    cmocka_unit_test(test_json_compare), cmocka_unit_test(test_nested),
+	    cmocka_unit_test(test_json_compare), cmocka_unit_test(test_nested),  cmocka_unit_test(test_json_bad),
 	};
 
 	out_dir = argc > 1 ? argv[1] : ".";
