@@ -15,7 +15,9 @@
 
 #include "bus/msg.h"
 
-#define REC_MAX_FRAMES 4096u
+/* Frames grow as calls nest (a deep recursion is a real program's); past this many the call tree
+ * is no longer one bench can show (a context switch that never returns, say): the record fails. */
+#define REC_MAX_FRAMES (1u << 20)
 #define REC_PEND       16u   /* the last charges before a block starts (a ring): its entry's among them */
 #define REC_HELD       8u    /* exception overheads before the handler's first block (entry, tail-chain) */
 #define REC_RUNS       4096u /* blocks whose entries are remembered (direct-mapped) */
@@ -67,8 +69,8 @@ struct sim_rec {
 	uint32_t *node_hash; /* id + 1, by (parent, entry, kind, exc); 0: empty */
 	size_t node_hash_cap;
 
-	struct rec_frame frames[REC_MAX_FRAMES];
-	unsigned depth;
+	struct rec_frame *frames;
+	unsigned depth, cap_frames;
 
 	struct rec_ent *ents;
 	size_t n_ents, cap_ents;
@@ -201,6 +203,18 @@ static uint32_t node_get(struct sim_rec *r, int64_t parent, uint32_t entry, unsi
 	return (uint32_t)(r->n_nodes - 1);
 }
 
+/* Doubles the frame stack (the root's frame is always there: cap_frames >= 1 once started). */
+static int grow_frames(struct sim_rec *r)
+{
+	unsigned cap = r->cap_frames ? r->cap_frames * 2u : 64u;
+	struct rec_frame *f = realloc(r->frames, cap * sizeof(*f));
+	if (!f)
+		return -1;
+	r->frames = f;
+	r->cap_frames = cap;
+	return 0;
+}
+
 static void push(struct sim_rec *r, uint32_t entry, unsigned kind, unsigned exc, uint32_t ret)
 {
 	uint32_t id = node_get(r, cur_node(r), entry, kind, exc);
@@ -214,6 +228,10 @@ static void push(struct sim_rec *r, uint32_t entry, unsigned kind, unsigned exc,
 			sim_msg("record: %s: calls nested deeper than %u: not a call tree bench can record", r->path,
 			        REC_MAX_FRAMES);
 		r->failed = true;
+		return;
+	}
+	if (r->depth == r->cap_frames && grow_frames(r) != 0) {
+		fail(r, "a call's frame");
 		return;
 	}
 	r->nodes[id].enters++;
@@ -369,6 +387,10 @@ static void on_reset(void *ctx, uint32_t pc)
 		fail(r, "the root context");
 	if (r->n_nodes)
 		settle_held(r, r->depth ? cur_node(r) : 0); /* reset inside an exception's overhead */
+	if (!r->cap_frames && grow_frames(r) != 0) {
+		fail(r, "the root context");
+		return;
+	}
 	r->frames[0] = (struct rec_frame){.node = 0};
 	r->depth = 1;
 }
@@ -552,6 +574,7 @@ int sim_rec_finish(struct sim_rec *r)
 	}
 	for (unsigned i = 0; i < REC_RUNS; i++)
 		free(r->runs[i].idx);
+	free(r->frames);
 	free(r->nodes);
 	free(r->node_hash);
 	free(r->ents);

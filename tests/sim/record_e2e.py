@@ -195,6 +195,31 @@ def case_standalone():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def case_deep():
+    """10000 nested calls: every level its own context, the lowest MSP 8 bytes a level down."""
+    tmp = tempfile.mkdtemp(prefix="record_e2e")
+    rec_path = os.path.join(tmp, "sim-record")
+    elf = os.path.join(BUILD, "tests", "firmware", "core", "record_deep.elf")
+    try:
+        out = subprocess.run([SIM, "--elf", elf, "--standalone", "--quiet", "--max-cycles", "10000000",
+                              "--record=" + rec_path], capture_output=True, text=True, timeout=60)
+        expect(out.returncode == 0, f"bench-sim --standalone exited {out.returncode}: {out.stderr}")
+        reasons, nodes, records = read_records(rec_path)
+        expect(len(records) == 3, f"3 records (BKPT #1, 2, 4): {len(records)}")
+        if len(records) == 3:
+            r = records[1]
+            expect(r["msp_min"] == 0x2000C780, f"lowest MSP 0x{r['msp_min']:x}, not 0x2000c780")
+            calls = [n for n, (_, _, kind) in nodes.items() if kind == "call"]
+            expect(len(calls) == 10000, f"{len(calls)} call contexts, not 10000")
+            expect(sorted(r["enter"].values()) == [1] * 10000, f"{len(r['enter'])} contexts entered")
+            deepest, depth = max(calls), 0
+            while deepest != 0 and depth <= 10001:
+                deepest, depth = nodes[deepest][0], depth + 1
+            expect(depth == 10000, f"the deepest context is {depth} calls below the root, not 10000")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def case_badusage():
     tmp = tempfile.mkdtemp(prefix="record_e2e")
     try:
@@ -215,7 +240,7 @@ def case_badusage():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-{"openocd": case_openocd, "standalone": case_standalone, "badusage": case_badusage}[CASE]()
+{"openocd": case_openocd, "standalone": case_standalone, "badusage": case_badusage, "deep": case_deep}[CASE]()
 if benchtest.failures:
     sys.exit(1)
 print("ok")
