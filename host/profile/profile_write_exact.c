@@ -17,24 +17,6 @@ void profile_label(const struct bench_profile *p, char *out, size_t len)
 		(void)str_append(out, len, "]");
 }
 
-/* "block 20, entry_fetch 4": the (up to) three reasons with the most of these cycles. */
-static void main_reasons(const struct bench_profile *p, const uint64_t *by, char *out, size_t len)
-{
-	bool used[64] = {false};
-
-	out[0] = '\0';
-	for (int k = 0; k < 3; k++) {
-		size_t best = SIZE_MAX;
-		for (size_t r = 0; r < p->n_reasons && r < 64; r++)
-			if (!used[r] && by[r] && (best == SIZE_MAX || by[r] > by[best]))
-				best = r;
-		if (best == SIZE_MAX)
-			break;
-		used[best] = true;
-		(void)str_append(out, len, "%s%s %" PRIu64, out[0] ? ", " : "", p->reasons[best], by[best]);
-	}
-}
-
 int profile_print_top_exact(FILE *out, const struct bench_profile *p, size_t top)
 {
 	char label[160];
@@ -56,7 +38,7 @@ int profile_print_top_exact(FILE *out, const struct bench_profile *p, size_t top
 		const struct bench_profile_fn *f = &p->functions[i];
 		char why[160];
 
-		main_reasons(p, f->by_reason, why, sizeof(why));
+		results_profile_main_reasons(p, f->by_reason, why, sizeof(why));
 		if (fprintf(out, "  %-28s %10" PRIu64 " %6.2f %% %10" PRIu64 " %7" PRIu64 " %8" PRIu64 "  %s\n",
 		            f->name, f->self, 100.0 * f->share, f->incl, f->calls, f->execs, why) < 0)
 			return -1;

@@ -39,24 +39,6 @@ static void source_text(const char *file, unsigned line, char *out, size_t len)
 	(void)fclose(f);
 }
 
-/* "block-taken 2, entry-fetch 1": the reasons with most of these cycles. */
-static void reasons(const struct bench_profile *p, const uint64_t *by, char *out, size_t len)
-{
-	bool used[32] = {false};
-
-	out[0] = '\0';
-	for (int k = 0; by && k < 3; k++) {
-		size_t best = SIZE_MAX;
-		for (size_t r = 0; r < p->n_reasons && r < 32; r++)
-			if (!used[r] && by[r] && (best == SIZE_MAX || by[r] > by[best]))
-				best = r;
-		if (best == SIZE_MAX)
-			break;
-		used[best] = true;
-		(void)str_append(out, len, "%s%s %" PRIu64, out[0] ? ", " : "", p->reasons[best], by[best]);
-	}
-}
-
 static void functions(FILE *out, const struct bench_profile *p)
 {
 	fputs("<table>\n<tr><th>function</th><th>cycles</th><th>share</th><th>inclusive</th><th>calls</th>"
@@ -65,7 +47,7 @@ static void functions(FILE *out, const struct bench_profile *p)
 	for (size_t i = 0; i < p->n_functions; i++) {
 		const struct bench_profile_fn *f = &p->functions[i];
 		char why[160];
-		reasons(p, f->by_reason, why, sizeof(why));
+		results_profile_main_reasons(p, f->by_reason, why, sizeof(why));
 		fputs("<tr>", out);
 		td_text(out, NULL, f->name);
 		fprintf(out,
@@ -118,7 +100,7 @@ static void listing(FILE *out, const struct bench_profile *p)
 				markup_xml_puts(out, head);
 				fputs("</td></tr>\n", out);
 			}
-			reasons(p, in->by_reason, why, sizeof(why));
+			results_profile_main_reasons(p, in->by_reason, why, sizeof(why));
 			fprintf(out,
 			        "<tr><td>0x%08" PRIx32 "</td><td>%" PRIu64 "</td><td>%" PRIu64
 			        "</td><td><div class=\"bar\" style=\"width:%upx\"></div></td>",

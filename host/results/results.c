@@ -1,5 +1,8 @@
 /* The in-memory report: results keyed by (marker pair name, input values), samples appended in the
  * order they were measured. */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +43,28 @@ void results_free(struct bench_report *r)
 	r->regions = NULL;
 	r->n_results = r->cap_results = 0;
 	r->n_regions = r->cap_regions = 0;
+}
+
+void results_profile_main_reasons(const struct bench_profile *p, const uint64_t *by, char *out, size_t len)
+{
+	size_t picked[3];
+	size_t n_picked = 0;
+
+	out[0] = '\0';
+	while (by && n_picked < 3) {
+		size_t best = SIZE_MAX;
+		for (size_t r = 0; r < p->n_reasons; r++) {
+			bool taken = false;
+			for (size_t k = 0; k < n_picked; k++)
+				taken = taken || picked[k] == r;
+			if (!taken && by[r] && (best == SIZE_MAX || by[r] > by[best]))
+				best = r;
+		}
+		if (best == SIZE_MAX)
+			break;
+		picked[n_picked++] = best;
+		(void)str_append(out, len, "%s%s %" PRIu64, out[0] ? ", " : "", p->reasons[best], by[best]);
+	}
 }
 
 void results_profile_free(struct bench_profile *p)

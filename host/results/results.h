@@ -250,6 +250,9 @@ void results_init(struct bench_report *r);
 void results_free(struct bench_report *r);
 /* Frees one profile's arrays (results_free does it for every profile of a report). */
 void results_profile_free(struct bench_profile *p);
+/* "issue 16, it 3, fetch-buffer 2": the (up to) three of p's reasons with the most of `by`
+ * (n_reasons cycles, one per reason), most first; "" when none has cycles. */
+void results_profile_main_reasons(const struct bench_profile *p, const uint64_t *by, char *out, size_t len);
 /* Finds or adds the result for (name, args); NULL when out of memory. */
 struct bench_result *results_get(struct bench_report *r, const char *name, const struct bench_arg *args, size_t n_args);
 /* Finds the result for (name, args) without adding one; NULL when absent. O(1) (the index). */
