@@ -10,6 +10,9 @@
   standalone: the same figures with the built-in debugger (--standalone), which also shows a
               record owed at the end (the last halt nobody resumed from) is written.
   badusage:   --record without a path, or on the --elf, exits 2 and leaves the ELF alone.
+  unaligned:  --unaligned on tests/firmware/cycles/unaligned.S: each unaligned load or store's
+              extra cycles (TRM 3.3.2) are on that instruction's own address, not on the first
+              of its block (two of the snippets have one before it).
 
 Usage: record_e2e.py BUILD SRC CASE"""
 import os
@@ -240,7 +243,50 @@ def case_badusage():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-{"openocd": case_openocd, "standalone": case_standalone, "badusage": case_badusage, "deep": case_deep}[CASE]()
+def unaligned_expected(elf):
+    """{address: extra cycles} of unaligned.S's loads and stores through r9 (word aligned), from
+    the disassembly: the offset is the immediate, or 3 for `[r9, r1]` (the `movs r1, #3` before
+    it); +1 a halfword at an odd offset or a word at 2 mod 4, +2 a word at an odd offset."""
+    out = subprocess.run(["arm-none-eabi-objdump", "-d", elf], check=True, capture_output=True, text=True).stdout
+    want = {}
+    for line in out.splitlines():
+        f = line.split("\t")
+        if len(f) < 4 or "[r9" not in f[3]:
+            continue
+        mnem, ops = f[2].strip(), f[3]
+        off = 3 if "r1]" in ops else (int(ops.split("#")[1].rstrip("]")) if "#" in ops else 0)
+        size = 1 if mnem.startswith(("ldrb", "strb")) else 2 if mnem.startswith(("ldrh", "ldrsh", "strh")) else 4
+        extra = (off & 1) if size == 2 else (0 if size == 1 or off % 4 == 0 else 2 if off & 1 else 1)
+        if extra:
+            want[int(f[0].strip().rstrip(":"), 16)] = extra
+    return want
+
+
+def case_unaligned():
+    elf = os.path.join(BUILD, "tests", "firmware", "cycles", "unaligned.elf")
+    tmp = tempfile.mkdtemp(prefix="record_e2e")
+    try:
+        path = os.path.join(tmp, "rec")
+        p = subprocess.run([SIM, "--elf", elf, "--standalone", "--quiet", "--unaligned", "--record=" + path],
+                           capture_output=True, text=True, timeout=60)
+        expect(p.returncode == 0, f"bench-sim exit {p.returncode}: {p.stderr!r}")
+        reasons, _, records = read_records(path)
+        col = reasons.index("unaligned")
+        got = {}
+        for rec in records:
+            for (_, addr), (_, cycles) in rec["pc"].items():
+                if cycles[col]:
+                    got[addr] = got.get(addr, 0) + cycles[col]
+        want = unaligned_expected(elf)
+        expect(len(want) == 10, f"unaligned.S's unaligned accesses: {want}")
+        show = lambda d: " ".join(f"{a:#x}={n}" for a, n in sorted(d.items()))  # noqa: E731
+        expect(got == want, f"unaligned cycles by address {show(got)}, expected {show(want)}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+{"openocd": case_openocd, "standalone": case_standalone, "badusage": case_badusage, "deep": case_deep,
+ "unaligned": case_unaligned}[CASE]()
 if benchtest.failures:
     sys.exit(1)
 print("ok")
