@@ -469,6 +469,17 @@ SNIPPETS_ENTRY
 	svc #0
 	END
 
+	/* A divide that fails its IT condition does not execute (Armv7-M ARM A7.3.3): no cycles by
+	 * operands (100 / 10 would add 2). IT folded onto the cmp 0; the failed UDIV costs what a
+	 * conditional instruction in the middle of a block costs in this model (its issue cost). */
+	movs r1, #100
+	movs r2, #10
+	BEGIN(3)                  /* cmp 1, it 0, udivne 2 */
+	cmp r1, r1                /* Z = 1: NE fails */
+	it ne
+	udivne r0, r1, r2
+	END
+
 	pop {r4-r8, pc}
 
 	.thumb_func
