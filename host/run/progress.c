@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include "run/loop.h"
 #include "session/proc.h"
 
 #define PROGRESS_DELAY_MS 1000u
@@ -50,4 +51,12 @@ void progress_end(struct progress *p)
 		(void)fflush(p->out); /* as above */
 	}
 	p->shown = false;
+}
+
+/* The phases of a run (BENCH_STATS=1) are the progress of its wall time: here, so that loop.c and
+ * loop_marker.c both record them without calling each other. */
+void run_phase_done(struct run_phases *p, enum run_phase ph)
+{
+	if (p && !p->ms[ph])
+		p->ms[ph] = clock_now_ms() - p->t0_ms;
 }
