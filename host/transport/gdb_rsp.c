@@ -1,7 +1,7 @@
 /* The GDB remote serial protocol backend (GDB manual appendix E): session set-up, stop replies,
  * registers, breakpoints, run control and monitor commands behind struct backend_ops. Memory and
- * ELF download are in gdb_rsp_load.c, target descriptions in gdb_rsp_tdesc.c. */
-#include <stdarg.h>
+ * ELF download are in gdb_rsp_load.c, target descriptions in gdb_rsp_tdesc.c, the packet exchange
+ * under them all in gdb_rsp_xchg.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,117 +16,6 @@ enum { SIG_INT = 2, SIG_ILL = 4, SIG_TRAP = 5, SIG_EMT = 7, SIG_BUS = 10, SIG_SE
 static struct rsp_priv *priv(struct backend *bk)
 {
 	return bk->priv;
-}
-
-/* E.3: 'O' XX... is console output; "OK" is not ('K' is not hex). */
-bool rsp_is_console(const struct rsp_priv *s)
-{
-	const char *r = s->link.parser.data;
-	size_t len = s->link.parser.len;
-
-	if (r[0] != 'O' || len < 3 || !(len & 1))
-		return false;
-	for (size_t i = 1; i < len; i++)
-		if (!strchr("0123456789abcdefABCDEF", r[i]))
-			return false;
-	return true;
-}
-
-/* Sends a packet and receives its reply; console packets before the reply are returned as they
- * come when keep_console, else skipped (OpenOCD forwards its log as O packets at any time, e.g.
- * "Polling target failed" before the reply to a `p`). */
-static int exchange(struct rsp_priv *s, const void *payload, size_t len, bool keep_console, unsigned timeout_ms,
-                    struct bench_error *err)
-{
-	int rc = rsp_link_send(&s->link, payload, len, err);
-
-	do {
-		if (rc < 0)
-			break;
-		rc = rsp_link_recv(&s->link, clock_now_ms() + timeout_ms, err);
-	} while (rc == 0 && !keep_console && rsp_is_console(s));
-	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
-		return bench_fail(err, BENCH_E_PROTOCOL, "gdbserver %s did not answer \"%.*s\" within %u ms",
-		                  s->link.io.peer, (int)(len > 40 ? 40 : len), (const char *)payload, timeout_ms);
-	return rc;
-}
-
-int rsp_exchange(struct rsp_priv *s, const void *payload, size_t len, struct bench_error *err)
-{
-	return exchange(s, payload, len, false, s->link.timeout_ms, err);
-}
-
-int rsp_exchange_console(struct rsp_priv *s, const void *payload, size_t len, unsigned timeout_ms,
-                         struct bench_error *err)
-{
-	return exchange(s, payload, len, true, timeout_ms, err);
-}
-
-int rsp_command(struct rsp_priv *s, struct bench_error *err, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		return bench_fail(err, BENCH_E_INTERNAL, "GDB command too long");
-	return rsp_exchange(s, buf, (size_t)n, err);
-}
-
-static const char *reply(struct rsp_priv *s)
-{
-	return s->link.parser.data;
-}
-
-int rsp_qxfer_read(struct rsp_priv *s, const char *object, const char *annex, char **out, struct bench_error *err)
-{
-	size_t len = 0, cap = 1024, chunk = s->server_packet_size > 64 ? s->server_packet_size - 32 : 256;
-	char *buf = malloc(cap);
-
-	if (!buf)
-		return bench_fail(err, BENCH_E_NOMEM, "out of memory reading qXfer:%s", object);
-	for (;;) {
-		int rc = rsp_command(s, err, "qXfer:%s:read:%s:%zx,%zx", object, annex, len, chunk);
-		const char *r = reply(s);
-		size_t n = s->link.parser.len;
-
-		if (rc < 0) {
-			free(buf);
-			return rc;
-		}
-		if (n == 0 || (r[0] != 'm' && r[0] != 'l')) {
-			free(buf);
-			return bench_fail(err, BENCH_E_PROTOCOL, "gdbserver %s refused qXfer:%s:read:%s (\"%.20s\")",
-			                  s->link.io.peer, object, annex, r);
-		}
-		if (len + n + 1 > cap) {
-			char *nb;
-
-			while (len + n + 1 > cap)
-				cap *= 2;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				return bench_fail(err, BENCH_E_NOMEM, "out of memory reading qXfer:%s", object);
-			}
-			buf = nb;
-		}
-		memcpy(buf + len, r + 1, n - 1);
-		len += n - 1;
-		buf[len] = '\0';
-		if (r[0] == 'l' || n == 1)
-			break;
-		if (len > 1024u * 1024u) {
-			free(buf);
-			return bench_fail(err, BENCH_E_PROTOCOL, "qXfer:%s:%s from %s exceeds 1 MiB", object, annex,
-			                  s->link.io.peer);
-		}
-	}
-	*out = buf;
-	return 0;
 }
 
 /* ---- stop replies (E.3 "Stop Reply Packets") ---- */
@@ -150,7 +39,7 @@ static bool is_planted(struct rsp_priv *s, uint32_t addr)
 /* T AA n1:r1;n2:r2;... : collect the PC if the server sent it and the stop kind keywords. */
 int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct bench_error *err)
 {
-	const char *r = reply(s);
+	const char *r = rsp_reply(s);
 	unsigned sig = 0;
 	bool hw_sw = false, watch = false;
 
@@ -259,7 +148,7 @@ static int reg_regnum(struct rsp_priv *s, enum backend_reg reg, struct bench_err
 	return s->tdesc.map[reg];
 }
 
-/* Register n through the g packet (a server without p/P): fetches g into reply(s) and finds n's
+/* Register n through the g packet (a server without p/P): fetches g into rsp_reply(s) and finds n's
  * byte offset in it, checking the reply covers n's four bytes. Returns 0 or a negated bench_err. */
 static int fetch_g(struct rsp_priv *s, int n, size_t *off, struct bench_error *err)
 {
@@ -274,7 +163,7 @@ static int fetch_g(struct rsp_priv *s, int n, size_t *off, struct bench_error *e
 		return rc;
 	if (s->link.parser.len < 2 * (*off + 4))
 		return bench_fail(err, BENCH_E_PROTOCOL, "short g reply from %s (\"%.20s\")", s->link.io.peer,
-		                  reply(s));
+		                  rsp_reply(s));
 	return 0;
 }
 
@@ -289,20 +178,21 @@ static int read_regnum(struct rsp_priv *s, int n, uint32_t *value, struct bench_
 		rc = rsp_command(s, err, "p%x", (unsigned)n);
 		if (rc < 0)
 			return rc;
-		if (s->link.parser.len >= 8 && rsp_hex_decode(reply(s), b, 4) == 0) {
+		if (s->link.parser.len >= 8 && rsp_hex_decode(rsp_reply(s), b, 4) == 0) {
 			s->p_state = 1;
 			*value = le_get32(b);
 			return 0;
 		}
 		if (s->link.parser.len != 0 || s->p_state == 1)
 			return bench_fail(err, BENCH_E_TARGET, "gdbserver %s cannot read register %d (\"%.20s\")",
-			                  s->link.io.peer, n, reply(s));
+			                  s->link.io.peer, n, rsp_reply(s));
 		s->p_state = -1;
 	}
 	if ((rc = fetch_g(s, n, &off, err)))
 		return rc;
-	if (rsp_hex_decode(reply(s) + 2 * off, b, 4) != 0)
-		return bench_fail(err, BENCH_E_PROTOCOL, "bad g reply from %s (\"%.20s\")", s->link.io.peer, reply(s));
+	if (rsp_hex_decode(rsp_reply(s) + 2 * off, b, 4) != 0)
+		return bench_fail(err, BENCH_E_PROTOCOL, "bad g reply from %s (\"%.20s\")", s->link.io.peer,
+		                  rsp_reply(s));
 	*value = le_get32(b);
 	return 0;
 }
@@ -320,11 +210,11 @@ static int write_regnum(struct rsp_priv *s, int n, uint32_t v, struct bench_erro
 		rc = rsp_command(s, err, "P%x=%s", (unsigned)n, hex);
 		if (rc < 0)
 			return rc;
-		if (!strcmp(reply(s), "OK"))
+		if (!strcmp(rsp_reply(s), "OK"))
 			return 0;
 		if (s->link.parser.len != 0)
 			return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused to write register %d (\"%.20s\")",
-			                  s->link.io.peer, n, reply(s));
+			                  s->link.io.peer, n, rsp_reply(s));
 		s->p_state = -1;
 	}
 	if ((rc = fetch_g(s, n, &off, err)))
@@ -336,7 +226,7 @@ static int write_regnum(struct rsp_priv *s, int n, uint32_t v, struct bench_erro
 		if (!pkt)
 			return bench_fail(err, BENCH_E_NOMEM, "out of memory for a G packet");
 		pkt[0] = 'G';
-		memcpy(pkt + 1, reply(s), glen);
+		memcpy(pkt + 1, rsp_reply(s), glen);
 		memcpy(pkt + 1 + 2 * off, hex, 8);
 		/* QEMU's TriCore G stores the A0-A15 slots (16-31) into D0-D15: repeat the D values there. */
 		if (s->flavour->g_a_slots_to_d && glen >= 2 * 32 * 4)
@@ -346,8 +236,9 @@ static int write_regnum(struct rsp_priv *s, int n, uint32_t v, struct bench_erro
 	}
 	if (rc < 0)
 		return rc;
-	if (strcmp(reply(s), "OK"))
-		return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused G (\"%.20s\")", s->link.io.peer, reply(s));
+	if (strcmp(rsp_reply(s), "OK"))
+		return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused G (\"%.20s\")", s->link.io.peer,
+		                  rsp_reply(s));
 	return 0;
 }
 
@@ -522,7 +413,7 @@ static int prepare_resume(struct backend *bk, struct bench_error *err)
 		rc = send_break(s, 'Z', type, pc, err);
 		if (rc < 0)
 			return rc;
-		if (strcmp(reply(s), "OK"))
+		if (strcmp(rsp_reply(s), "OK"))
 			return bench_fail(err, BENCH_E_TARGET,
 			                  "gdbserver %s refused to re-plant the breakpoint at 0x%08x", s->link.io.peer,
 			                  (unsigned)pc);
@@ -596,9 +487,9 @@ static int op_set_break(struct backend *bk, uint32_t addr, struct bench_error *e
 	}
 	if (rc < 0)
 		return rc;
-	if (strcmp(reply(s), "OK"))
+	if (strcmp(rsp_reply(s), "OK"))
 		return bench_fail(err, BENCH_E_TARGET, "gdbserver %s refused a breakpoint at 0x%08x (\"%.20s\")%s",
-		                  s->link.io.peer, (unsigned)addr, reply(s),
+		                  s->link.io.peer, (unsigned)addr, rsp_reply(s),
 		                  type == '1' ? ": out of hardware breakpoints (FPB comparators)?" : "");
 	if (type == '1')
 		s->z1_state = 1;
@@ -620,7 +511,7 @@ static int op_clear_break(struct backend *bk, uint32_t addr, struct bench_error 
 		if (rc < 0)
 			return rc;
 		s->breaks[i] = s->breaks[--s->n_breaks];
-		if (strcmp(reply(s), "OK"))
+		if (strcmp(rsp_reply(s), "OK"))
 			return bench_fail(err, BENCH_E_TARGET,
 			                  "gdbserver %s refused to remove the breakpoint at 0x%08x", s->link.io.peer,
 			                  (unsigned)addr);

@@ -125,6 +125,8 @@ extern const struct backend_ops rsp_backend_ops;
 int rsp_exchange_console(struct rsp_priv *s, const void *payload, size_t len, unsigned timeout_ms,
                          struct bench_error *err);
 bool rsp_is_console(const struct rsp_priv *s);
+/* The last reply's payload (NUL-terminated by the parser). */
+const char *rsp_reply(struct rsp_priv *s);
 /* Why the target stopped on a SIGTRAP (or a monitor-run halt): planted breakpoint, BKPT, other. */
 int rsp_classify_trap(struct rsp_priv *s, bool hw_sw, struct backend_halt_info *info, struct bench_error *err);
 int rsp_op_halt(struct backend *bk, struct bench_error *err);
