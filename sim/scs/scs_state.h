@@ -80,12 +80,12 @@ struct scs_core_ops {
 	/* DWT_PCSR while running (C1.8.8): the address of an instruction executed during the last
 	 * slice, at a pseudo-random cycle of it (core_clock.c, core_pcsr_sample). */
 	uint32_t (*pc_sample)(void *core);
-	bool (*locked)(void *core); /* in lockup (B1.5.15), also while halted */
-	void (*halt)(void *core);   /* enter debug state (C1.5) */
+	bool (*locked)(void *core);    /* in lockup (B1.5.15), also while halted */
+	void (*halt)(void *core);      /* enter debug state (C1.5) */
 	void (*halt_seen)(void *core); /* the debugger reads DHCSR.S_HALT = 1 (bench-sim --record) */
-	void (*resume)(void *core); /* leave it: code the debugger rewrote is translated again */
-	void (*sleep)(void *core);  /* SLEEPONEXIT (B1.5.18) */
-	void (*lockup)(void *core); /* stop at 0xEFFFFFFE (B1.5.15) */
+	void (*resume)(void *core);    /* leave it: code the debugger rewrote is translated again */
+	void (*sleep)(void *core);     /* SLEEPONEXIT (B1.5.18) */
+	void (*lockup)(void *core);    /* stop at 0xEFFFFFFE (B1.5.15) */
 	/* Exception entry, return or tail-chain overhead: the cycles under their ledger reason (enum
 	 * cyc_why, timing/cycles_why.h), and the next fetch starts empty. */
 	void (*charge_exception)(void *core, uint32_t cycles, unsigned why);
