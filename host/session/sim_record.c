@@ -335,7 +335,8 @@ int sim_record_next(struct sim_record_reader *r, struct sim_record *rec, struct 
 		return rc;
 	size_t at = 0;
 	rc = 0;
-	while (rc == 0) {
+	/* at < len: nothing read yet leaves buf NULL, and memchr/memmove want a pointer (C11 7.24.1). */
+	while (rc == 0 && at < r->len) {
 		char *nl = memchr(r->buf + at, '\n', r->len - at);
 		if (!nl)
 			break;
@@ -344,8 +345,10 @@ int sim_record_next(struct sim_record_reader *r, struct sim_record *rec, struct 
 		rc = parse_line(r, r->buf + at, rec, err);
 		at = (size_t)(nl - r->buf) + 1;
 	}
-	memmove(r->buf, r->buf + at, r->len - at);
-	r->len -= at;
+	if (at) {
+		memmove(r->buf, r->buf + at, r->len - at);
+		r->len -= at;
+	}
 	return rc;
 }
 
