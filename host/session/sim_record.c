@@ -40,6 +40,7 @@ struct sim_record_reader {
 	struct sim_record_pc *pcs;
 	size_t n_pcs, cap_pcs;
 	uint64_t *cycles; /* n_reasons per pc; pcs[].cycles point here once the record is complete */
+	size_t cap_cycles;
 	struct sim_record_enter *enters;
 	size_t n_enters, cap_enters;
 };
@@ -196,14 +197,12 @@ static int parse_pc(struct sim_record_reader *r, char **tok, unsigned n, struct 
 	if (n < 4 || n != 4 + r->n_reasons || !known_node(r, tok[1], &p.node) || !parse_u32(tok[2], 16, &p.addr) ||
 	    !parse_u64(tok[3], 10, &p.execs))
 		return fail(r, err, "a pc line is `pc NODE ADDR EXECS` and one cycle count per reason", NULL);
-	if (grow((void **)&r->pcs, &r->cap_pcs, r->n_pcs + 1, sizeof(*r->pcs)) < 0) {
+	/* Both tables double when full: a realloc per line copied the whole cycle table each time (ASan's
+	 * realloc always moves), 10240 lines of a 2047-deep recursion's record took minutes there. */
+	if (grow((void **)&r->pcs, &r->cap_pcs, r->n_pcs + 1, sizeof(*r->pcs)) < 0 ||
+	    grow((void **)&r->cycles, &r->cap_cycles, (r->n_pcs + 1) * r->n_reasons, sizeof(*r->cycles)) < 0)
 		return bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", r->path);
-	}
-	size_t cap = r->cap_pcs;
-	uint64_t *cy = realloc(r->cycles, cap * r->n_reasons * sizeof(*cy));
-	if (!cy)
-		return bench_fail(err, BENCH_E_NOMEM, "out of memory reading %s", r->path);
-	r->cycles = cy;
+	uint64_t *cy = r->cycles;
 	for (unsigned i = 0; i < r->n_reasons; i++) {
 		uint64_t v;
 		if (!parse_u64(tok[4 + i], 10, &v) || r->sum + v < r->sum)
