@@ -10,8 +10,10 @@ worth knowing; --file-cycles lists them with each .c and .h a node of its own (#
 --sim-cycles [BUILD/sim] fails on any cycle between the files of sim/ (ctest layers.sim_cycles): include
 cycles between units, also those hidden behind an aggregate header, and, given the build's object
 folder, call cycles between files from `nm` (A uses a symbol B defines and B one A defines).
-Run: python3 scripts/check_layers.py [--cycles | --file-cycles | --sim-cycles [OBJDIR]]; exit 1 on a
-violation."""
+--host-cycles [BUILD/host] does the same for host/ (ctest layers.check; layers.host_cycles plants one
+of each kind), where the include cycles KNOWN_CYCLES lists are let through until they are broken.
+Run: python3 scripts/check_layers.py [--cycles | --file-cycles] [--sim-cycles [OBJDIR]]
+[--host-cycles [OBJDIR]]; exit 1 on a violation."""
 import os
 import re
 import subprocess
@@ -47,6 +49,22 @@ LAYERS = {
         'wire': {'dap', 'bus'},
         '.': {'wire', 'dap', 'core', 'scs', 'timing', 'chip', 'bus'},
     },
+}
+
+# The prefix of each tree's layer libraries in its build folder: lib<prefix>_<folder>.a
+# (host/CMakeLists.txt bench_layer, sim/CMakeLists.txt); <prefix>_*.dir are their object folders.
+LIBS = {'host': 'bench', 'sim': 'sim'}
+
+# Include cycles between units a tree has today, let through by --host-cycles/--sim-cycles until
+# they are broken (a cycle that shrinks still passes; one that grows or a new one fails; an entry
+# no cycle overlaps any more fails too, so the list only gets shorter). host/run's headers carry
+# types both ways (run_measures.h needs run.h's struct run_opts, run.c calls run_measures_*;
+# loop_state.h includes progress.h, whose progress.c includes loop.h).
+KNOWN_CYCLES = {
+    'host': [
+        {'run/loop', 'run/loop_check', 'run/loop_marker', 'run/loop_stack', 'run/progress'},
+        {'run/run', 'run/run_measures', 'run/run_prepare'},
+    ],
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -167,10 +185,11 @@ def unit_cycles(top):
 def call_graph(top, objdir):
     """Call (and data) edges between a tree's .c files from `nm` on the build's objects: A -> B when
     A's object uses a symbol B's object defines. The objects are those of the layer libraries
-    OBJDIR/lib<top>_<folder>.a (the board's, lib<top>_board.a, is the top folder) and the program's
-    own objects (main.c.o, args.c.o): archives CMake rebuilds whole, so a moved file's stale object
-    is not among them."""
+    OBJDIR/lib<prefix>_<folder>.a (LIBS; sim's board library, libsim_board.a, is the top folder) and
+    the program's own objects (main.c.o, args.c.o): archives CMake rebuilds whole, so a moved file's
+    stale object is not among them."""
     defs, uses = {}, {}
+    lib = LIBS[top]
 
     def scan(path, folder):
         out = subprocess.run(['nm', '-A', path], capture_output=True, text=True, check=True).stdout
@@ -189,13 +208,13 @@ def call_graph(top, objdir):
                 uses.setdefault(src, set()).add(fields[1])
 
     for f in sorted(os.listdir(objdir)) if os.path.isdir(objdir) else []:
-        if f.startswith(f'lib{top}_') and f.endswith('.a'):
-            folder = f[len(f'lib{top}_'):-2]
+        if f.startswith(f'lib{lib}_') and f.endswith('.a'):
+            folder = f[len(f'lib{lib}_'):-2]
             scan(os.path.join(objdir, f), '.' if folder == 'board' else folder)
     # The program's own objects (main.c, args.c): a target folder that is not a layer library's.
     for dirpath, _, files in os.walk(os.path.join(objdir, 'CMakeFiles')):
         name = os.path.basename(dirpath)
-        if name.endswith('.dir') and not name.startswith(f'{top}_'):
+        if name.endswith('.dir') and not name.startswith(f'{lib}_'):
             for f in sorted(files):
                 if f.endswith('.c.o'):
                     scan(os.path.join(dirpath, f), '.')
@@ -214,7 +233,11 @@ def call_graph(top, objdir):
 def strict_cycles(top, objdir):
     """Every include cycle between units (aggregate headers seen through) and every call cycle
     between files of TOP, as messages naming the files and, for calls, a symbol of each edge."""
-    bad = [f'{top}: include cycle: {" <-> ".join(c)}' for c in unit_cycles(top)]
+    known = KNOWN_CYCLES.get(top, [])
+    found = unit_cycles(top)
+    bad = [f'{top}: include cycle: {" <-> ".join(c)}' for c in found if not any(set(c) <= k for k in known)]
+    bad += [f'{top}: include cycle {" <-> ".join(sorted(k))} is broken: take it out of '
+            'scripts/check_layers.py KNOWN_CYCLES' for k in known if not any(set(c) & k for c in found)]
     if objdir:
         graph, why = call_graph(top, objdir)
         if not graph:
@@ -241,17 +264,26 @@ def main():
         print(f'check_layers: {len(bad)} back-edge(s): move the code down a layer or pass a callback up',
               file=sys.stderr)
         return 1
-    if '--sim-cycles' in sys.argv:
-        i = sys.argv.index('--sim-cycles')
-        objdir = sys.argv[i + 1] if i + 1 < len(sys.argv) else None
-        found = strict_cycles('sim', objdir)
+    failed = False
+    for top in LAYERS:
+        flag = f'--{top}-cycles'
+        if flag not in sys.argv:
+            continue
+        i = sys.argv.index(flag)
+        objdir = sys.argv[i + 1] if i + 1 < len(sys.argv) and not sys.argv[i + 1].startswith('--') else None
+        found = strict_cycles(top, objdir)
         for b in found:
             print(b, file=sys.stderr)
         if found:
-            print(f'check_layers: {len(found)} cycle(s) between files of sim/: move the shared part down '
+            print(f'check_layers: {len(found)} cycle(s) between files of {top}/: move the shared part down '
                   'into a file both use, or pass a callback', file=sys.stderr)
-            return 1
-        print('check_layers: sim/ files: no include or call cycle' + ('' if objdir else ' (includes only)'))
+            failed = True
+            continue
+        known = len(KNOWN_CYCLES.get(top, []))
+        print(f'check_layers: {top}/ files: no include or call cycle' + ('' if objdir else ' (includes only)') +
+              (f' ({known} known include cycles let through: KNOWN_CYCLES)' if known else ''))
+    if failed:
+        return 1
     print('check_layers: ' + ', '.join(f'{top}/ {len(l)} layers' for top, l in LAYERS.items()) + ': no back-edge')
     return 0
 

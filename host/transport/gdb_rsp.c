@@ -1,7 +1,8 @@
 /* The GDB remote serial protocol backend (GDB manual appendix E): session set-up, stop replies,
- * registers, breakpoints, run control and monitor commands behind struct backend_ops. Memory and
- * ELF download are in gdb_rsp_load.c, target descriptions in gdb_rsp_tdesc.c, the packet exchange
- * under them all in gdb_rsp_xchg.c. */
+ * registers, breakpoints, run control and reset behind struct backend_ops. Monitor commands are in
+ * gdb_rsp_monitor.c (below this file: it never calls back), memory and ELF download in
+ * gdb_rsp_load.c, target descriptions in gdb_rsp_tdesc.c, the packet exchange under them all in
+ * gdb_rsp_xchg.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,8 +326,10 @@ static int op_wait_halt(struct backend *bk, unsigned timeout_ms, struct backend_
 		out->pc = s->pc;
 		return 0;
 	}
-	if (s->mon_run)
-		return rsp_mon_wait(s, timeout_ms, out, err);
+	if (s->mon_run) {
+		rc = rsp_mon_wait(s, timeout_ms, err);
+		return rc < 0 ? rc : rsp_classify_trap(s, false, out, err);
+	}
 	rc = wait_stop(s, clock_now_ms() + timeout_ms, out, err);
 	if (rc < 0 && err->kind == BENCH_E_TIMEOUT)
 		return bench_fail(err, BENCH_E_TIMEOUT, "target did not halt within %u ms (gdbserver %s)", timeout_ms,
@@ -441,6 +444,32 @@ int rsp_op_resume(struct backend *bk, struct bench_error *err)
 	return 0;
 }
 
+int rsp_op_reset(struct backend *bk, enum backend_reset mode, struct bench_error *err)
+{
+	struct rsp_priv *s = bk->priv;
+	const struct rsp_flavour *f = s->flavour;
+	const char *cmd = mode == BK_RESET_RUN ? f->reset_run : mode == BK_RESET_INIT ? f->reset_init : f->reset_halt;
+	char out[512];
+	int rc;
+
+	if (s->running) {
+		rc = rsp_op_halt(bk, err);
+		if (rc < 0)
+			return rc;
+	}
+	rc = rsp_monitor(s, cmd ? cmd : f->reset_halt, out, sizeof(out), err);
+	s->pc_valid = false;
+	if (rc == 0 && f->reset_keeps_pc)
+		rc = rsp_write_pc(s, s->attach_pc, err);
+	if (rc < 0)
+		return rc;
+	/* Reset-and-run is reset-halt then continue everywhere: a server sends a stop reply only for a
+	 * run the client started (OpenOCD's `reset run` would leave the next halt unreported). */
+	if (mode == BK_RESET_RUN && !cmd)
+		return rsp_op_resume(bk, err);
+	return 0;
+}
+
 /* backend_ops.resume_sample: resume, wait for the halt, read the PC and one word. Where run
  * control goes through monitor commands, resume and wait are one command ("resume; wait_halt"). */
 static int op_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t sample_addr,
@@ -454,7 +483,9 @@ static int op_resume_sample(struct backend *bk, unsigned timeout_ms, uint32_t sa
 		return bench_fail(err, BENCH_E_TARGET, "resume while the target runs: halt it first");
 	rc = prepare_resume(bk, err);
 	if (rc == 0 && s->flavour->run_cmd) {
-		rc = rsp_mon_resume_wait(s, timeout_ms, out, err);
+		rc = rsp_mon_resume_wait(s, timeout_ms, err);
+		if (rc == 0)
+			rc = rsp_classify_trap(s, false, out, err);
 	} else if (rc == 0) {
 		rc = rsp_op_resume(bk, err);
 		if (rc == 0)

@@ -1,6 +1,8 @@
 /* Monitor commands over the GDB remote protocol (qRcmd, GDB manual E.4): `monitor ...` for the
- * user, reset, and run control through the server's own commands where its stop replies are slow
- * (struct rsp_flavour.run_cmd: OpenOCD's resume / wait_halt / halt). */
+ * user, and run control through the server's own commands where its stop replies are slow
+ * (struct rsp_flavour.run_cmd: OpenOCD's resume / wait_halt / halt). It sits below gdb_rsp.c and
+ * calls only the exchange (gdb_rsp_xchg.c): gdb_rsp.c resets through rsp_monitor() and says why
+ * the target stopped after rsp_mon_wait(). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,32 +88,6 @@ int rsp_op_monitor(struct backend *bk, const char *cmd, char *out, size_t outlen
 	return rc;
 }
 
-int rsp_op_reset(struct backend *bk, enum backend_reset mode, struct bench_error *err)
-{
-	struct rsp_priv *s = bk->priv;
-	const struct rsp_flavour *f = s->flavour;
-	const char *cmd = mode == BK_RESET_RUN ? f->reset_run : mode == BK_RESET_INIT ? f->reset_init : f->reset_halt;
-	char out[512];
-	int rc;
-
-	if (s->running) {
-		rc = rsp_op_halt(bk, err);
-		if (rc < 0)
-			return rc;
-	}
-	rc = rsp_monitor(s, cmd ? cmd : f->reset_halt, out, sizeof(out), err);
-	s->pc_valid = false;
-	if (rc == 0 && f->reset_keeps_pc)
-		rc = rsp_write_pc(s, s->attach_pc, err);
-	if (rc < 0)
-		return rc;
-	/* Reset-and-run is reset-halt then continue everywhere: a server sends a stop reply only for a
-	 * run the client started (OpenOCD's `reset run` would leave the next halt unreported). */
-	if (mode == BK_RESET_RUN && !cmd)
-		return rsp_op_resume(bk, err);
-	return 0;
-}
-
 int rsp_mon_resume(struct rsp_priv *s, struct bench_error *err)
 {
 	char out[256];
@@ -127,8 +103,7 @@ int rsp_mon_resume(struct rsp_priv *s, struct bench_error *err)
 
 /* "wait_halt MS": OK once halted; Exx with "timed out while waiting for target halted" when not
  * (OpenOCD src/target/target.c target_wait_state): the target then still runs. */
-static int mon_wait(struct rsp_priv *s, const char *cmd, unsigned timeout_ms, struct backend_halt_info *info,
-                    struct bench_error *err)
+static int mon_wait(struct rsp_priv *s, const char *cmd, unsigned timeout_ms, struct bench_error *err)
 {
 	char out[512];
 	int rc;
@@ -143,21 +118,20 @@ static int mon_wait(struct rsp_priv *s, const char *cmd, unsigned timeout_ms, st
 	s->running = false;
 	s->mon_run = false;
 	s->pc_valid = false;
-	return rsp_classify_trap(s, false, info, err);
+	return 0;
 }
 
-int rsp_mon_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_info *info, struct bench_error *err)
+int rsp_mon_wait(struct rsp_priv *s, unsigned timeout_ms, struct bench_error *err)
 {
 	char cmd[64];
 
 	(void)snprintf(cmd, sizeof(cmd), "%s %u", s->flavour->wait_cmd, timeout_ms);
-	return mon_wait(s, cmd, timeout_ms, info, err);
+	return mon_wait(s, cmd, timeout_ms, err);
 }
 
 /* One exchange for a marker halt: OpenOCD runs "resume; wait_halt MS" as one Tcl script. A
  * timeout leaves the target running (mon_run) for the caller's wait_halt. */
-int rsp_mon_resume_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_info *info,
-                        struct bench_error *err)
+int rsp_mon_resume_wait(struct rsp_priv *s, unsigned timeout_ms, struct bench_error *err)
 {
 	char cmd[96];
 
@@ -167,7 +141,7 @@ int rsp_mon_resume_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_
 	s->running = true;
 	s->mon_run = true;
 	s->pc_valid = false;
-	rc = mon_wait(s, cmd, timeout_ms, info, err);
+	rc = mon_wait(s, cmd, timeout_ms, err);
 	if (rc < 0 && err->kind != BENCH_E_TIMEOUT) {
 		/* the script stopped at `resume` (e.g. "target not halted"): nothing was started */
 		s->running = false;

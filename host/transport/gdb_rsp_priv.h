@@ -131,16 +131,16 @@ const char *rsp_reply(struct rsp_priv *s);
 int rsp_classify_trap(struct rsp_priv *s, bool hw_sw, struct backend_halt_info *info, struct bench_error *err);
 int rsp_op_halt(struct backend *bk, struct bench_error *err);
 int rsp_op_resume(struct backend *bk, struct bench_error *err);
+int rsp_op_reset(struct backend *bk, enum backend_reset mode, struct bench_error *err);
 
-/* gdb_rsp_monitor.c: qRcmd, reset, and run control through monitor commands */
+/* gdb_rsp_monitor.c: qRcmd, and run control through monitor commands. It calls nothing of
+ * gdb_rsp.c: the waits return 0 once the target halted, and the caller asks rsp_classify_trap why. */
 int rsp_monitor(struct rsp_priv *s, const char *cmd, char *out, size_t outlen, struct bench_error *err);
 int rsp_op_monitor(struct backend *bk, const char *cmd, char *out, size_t outlen, struct bench_error *err);
-int rsp_op_reset(struct backend *bk, enum backend_reset mode, struct bench_error *err);
 int rsp_mon_resume(struct rsp_priv *s, struct bench_error *err);
-int rsp_mon_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_info *info, struct bench_error *err);
+int rsp_mon_wait(struct rsp_priv *s, unsigned timeout_ms, struct bench_error *err);
 int rsp_mon_halt(struct rsp_priv *s, struct bench_error *err);
-int rsp_mon_resume_wait(struct rsp_priv *s, unsigned timeout_ms, struct backend_halt_info *info,
-                        struct bench_error *err);
+int rsp_mon_resume_wait(struct rsp_priv *s, unsigned timeout_ms, struct bench_error *err);
 /* Parses the stop reply in s->link.parser.data (T/S/W/X, E.3) into *info. */
 int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct bench_error *err);
 int rsp_read_pc(struct rsp_priv *s, uint32_t *pc, struct bench_error *err);
