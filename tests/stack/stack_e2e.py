@@ -48,6 +48,19 @@ def results(report):
     return rep, {(r["name"], r["args"].get("input")): r for r in rep["results"]}
 
 
+def run_ok(args, what="", schema=False):
+    """run() that must exit 0 and, with schema, write a report valid against docs/report-schema.json:
+    (p, report, rep, res) with the report read by results(), or None when bench failed (checked)."""
+    p, report = run(args)
+    expect(p.returncode == 0, f"{what}exit {p.returncode}")
+    if p.returncode:
+        return None
+    if schema:
+        c = check_schema(CHECK, SCHEMA, report, "ok")
+        expect(c.returncode == 0, f"{what}schema check: {c.stderr.strip()}")
+    return (p, report) + results(report)
+
+
 def case_paint():
     known_depths("paint")
 
@@ -58,12 +71,11 @@ def case_exact():
     # is whatever the compiler and libgcc make it).
     figs = {}
     for method in ("paint", "exact"):
-        p, report = run([os.path.join(EX, "fut-softfp.elf"), "--stack", "--stack-method", method,
-                         "--arg", "input=0,1,1000,-7", "--repeat", "2"])
-        expect(p.returncode == 0, f"fut-softfp --stack-method {method}: exit {p.returncode}")
-        if p.returncode:
+        got = run_ok([os.path.join(EX, "fut-softfp.elf"), "--stack", "--stack-method", method,
+                      "--arg", "input=0,1,1000,-7", "--repeat", "2"], f"fut-softfp --stack-method {method}: ")
+        if not got:
             return
-        rep, res = results(report)
+        _, _, rep, res = got
         expect(rep["context"]["stack"]["method"] == method, f"context.stack {rep['context']['stack']}")
         figs[method] = {k: r["stack"]["bytes"] for k, r in res.items()}
     expect(figs["paint"] == figs["exact"], f"fut-softfp: paint {figs['paint']} != exact {figs['exact']}")
@@ -72,14 +84,11 @@ def case_exact():
 
 def known_depths(method):
     inputs = [0, 3, 10]
-    p, report = run([FW, "--stack", "--stack-method", method, "--keep-interrupted", "--arg",
-                     "input=" + ",".join(map(str, inputs)), "--repeat", "2", "--warmup", "1"])
-    expect(p.returncode == 0, f"exit code {p.returncode}")
-    if p.returncode:
+    got = run_ok([FW, "--stack", "--stack-method", method, "--keep-interrupted", "--arg",
+                  "input=" + ",".join(map(str, inputs)), "--repeat", "2", "--warmup", "1"], schema=True)
+    if not got:
         return
-    c = check_schema(CHECK, SCHEMA, report, "ok")
-    expect(c.returncode == 0, f"schema check: {c.stderr.strip()}")
-    rep, res = results(report)
+    p, report, rep, res = got
     expect(rep["context"].get("stack") == {"method": method, "limit": LIMIT, "limit_from": "_sstack"},
            f"context.stack {rep['context'].get('stack')}")
     for n in inputs:
@@ -120,14 +129,11 @@ def case_code():
             ("fut-softfp.elf", "executed", lambda n: soft + ([] if n == 0 else ["__aeabi_l2f"])),
             ("fut-softfp.elf", "static", lambda n: soft + ["__aeabi_l2f"])):
         path = os.path.join(EX, elf)
-        p, report = run([path, "--code-size", "--code-method", method, "--arg",
-                         "input=" + ",".join(map(str, inputs)), "--repeat", "1"])
-        expect(p.returncode == 0, f"{elf} {method}: exit {p.returncode}")
-        if p.returncode:
+        got = run_ok([path, "--code-size", "--code-method", method, "--arg",
+                      "input=" + ",".join(map(str, inputs)), "--repeat", "1"], f"{elf} {method}: ", schema=True)
+        if not got:
             continue
-        c = check_schema(CHECK, SCHEMA, report, "ok")
-        expect(c.returncode == 0, f"schema check: {c.stderr.strip()}")
-        rep, res = results(report)
+        _, _, rep, res = got
         nm = nm_sizes(path)
         expect(rep["context"].get("image") == size_berkeley(path), f"{elf}: image {rep['context'].get('image')}")
         for n in inputs:
@@ -147,12 +153,11 @@ def bench(args):
 
 def case_formats():
     # Painting and the executed code size together: the scan, then the record, at each END.
-    p, report = run([os.path.join(EX, "fut-softfp.elf"), "--stack", "--stack-method", "paint", "--code-size",
-                     "--arg", "input=0,1", "--repeat", "2"])
-    expect(p.returncode == 0, f"exit {p.returncode}")
-    if p.returncode:
+    got = run_ok([os.path.join(EX, "fut-softfp.elf"), "--stack", "--stack-method", "paint", "--code-size",
+                  "--arg", "input=0,1", "--repeat", "2"])
+    if not got:
         return
-    rep, res = results(report)
+    _, report, rep, res = got
     st = {n: res[("fut", n)]["stack"]["max"] for n in (0, 1)}
     code = {n: res[("fut", n)]["code"]["bytes"] for n in (0, 1)}
     expect(st == {0: 8, 1: 8} and code == {0: 488, 1: 612}, f"stack {st}, code {code}")
@@ -198,11 +203,11 @@ def case_cubemx():
     elf = os.path.join(BUILD, "tests", "firmware", "cubemx", "cubemx_f407.elf")
     figs = {}
     for method in ("paint", "exact"):
-        p, report = run([elf, "--stack", "--stack-method", method, "--repeat", "2", "--keep-interrupted"])
-        expect(p.returncode == 0, f"cubemx {method}: exit {p.returncode}")
-        if p.returncode:
+        got = run_ok([elf, "--stack", "--stack-method", method, "--repeat", "2", "--keep-interrupted"],
+                     f"cubemx {method}: ")
+        if not got:
             return
-        rep, res = results(report)
+        _, _, rep, res = got
         expect(rep["context"]["stack"] == {"method": method, "limit": 0x20020000 - 0x400,
                                            "limit_from": "_estack - _Min_Stack_Size"}, f"{rep['context']['stack']}")
         figs[method] = {k: r["stack"]["bytes"] for k, r in res.items()}
@@ -215,11 +220,11 @@ def case_indirect():
     # unknown; the virtual board saw frame_fn run too.
     nm = nm_sizes(FW)
     for method, fns, unknown in (("static", ["ind_fn"], 1), ("executed", ["ind_fn", "frame_fn"], 0)):
-        p, report = run([FW, "--code-size", "--code-method", method, "--keep-interrupted", "--repeat", "1"])
-        expect(p.returncode == 0, f"{method}: exit {p.returncode}")
-        if p.returncode:
+        got = run_ok([FW, "--code-size", "--code-method", method, "--keep-interrupted", "--repeat", "1"],
+                     f"{method}: ")
+        if not got:
             continue
-        rep, res = results(report)
+        p, _, _, res = got
         code = res[("indirect", None)]["code"]
         want = sum(nm[f] for f in fns)
         expect((code["bytes"], code["functions"], code["unknown_calls"]) == (want, len(fns), unknown),
@@ -231,14 +236,11 @@ def case_indirect():
 def case_farm():
     # A farm's merged report keeps each board's stack figures and code size with its results.
     farm = os.path.join(SRC, "tests", "ci", "fixtures", "farm", "two-virtual.farm")
-    p, report = run(["--farm", farm, os.path.join(EX, "fut-softfp.elf"), "--stack", "--code-size", "--arg",
-                     "input=0,1", "--repeat", "1"])
-    expect(p.returncode == 0, f"exit {p.returncode}")
-    if p.returncode:
+    got = run_ok(["--farm", farm, os.path.join(EX, "fut-softfp.elf"), "--stack", "--code-size", "--arg",
+                  "input=0,1", "--repeat", "1"], schema=True)
+    if not got:
         return
-    c = check_schema(CHECK, SCHEMA, report, "ok")
-    expect(c.returncode == 0, f"schema check: {c.stderr.strip()}")
-    rep, res = results(report)
+    res = got[3]
     for board in ("sim-a", "sim-b"):
         for n, code in ((0, 488), (1, 612)):
             r = res.get((f"{board}/fut", n), {})
@@ -252,14 +254,11 @@ def case_overflow():
 
 
 def overflow(method):
-    p, report = run([FW, "--stack", "--stack-method", method, "--keep-interrupted", "--arg", "input=2047",
-                     "--repeat", "2", "--warmup", "0"])
-    expect(p.returncode == 0, f"exit code {p.returncode}")
-    if p.returncode:
+    got = run_ok([FW, "--stack", "--stack-method", method, "--keep-interrupted", "--arg", "input=2047",
+                  "--repeat", "2", "--warmup", "0"], f"{method}: ", schema=True)
+    if not got:
         return
-    c = check_schema(CHECK, SCHEMA, report, "ok")
-    expect(c.returncode == 0, f"schema check: {c.stderr.strip()}")
-    rep, res = results(report)
+    p, _, rep, res = got
     for name in ("recurse", "deep"):
         st = res[(name, 2047)].get("stack")
         expect(st == {"bytes": [None, None], "overflow": [0, 1], "exception": [], "min": None, "max": None},
