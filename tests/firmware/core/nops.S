@@ -4,18 +4,7 @@
  *   bkpt #1, bkpt #2 back to back -> both halt, difference 0
  *   bkpt #4                       -> done
  * Each NOP costs 1 cycle (Cortex-M4 TRM table 3-1, NOP); a BKPT halts before it executes. */
-	.syntax unified
-	.thumb
-	.section .vectors, "a"
-	.word 0x20020000
-	.word reset_handler
-	.rept 14
-	.word hang
-	.endr
-
-	.text
-	.thumb_func
-	.global reset_handler
+#include "vectors.inc"
 reset_handler:
 	bkpt #1
 	.rept 100

@@ -3,18 +3,7 @@
  * between slices: every sample must be an instruction of the loop, fa's and fb's shares of the
  * samples their shares of the cycles (the core's ledger), and instructions other than block
  * starts must be seen (fa and fb are one block each). */
-	.syntax unified
-	.thumb
-	.section .vectors, "a"
-	.word 0x20020000
-	.word reset_handler
-	.rept 14
-	.word hang
-	.endr
-
-	.text
-	.thumb_func
-	.global reset_handler
+#include "vectors.inc"
 reset_handler:
 	ldr r4, =loop
 	ldr r5, =loop_end

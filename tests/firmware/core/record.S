@@ -13,22 +13,8 @@
  *             0x2001ffd8 (no frame on MSP: Armv7-M ARM B1.5.6)
  *   bkpt #4   done
  * No FP instruction: CONTROL.FPCA stays 0, so the frame is the basic one. */
-	.syntax unified
-	.thumb
-	.section .vectors, "a"
-	.word 0x20020000
-	.word reset_handler
-	.rept 9
-	.word hang
-	.endr
-	.word svc_handler /* 11: SVCall */
-	.rept 4
-	.word hang
-	.endr
-
-	.text
-	.thumb_func
-	.global reset_handler
+#define VECTORS_SVC svc_handler
+#include "vectors.inc"
 reset_handler:
 	bkpt #1
 	bl f

@@ -2,18 +2,7 @@
  * real program's depth, past any fixed frame stack. rec pushes 8 bytes a level, so at bkpt #2 the
  * lowest MSP is 0x20020000 - 8 * 10000 = 0x2000c780, and the record has 10000 nested contexts of
  * rec, each entered once. */
-	.syntax unified
-	.thumb
-	.section .vectors, "a"
-	.word 0x20020000
-	.word reset_handler
-	.rept 14
-	.word hang
-	.endr
-
-	.text
-	.thumb_func
-	.global reset_handler
+#include "vectors.inc"
 reset_handler:
 	bkpt #1
 	ldr r0, =10000
