@@ -480,6 +480,55 @@ SNIPPETS_ENTRY
 	udivne r0, r1, r2
 	END
 
+	/* A taken B<cc> resolves at decode from the forwarded flags, whatever wrote them: cmemu's
+	 * silicon tests of a Cortex-M4 (TI CC2652; cmemu-tests/tests/cc2652/instructions/
+	 * control_flow/bcond.asm, makeAPSRDirty) time a taken bne with `movs.n r7, #1` right before
+	 * it as an unconditional b with the same movs, in every memory they ran from: no refill of
+	 * its own after a flag setter, and one instruction between them saves nothing. */
+	BEGIN(3)                  /* movs 1, bne taken 1 + P (1) */
+	movs r7, #1
+	bne 1f
+	nop
+1:	END
+	BEGIN(4)                  /* movs 1, nop 1, bne taken 2 */
+	movs r7, #1
+	nop
+	bne 1f
+	nop
+1:	END
+	movs r0, #10
+	BEGIN(39)                 /* 10 x (subs, nop, bne) + 9 taken x P (1): the subs; bne loop above, + 10 */
+1:	subs r0, #1
+	nop
+	bne 1b
+	END
+
+	/* jnk0le's loop template ("pipeline cycle test", CM3_pipetest_tmpl.S, run on the STM32F407,
+	 * the board's own chip): 17 nop.w, subs.w, bne.w, word aligned, "20 cycles per loop", the
+	 * bne.w "2 cycles taken": P = 1 after a 32-bit flag setter in a loop of 32-bit instructions,
+	 * the form of pqm4's assembly loops. 10 rounds: 10 x 19 + 9 x P (1) = 199. */
+	mov r8, #10
+	.p2align 2
+	nop
+	BEGIN(199)
+1:	.rept 17
+	nop.w
+	.endr
+	subs.w r8, #1
+	bne.w 1b
+	END
+	/* Eight add.w closed by a 16-bit bne after subs.w: 10 x 10 + 9 = 109. */
+	mov r8, #10
+	.p2align 2
+	nop
+	BEGIN(109)
+1:	.rept 8
+	add.w r1, r1, #1
+	.endr
+	subs.w r8, r8, #1
+	bne 1b
+	END
+
 	pop {r4-r8, pc}
 
 	.thumb_func
