@@ -217,6 +217,32 @@ static void test_fetch_entry(void **state)
 	cyc_free(m);
 }
 
+/* A group of unaligned 32-bit instructions at a branch target (issue 25): entered with the buffer
+ * empty, the words come one a cycle, one ahead of decode, so the group waits once, for its first
+ * instruction's second word (compendium "Branch timing": 3 cycles to an unaligned 32-bit target),
+ * and that is its one cycle ("Alignment rules"); b464ad4 counted both (entry_extra 2). Run into
+ * with the buffer full, the group keeps its own wait (the compendium's "Groups of three or more
+ * unaligned wide instructions will take one extra cycle"). */
+static void test_fetch_group_at_target(void **state)
+{
+	(void)state;
+	static const uint8_t addw6[24] = {
+	    0x00, 0xf1, 0x01, 0x00, 0x00, 0xf1, 0x01, 0x00, 0x00, 0xf1, 0x01, 0x00,
+	    0x00, 0xf1, 0x01, 0x00, 0x00, 0xf1, 0x01, 0x00, 0x00, 0xf1, 0x01, 0x00}; /* add.w r0, r0, #1 x6 */
+	struct cyc_model *m = cyc_new();
+	assert_non_null(m);
+	const struct cyc_block *b = cyc_lookup(m, 0x08000102u, addw6, sizeof(addw6));
+	assert_non_null(b);
+	assert_int_equal(b->total, 7); /* run into: 6 + the group's wait */
+	assert_int_equal(b->entry_extra[CYC_FETCH_FULL], 0);
+	assert_int_equal(b->entry_extra[CYC_FETCH_EMPTY], 0); /* 7 from a branch too: one wait in all */
+	b = cyc_lookup(m, 0x08000100u, addw6, sizeof(addw6));
+	assert_non_null(b);
+	assert_int_equal(b->total, 6);
+	assert_int_equal(b->entry_extra[CYC_FETCH_EMPTY], 0);
+	cyc_free(m);
+}
+
 /* A not-taken conditional branch (jnk0le's loop template: a not-taken bne.w "will also take 2
  * cycles if there is less than 2 compressed instructions"): 32-bit code takes a word a cycle, so
  * `add.w` x3 + `bne.w` leaves no word of the next block ahead, however it was entered, and bne.w's
@@ -397,6 +423,7 @@ int main(void)
 	    cmocka_unit_test(test_conditions),
 	    cmocka_unit_test(test_cache),
 	    cmocka_unit_test(test_fetch_entry),
+	    cmocka_unit_test(test_fetch_group_at_target),
 	    cmocka_unit_test(test_fetch_speculated),
 	    cmocka_unit_test(test_undecodable),
 	    cmocka_unit_test(test_invalidate_keeps_others),
