@@ -30,9 +30,12 @@ const char sim_usage_text[] =
     "                    at each block's entry (pairs it cannot tell keep pipelining; about 1.2x the\n"
     "                    time of off), `exact` (the bare option) from every load's address (every\n"
     "                    load hooked: about 2.2x), `off` ignores the rule\n"
-    "  --unaligned       charge unaligned LDR/LDRH/STR/STRH their extra cycles (TRM 3.3.2: +1 for a\n"
-    "                    halfword at an odd address or a word at 2 mod 4, +2 for a word at an odd one);\n"
-    "                    every load and store hooked: about 1.6x the wall time (docs/cycle-model.md)\n"
+    "  --unaligned[=M]   unaligned LDR/LDRH/LDRSH/STR/STRH cost extra cycles (TRM 3.3.2: +1 for a\n"
+    "                    halfword at an odd address or a word at 2 mod 4, +2 for a word at an odd one;\n"
+    "                    docs/cycle-model.md). M: `entry` (the default) from the registers at each\n"
+    "                    block's entry or exit, a code hook on the rest, `exact` (the bare option) a\n"
+    "                    hook on every load and store (about 1.64x the host instructions), `off`\n"
+    "                    ignores the rule\n"
     "  --trace           print every executed instruction to stderr\n"
     "  --elf FILE        load FILE's segments into flash/RAM before starting (factory programmed)\n"
     "  --standalone      no debugger: run --elf, print each marker halt, exit 0 at BKPT #4. Any other\n"
@@ -73,6 +76,24 @@ static int parse_memory_blocks(const char *arg, enum sim_memory_blocks *out)
 		*out = SIM_MB_OFF;
 	else {
 		sim_msg("bad --memory-blocks `%s`: give entry, exact or off", m);
+		return -1;
+	}
+	return 0;
+}
+
+/* `--unaligned` (exact) or `--unaligned=entry|exact|off`, as --memory-blocks. */
+static int parse_unaligned(const char *arg, enum sim_unaligned *out)
+{
+	const char *eq = strchr(arg, '=');
+	const char *m = eq ? eq + 1 : "exact";
+	if (strcmp(m, "exact") == 0)
+		*out = SIM_UA_EXACT;
+	else if (strcmp(m, "entry") == 0)
+		*out = SIM_UA_ENTRY;
+	else if (strcmp(m, "off") == 0)
+		*out = SIM_UA_OFF;
+	else {
+		sim_msg("bad --unaligned `%s`: give entry, exact or off", m);
 		return -1;
 	}
 	return 0;
@@ -147,7 +168,7 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 	    {"ledger", optional_argument, NULL, O_LEDGER},
 	    {"record", required_argument, NULL, O_RECORD},
 	    {"until-uart", required_argument, NULL, O_UNTIL_UART},
-	    {"unaligned", no_argument, NULL, O_UNALIGNED},
+	    {"unaligned", optional_argument, NULL, O_UNALIGNED},
 	    {"quiet", no_argument, NULL, O_QUIET},
 	    {"spin", no_argument, NULL, O_SPIN},
 	    {"no-spin", no_argument, NULL, O_NO_SPIN},
@@ -232,8 +253,9 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 			}
 			o->record = optarg;
 			break;
-		case O_UNALIGNED:
-			o->unaligned = true;
+		case O_UNALIGNED: /* argv, not optarg: as --memory-blocks */
+			if (parse_unaligned(argv[optind - 1], &o->unaligned) < 0)
+				return -1;
 			break;
 		case O_UNTIL_UART:
 			if (!optarg[0]) {

@@ -23,11 +23,11 @@ struct sim_options {
 	bool spin;
 	bool no_spin;
 	enum sim_memory_blocks memory_blocks;
-	bool ledger;             /* --ledger: print the cycles by reason after a stand-alone run */
-	const char *ledger_file; /* --ledger=FILE: and write them there as JSON; NULL: not */
-	const char *record;      /* --record=PATH: halt records (record.h); NULL: off */
-	const char *until_uart;  /* --until-uart STRING: end the stand-alone run once a USART sent it */
-	bool unaligned;          /* --unaligned: charge unaligned loads and stores (TRM 3.3.2) */
+	bool ledger;                  /* --ledger: print the cycles by reason after a stand-alone run */
+	const char *ledger_file;      /* --ledger=FILE: and write them there as JSON; NULL: not */
+	const char *record;           /* --record=PATH: halt records (record.h); NULL: off */
+	const char *until_uart;       /* --until-uart STRING: end the stand-alone run once a USART sent it */
+	enum sim_unaligned unaligned; /* --unaligned[=M]: how unaligned accesses are found (TRM 3.3.2) */
 };
 
 /* The --help text. */

@@ -53,6 +53,7 @@ struct core_blk {
 	uint16_t n_lines;
 	uint16_t *line_start;
 	bool hooked_div; /* per-address code hooks added for the divides */
+	bool hooked_ua;  /* ... and for the accesses the unaligned rule leaves to a hook (mb.ua_hook) */
 	bool fp_hooked;  /* per-address code hooks present for the FP instructions */
 	uc_hook *fp_hooks;
 	struct core_blk *next; /* hash chain */
@@ -68,6 +69,9 @@ struct blk_cache {
 	 * analysed again (a second hook would charge the divide twice). */
 	uint32_t *div_hooked;
 	size_t n_div_hooked, cap_div_hooked;
+	/* The same for the unaligned rule's hooked accesses. */
+	uint32_t *ua_hooked;
+	size_t n_ua_hooked, cap_ua_hooked;
 };
 
 #endif /* SIM_CORE_BLK_TYPES_H */

@@ -25,6 +25,17 @@ enum sim_memory_blocks {
 /* A zeroed sim_config applies the rule at each block's entry, as bench-sim does by default. */
 _Static_assert(SIM_MB_ENTRY == 0, "a zeroed sim_config must get the default memory-block mode");
 
+/* How the unaligned-access rule (Cortex-M4 TRM 3.3.2) finds the addresses of LDR, LDRH, LDRSH,
+ * STR and STRH. */
+enum sim_unaligned {
+	SIM_UA_ENTRY = 0, /* from the registers at the block's entry or exit, a code hook on the few
+	                   * accesses neither tells (core_mblocks.h, core_blk_hooks.c): the default */
+	SIM_UA_OFF,       /* the rule ignored: unaligned accesses cost what aligned ones do */
+	SIM_UA_EXACT,     /* a read/write hook on every access (core_unaligned.c): every load and
+	                   * store on unicorn's slow path, about 1.64x the host instructions */
+};
+_Static_assert(SIM_UA_ENTRY == 0, "a zeroed sim_config must get the default unaligned mode");
+
 struct sim_config {
 	/* Flash wait states: unless force_wait_states (`--wait-states N`, for experiments), the model
 	 * follows FLASH_ACR.LATENCY as the firmware writes it (RM0090 3.9.1); a zeroed config does. */
@@ -36,10 +47,9 @@ struct sim_config {
 	unsigned flash_wait_states; /* 0..15, with force_wait_states */
 	bool trace;                 /* print every executed instruction to stderr */
 	bool uart_echo;             /* copy USART/ITM output of the firmware to stdout */
-	/* Charge unaligned loads and stores their extra cycles (Cortex-M4 TRM 3.3.2; core_unaligned.c)
-	 * through a read/write hook, which sends every load and store down unicorn's slow path (about
-	 * 1.6x the wall time on CoreMark-like code). Off in a zeroed config: bench-sim --unaligned. */
-	bool unaligned;
+	/* Charge unaligned loads and stores their extra cycles (Cortex-M4 TRM 3.3.2); a zeroed config
+	 * decides them at each block's entry (bench-sim's default, `--unaligned=entry`). */
+	enum sim_unaligned unaligned;
 	/* Take SysTick, and a pend by a store to the NVIC or ICSR, only at the end of the block where
 	 * it becomes pending (the old timing), not at the instruction where it does (Armv7-M ARM
 	 * B1.5.6; docs/core.md). Off by default: interrupts are taken at their exact instruction. */

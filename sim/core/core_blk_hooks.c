@@ -1,6 +1,7 @@
 /* Per-address code hooks of a block's instructions that the block's static cost cannot settle:
- * divides (2-12 cycles by operands, TRM 3.3.1; DIVBYZERO) and FP instructions while CP10/CP11 are
- * denied or lazy FP state is pending (NOCP, B1.5.7). */
+ * divides (2-12 cycles by operands, TRM 3.3.1; DIVBYZERO), the loads and stores the unaligned
+ * rule cannot decide from the registers at the block's entry or exit (TRM 3.3.2; core_mblocks.h),
+ * and FP instructions while CP10/CP11 are denied or lazy FP state is pending (NOCP, B1.5.7). */
 #include "core/core_blk_hooks.h"
 #include "core/core_blocks.h"
 #include "core/core_internal.h"
@@ -47,40 +48,80 @@ static void hook_div(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 	dwt_count_cpi(&c->scs, extra);
 }
 
+/* An access of the running block the unaligned rule left to a hook: its address from the
+ * registers before it runs (unicorn calls a code hook only when an IT block's condition passes,
+ * translate.c thumb_tr_translate_insn), its extra cycles charged to it as the read/write hook of
+ * `--unaligned` does (core_unaligned.c). Another block that holds the same instruction may have
+ * decided it at entry: only the block's own hooked accesses count. */
+static void hook_ua(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
+{
+	struct sim_core *c = ud;
+	struct core_blk *b = c->cur;
+	(void)uc;
+	(void)size;
+	if (!b)
+		return;
+	int i = blk_index_of(b, (uint32_t)address);
+	bool mine = false;
+	for (unsigned k = 0; k < b->mb.n_ua_hook && !mine; k++)
+		mine = b->mb.ua_hook[k] == (unsigned)i;
+	const struct cyc_memop *m = mine ? blk_memop_at(b, i) : NULL;
+	if (!m)
+		return;
+	uint32_t ea = blk_reg_value(c, b, m->idx, m->base) + (uint32_t)m->disp;
+	if (m->index) {
+		uint32_t iv = blk_reg_value(c, b, m->idx, m->index) << m->lshift;
+		ea += m->scale < 0 ? (uint32_t)-iv : iv;
+	}
+	unsigned extra = cyc_unaligned_extra(m->span, ea);
+	if (!extra)
+		return;
+	core_charge(c, (uint32_t)address, CORE_CHARGE_UNALIGNED, extra);
+	if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS)
+		dwt_count_lsu(&c->scs, extra);
+}
+
 static int add_code_hook(struct sim_core *c, uc_hook *h, void *cb, uint32_t addr)
 {
 	return uc_hook_add(c->uc, h, UC_HOOK_CODE, cb, c, addr, addr) == UC_ERR_OK ? 0 : -1;
 }
 
-static bool div_hooked(const struct sim_core *c, uint32_t addr)
+/* A code hook on addr unless the list already has one there (hooks stay when a block is dropped
+ * and analysed again: a second would charge twice). Out of memory: no hook, the cycles are lost
+ * as the divide's extra would be. */
+static void hook_once(struct sim_core *c, uint32_t **list, size_t *n, size_t *cap, void *cb, uint32_t addr)
 {
-	for (size_t i = 0; i < c->blocks.n_div_hooked; i++)
-		if (c->blocks.div_hooked[i] == addr)
-			return true;
-	return false;
+	for (size_t i = 0; i < *n; i++)
+		if ((*list)[i] == addr)
+			return;
+	if (*n == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 16;
+		uint32_t *p = realloc(*list, ncap * sizeof(*p));
+		if (!p)
+			return;
+		*list = p;
+		*cap = ncap;
+	}
+	uc_hook h;
+	if (add_code_hook(c, &h, cb, addr) == 0)
+		(*list)[(*n)++] = addr;
 }
 
-/* Adds the divide hooks, and the FP hooks when FP instructions trap; the caller drops the block's
- * translation so the hooks take effect. */
+/* Adds the divide and unaligned-access hooks, and the FP hooks when FP instructions trap; the
+ * caller drops the block's translation so the hooks take effect. */
 void blk_install_hooks(struct sim_core *c, struct core_blk *b)
 {
 	if (b->n_div && !b->hooked_div) {
-		for (unsigned i = 0; i < b->n_div; i++) {
-			if (div_hooked(c, b->div_addr[i]))
-				continue;
-			if (c->blocks.n_div_hooked == c->blocks.cap_div_hooked) {
-				size_t cap = c->blocks.cap_div_hooked ? 2 * c->blocks.cap_div_hooked : 16;
-				uint32_t *p = realloc(c->blocks.div_hooked, cap * sizeof(*p));
-				if (!p)
-					continue; /* out of memory: this divide costs its static cycles only */
-				c->blocks.div_hooked = p;
-				c->blocks.cap_div_hooked = cap;
-			}
-			uc_hook h;
-			if (add_code_hook(c, &h, (void *)hook_div, b->div_addr[i]) == 0)
-				c->blocks.div_hooked[c->blocks.n_div_hooked++] = b->div_addr[i];
-		}
+		for (unsigned i = 0; i < b->n_div; i++)
+			hook_once(c, &c->blocks.div_hooked, &c->blocks.n_div_hooked, &c->blocks.cap_div_hooked,
+			          (void *)hook_div, b->div_addr[i]);
 		b->hooked_div = true;
+	}
+	if (b->mb.n_ua_hook && !b->hooked_ua) {
+		for (unsigned i = 0; i < b->mb.n_ua_hook; i++)
+			hook_once(c, &c->blocks.ua_hooked, &c->blocks.n_ua_hooked, &c->blocks.cap_ua_hooked,
+			          (void *)hook_ua, b->addr + b->cb->insn_offset[b->mb.ua_hook[i]]);
+		b->hooked_ua = true;
 	}
 	if (b->n_fp && c->blocks.fp_trap_on && !b->fp_hooked) {
 		if (!b->fp_hooks)
@@ -122,5 +163,6 @@ void blk_set_fp_trap(struct sim_core *c, bool on)
 
 bool blk_hooks_missing(const struct sim_core *c, const struct core_blk *b)
 {
-	return (b->n_div && !b->hooked_div) || (b->n_fp && c->blocks.fp_trap_on && !b->fp_hooked);
+	return (b->n_div && !b->hooked_div) || (b->mb.n_ua_hook && !b->hooked_ua) ||
+	       (b->n_fp && c->blocks.fp_trap_on && !b->fp_hooked);
 }

@@ -117,7 +117,7 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 	b->div_addr = calloc(n, sizeof(*b->div_addr));
 	int rc = (b->memops && b->fp_addr && b->div_addr) ? 0 : -1;
 	struct mblk_build mbb;
-	mblk_begin(&mbb, &b->mb, b->cb, c->mb_entry, block_of, c);
+	mblk_begin(&mbb, &b->mb, b->cb, c->mb_entry, c->ua_entry, block_of, c);
 	for (unsigned i = 0; rc == 0 && i < b->cb->n_insn; i++) {
 		uint32_t off = b->cb->insn_offset[i];
 		uint16_t hw1 = (uint16_t)(code[off] | code[off + 1] << 8);
@@ -135,7 +135,7 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 			b->n_memops++;
 		mblk_insn(&mbb, cs, ok ? in : NULL, i, b->n_memops > before ? &b->memops[before] : NULL);
 	}
-	if (mblk_end(&mbb) < 0 || (b->mb.n_steps && mblk_compile(&b->mb) < 0))
+	if (mblk_end(&mbb) < 0 || ((b->mb.n_steps || b->mb.n_exit) && mblk_compile(&b->mb) < 0))
 		rc = -1;
 	if (rc == 0)
 		rc = flash_lines(c, b);
@@ -361,6 +361,9 @@ void blk_cache_free(struct sim_core *c)
 	free(c->blocks.div_hooked);
 	c->blocks.div_hooked = NULL;
 	c->blocks.n_div_hooked = c->blocks.cap_div_hooked = 0;
+	free(c->blocks.ua_hooked);
+	c->blocks.ua_hooked = NULL;
+	c->blocks.n_ua_hooked = c->blocks.cap_ua_hooked = 0;
 }
 
 uint64_t blk_translated(const struct sim_core *c)

@@ -28,6 +28,8 @@ uint64_t core_now(struct sim_core *c, uint32_t access_addr)
 	if (i < 0)
 		i = 0;
 	c->mmio_last = i;
+	if (b->mb.n_exit)
+		mblk_exit(c, b, (unsigned)i);
 	return c->now + b->cb->cost_before[i] + mblk_extra_before(c, b, (unsigned)i);
 }
 
@@ -63,7 +65,8 @@ static void charge_flash(struct sim_core *c, const struct core_blk *b, bool bran
 
 /* The ledger's view of instructions 0..n-1 of b (n <= n_insn): each instruction's charges with
  * its address (cycles.h, struct cyc_charge), the memory-block rule's cycles of the pairs among
- * them (mblk_extra_before's pairs, to the second load of each), and, when `taken`, the refill
+ * them (mblk_extra_before's pairs, to the second load of each), the unaligned rule's decided
+ * accesses among them (to each access), and, when `taken`, the refill
  * of the final branch under its kind; `failed`: the conditional last instruction failed
  * (cyc_failed_charge). Only with a ledger on: core_charge's sum is what the caller would have
  * added in one go. Charges of 0 cycles are left out, but for issue: one per instruction run. */
@@ -82,15 +85,23 @@ __attribute__((noinline)) static void ledger_insns(struct sim_core *c, const str
 			if ((c->mb_mask >> k & 1u) && b->mb.pair_idx[k] < n)
 				core_charge(c, b->addr + cb->insn_offset[b->mb.pair_idx[k]], CORE_CHARGE_MEMORY_BLOCK,
 				            1);
+	if (c->mb_for == b)
+		for (uint32_t m = c->ua1; m; m &= m - 1u) {
+			unsigned k = (unsigned)__builtin_ctz(m);
+			if (b->mb.ua_idx[k] < n)
+				core_charge(c, b->addr + cb->insn_offset[b->mb.ua_idx[k]], CORE_CHARGE_UNALIGNED,
+				            1u + (c->ua2 >> k & 1u));
+		}
 	if (taken && n && cb->branch_taken_extra) /* taken_why is issue's value when there is no branch */
 		core_charge(c, b->addr + cb->insn_offset[n - 1u], (enum core_charge_why)cb->taken_why,
 		            cb->branch_taken_extra);
 }
 
 /* The same for a whole block into the totals (core_set_ledger_totals): its sums by reason, the
- * failed last instruction's difference, the refill, the memory-block pairs (mb cycles). */
+ * failed last instruction's difference, the refill, the memory-block pairs and the unaligned
+ * accesses (mb cycles, ua of them unaligned). */
 __attribute__((noinline)) static void ledger_sums(struct sim_core *c, const struct core_blk *b, bool taken, bool failed,
-                                                  uint32_t mb)
+                                                  uint32_t mb, uint32_t ua)
 {
 	const struct cyc_block *cb = b->cb;
 	uint64_t *by = c->ledger_totals;
@@ -103,7 +114,8 @@ __attribute__((noinline)) static void ledger_sums(struct sim_core *c, const stru
 			by[cb->charges[k].why] -= off;
 			t -= off;
 		}
-	by[CORE_CHARGE_MEMORY_BLOCK] += mb;
+	by[CORE_CHARGE_MEMORY_BLOCK] += mb - ua;
+	by[CORE_CHARGE_UNALIGNED] += ua;
 	if (taken) {
 		by[cb->taken_why] += cb->branch_taken_extra;
 		t += cb->branch_taken_extra;
@@ -133,10 +145,16 @@ static inline void charge_block_end(struct sim_core *c, const struct core_blk *b
 		t -= cb->fallthrough_saving;
 		failed = true;
 	}
-	uint32_t mb = c->mb_for == b && c->mb_mask ? (uint32_t)__builtin_popcount(c->mb_mask) : 0u;
+	uint32_t mb = 0, ua = 0;
+	if (c->mb_for == b) {
+		if (b->mb.n_exit)
+			mblk_exit(c, b, cb->n_insn);
+		mb = c->mb_cycles; /* the pairs' and the unaligned accesses', both LSU cycles */
+		ua = c->ua_cycles;
+	}
 	if (__builtin_expect(c->ledger != NULL, 0)) {
 		if (c->ledger_totals)
-			ledger_sums(c, b, taken, failed, mb);
+			ledger_sums(c, b, taken, failed, mb, ua);
 		else
 			ledger_insns(c, b, cb->n_insn, taken, failed);
 	} else
@@ -145,7 +163,7 @@ static inline void charge_block_end(struct sim_core *c, const struct core_blk *b
 	if (c->scs.dwt.ctrl & DWT_CTRL_BLOCK_EVENTS) {
 		dwt_count_block(&c->scs, cb, extra);
 		if (mb)
-			dwt_count_lsu(&c->scs, mb); /* every pair ran */
+			dwt_count_lsu(&c->scs, mb); /* every pair and access ran */
 	}
 }
 
@@ -178,7 +196,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		block_stop(c, addr);
 		return;
 	}
-	if ((b->n_div || b->n_fp) && blk_hooks_missing(c, b)) {
+	if ((b->n_div || b->n_fp || b->mb.n_ua_hook) && blk_hooks_missing(c, b)) {
 		/* This translation predates the block's code hooks: drop it and translate again. */
 		blk_install_hooks(c, b);
 		(void)uc_ctl_remove_cache(uc, addr, (uint64_t)addr + size);
@@ -192,7 +210,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		return;
 	}
 	c->cur = b;
-	if (c->mb_entry && b->mb.n_steps)
+	if (b->mb.n_steps || b->mb.n_exit)
 		mblk_decide(c, b);
 	bool branch = c->entry_refill;
 	c->entry_refill = false;
@@ -344,6 +362,8 @@ void core_settle(struct sim_core *c, uint32_t pc, bool last_ran)
 			core_rec_settle(c, b, i, pc);
 		return;
 	}
+	if (c->mb_for == b && b->mb.n_exit)
+		mblk_exit(c, b, (unsigned)i);
 	uint32_t mb = mblk_extra_before(c, b, (unsigned)i);
 	if (__builtin_expect(c->ledger != NULL, 0))
 		ledger_insns(c, b, (unsigned)i, false, false);

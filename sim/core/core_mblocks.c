@@ -10,23 +10,32 @@ static const int mblk_ucreg[15] = {UC_ARM_REG_R0,  UC_ARM_REG_R1,  UC_ARM_REG_R2
                                    UC_ARM_REG_R5,  UC_ARM_REG_R6,  UC_ARM_REG_R7,  UC_ARM_REG_R8, UC_ARM_REG_R9,
                                    UC_ARM_REG_R10, UC_ARM_REG_R11, UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR};
 
-/* Work done once rather than at every entry: the register reads, and which pairs can cross at all
- * (a pipelined load whose load before it is no step, its address unknown, never charges). */
-int mblk_compile(struct mblk_prog *p)
+/* One uc_reg_read_batch's ids and slots for the registers in mask (and xPSR with flags). */
+static struct mblk_reads *compile_reads(uint16_t mask, bool flags)
 {
-	p->reads = calloc(1, sizeof(*p->reads));
-	if (!p->reads)
-		return -1;
-	struct mblk_reads *r = p->reads;
-	for (unsigned m = p->entry_regs; m; m &= m - 1u) {
+	struct mblk_reads *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	for (unsigned m = mask; m; m &= m - 1u) {
 		unsigned reg = (unsigned)__builtin_ctz(m);
 		r->ids[r->n] = mblk_ucreg[reg];
 		r->slot[r->n++] = (uint8_t)reg;
 	}
-	if (p->entry_flags) {
+	if (flags) {
 		r->ids[r->n] = UC_ARM_REG_XPSR;
 		r->slot[r->n++] = MBLK_FLAGS_SLOT;
 	}
+	return r;
+}
+
+/* Work done once rather than at every entry: the register reads, and which pairs can cross at all
+ * (a pipelined load whose load before it is no step, its address unknown, never charges). */
+int mblk_compile(struct mblk_prog *p)
+{
+	p->reads = compile_reads(p->entry_regs, p->entry_flags);
+	p->exit_reads = compile_reads(p->exit_regs, false);
+	if (!p->reads || !p->exit_reads)
+		return -1;
 	int last_idx = -2;
 	for (unsigned k = 0; k < p->n_steps; k++) {
 		struct mblk_step *s = &p->steps[k];
@@ -115,17 +124,47 @@ static bool holds(unsigned cc, uint32_t nzcv)
 	}
 }
 
-void mblk_decide(struct sim_core *c, struct core_blk *b)
+/* Reads the registers r names into v (MBLK_FLAGS_SLOT: xPSR); false when unicorn refuses. */
+static inline __attribute__((always_inline)) bool read_regs(struct sim_core *c, const struct mblk_reads *r, uint32_t *v)
 {
-	const struct mblk_prog *p = &b->mb;
-	const struct mblk_reads *r = p->reads;
-	/* The program's registers (MBLK_NONE reads 0) and, in MBLK_FLAGS_SLOT, APSR.NZCV in bits
-	 * 31..28 as xPSR holds them. */
-	uint32_t v[MBLK_FLAGS_SLOT + 1u] = {0};
 	void *ptrs[MBLK_MAX_READS];
 	for (unsigned k = 0; k < r->n; k++)
 		ptrs[k] = &v[r->slot[k]];
-	if (r->n && uc_reg_read_batch(c->uc, (int *)r->ids, ptrs, (int)r->n) != UC_ERR_OK)
+	return !r->n || uc_reg_read_batch(c->uc, (int *)r->ids, ptrs, (int)r->n) == UC_ERR_OK;
+}
+
+static uint32_t address(const struct mblk_step *s, const uint32_t *v)
+{
+	uint32_t x = v[s->rm] << s->lshift;
+	return v[s->rn] + (s->sign < 0 ? (uint32_t)-x : x) + (uint32_t)s->imm;
+}
+
+/* An access the unaligned rule decides (TRM 3.3.2): its extra cycles as bits of ua1 (1 or 2) and
+ * ua2 (2). */
+static void note_unaligned(struct sim_core *c, const struct mblk_step *s, uint32_t ea)
+{
+	unsigned extra = cyc_unaligned_extra(s->size, ea);
+	uint32_t bit = 1u << s->ua;
+	if (!extra || (c->ua1 & bit))
+		return; /* aligned, or counted already (mblk_exit may run twice) */
+	c->ua1 |= bit;
+	if (extra > 1u)
+		c->ua2 |= bit;
+	c->mb_cycles += extra;
+	c->ua_cycles += extra;
+}
+
+void mblk_decide(struct sim_core *c, struct core_blk *b)
+{
+	const struct mblk_prog *p = &b->mb;
+	/* The program's registers (MBLK_NONE reads 0) and, in MBLK_FLAGS_SLOT, APSR.NZCV in bits
+	 * 31..28 as xPSR holds them. */
+	uint32_t v[MBLK_FLAGS_SLOT + 1u] = {0};
+	c->mb_for = b;
+	c->mb_mask = 0;
+	c->ua1 = c->ua2 = 0;
+	c->mb_cycles = c->ua_cycles = 0;
+	if (!p->n_steps || !read_regs(c, p->reads, v))
 		return;
 	uint32_t nzcv = v[MBLK_FLAGS_SLOT];
 	unsigned last_blk = 0;
@@ -141,24 +180,50 @@ void mblk_decide(struct sim_core *c, struct core_blk *b)
 			nzcv = compare_flags(v[s->rn], (v[s->rm] << s->lshift) + (uint32_t)s->imm, s->sign < 0);
 			continue;
 		}
-		uint32_t x = v[s->rm] << s->lshift;
-		x = v[s->rn] + (s->sign < 0 ? (uint32_t)-x : x) + (uint32_t)s->imm;
+		uint32_t x = address(s, v);
+		if (s->ua >= 0 && (!s->cond || holds(s->cond, nzcv)))
+			note_unaligned(c, s, x);
+		if (!c->mb_entry)
+			continue;
 		unsigned blk = mblk_block_of(c, x);
 		/* compile() left pair set only where the load before is the previous step */
-		if (s->pair >= 0 && blk && last_blk && blk != last_blk)
+		if (s->pair >= 0 && blk && last_blk && blk != last_blk) {
 			mask |= 1u << s->pair;
+			c->mb_cycles++;
+		}
 		last_blk = blk;
 	}
-	c->mb_for = b;
 	c->mb_mask = mask;
+}
+
+void mblk_exit(struct sim_core *c, const struct core_blk *b, unsigned upto)
+{
+	const struct mblk_prog *p = &b->mb;
+	uint32_t v[MBLK_FLAGS_SLOT + 1u] = {0};
+	if (c->mb_for != b || !read_regs(c, p->exit_reads, v))
+		return;
+	for (unsigned k = 0; k < p->n_exit; k++)
+		if (p->exit_steps[k].idx < upto)
+			note_unaligned(c, &p->exit_steps[k], address(&p->exit_steps[k], v));
+}
+
+uint32_t mblk_ua_before(const struct sim_core *c, const struct core_blk *b, unsigned i)
+{
+	uint32_t n = 0;
+	for (uint32_t m = c->ua1; m; m &= m - 1u) {
+		unsigned k = (unsigned)__builtin_ctz(m);
+		if (b->mb.ua_idx[k] < i)
+			n += 1u + (c->ua2 >> k & 1u);
+	}
+	return n;
 }
 
 uint32_t mblk_extra_before(const struct sim_core *c, const struct core_blk *b, unsigned i)
 {
-	if (c->mb_for != b || !c->mb_mask)
+	if (c->mb_for != b)
 		return 0;
-	uint32_t n = 0;
-	for (unsigned k = 0; k < b->mb.n_pairs; k++)
+	uint32_t n = mblk_ua_before(c, b, i);
+	for (unsigned k = 0; c->mb_mask && k < b->mb.n_pairs; k++)
 		n += (c->mb_mask >> k & 1u) && b->mb.pair_idx[k] < i;
 	return n;
 }

@@ -122,11 +122,12 @@ struct sim_core *core_new(struct sim_bus *bus, const struct sim_config *cfg, con
 	if (core_map_all(c, err, errlen) != 0)
 		goto fail;
 	c->mb_entry = cfg->memory_blocks == SIM_MB_ENTRY && c->soc.n_mem_blocks;
+	c->ua_entry = cfg->unaligned == SIM_UA_ENTRY;
 	if (core_clock_hooks(c, cfg->memory_blocks == SIM_MB_EXACT && c->soc.n_mem_blocks) != 0) {
 		(void)snprintf(err, errlen, "core: cannot add the block hooks");
 		goto fail;
 	}
-	if (cfg->unaligned && core_unaligned_hooks(c) != 0) {
+	if (cfg->unaligned == SIM_UA_EXACT && core_unaligned_hooks(c) != 0) {
 		(void)snprintf(err, errlen, "core: cannot add the unaligned-access hook");
 		goto fail;
 	}

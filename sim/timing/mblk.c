@@ -47,31 +47,63 @@ static uint16_t regs_written(csh cs, const cs_insn *in, const struct cyc_memop *
 	return m;
 }
 
-void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct cyc_block *cb, bool enabled,
+void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct cyc_block *cb, bool pairs, bool ua,
                 unsigned (*block_of)(const void *ctx, uint32_t addr), const void *ctx)
 {
-	*bd = (struct mblk_build){.prog = prog, .cb = cb, .block_of = block_of, .ctx = ctx};
+	*bd = (struct mblk_build){.prog = prog, .cb = cb, .block_of = block_of, .ctx = ctx, .pairs = pairs, .ua = ua};
 	*prog = (struct mblk_prog){0};
-	if (!enabled) {
-		bd->failed = true; /* the rule is off, or the read hook applies it */
+	if (!pairs && !ua) {
+		bd->failed = true; /* both rules off, or their hooks apply them */
 		return;
 	}
 	unsigned pipelined = 0;
-	for (unsigned i = 0; i < cb->n_insn; i++)
+	for (unsigned i = 0; pairs && i < cb->n_insn; i++)
 		pipelined += (cb->dyn[i] & CYC_DYN_PIPELINED) != 0;
-	if (!pipelined) {
+	if (!pipelined && !ua) {
 		bd->failed = true; /* nothing to decide: no program */
 		return;
 	}
-	/* At most a load and a register update per instruction. */
-	bd->cap = 2u * cb->n_insn;
+	bd->pairs = pipelined != 0;
+	/* At most an access and a register update per instruction. */
+	unsigned n = cb->n_insn ? cb->n_insn : 1u;
+	bd->cap = 2u * n;
 	prog->steps = calloc(bd->cap, sizeof(*prog->steps));
-	prog->pair_idx = calloc(pipelined < 32u ? pipelined : 32u, sizeof(*prog->pair_idx));
-	if (!prog->steps || !prog->pair_idx) {
+	prog->pair_idx = calloc(32u, sizeof(*prog->pair_idx));
+	prog->ua_idx = calloc(MBLK_MAX_UA, sizeof(*prog->ua_idx));
+	prog->exit_steps = calloc(MBLK_MAX_UA, sizeof(*prog->exit_steps));
+	prog->ua_hook = calloc(n, sizeof(*prog->ua_hook));
+	if (!prog->steps || !prog->pair_idx || !prog->ua_idx || !prog->exit_steps || !prog->ua_hook) {
 		mblk_free(prog);
 		bd->failed = true;
 		bd->oom = true;
 	}
+}
+
+unsigned mblk_ua_size(const cs_insn *in, const struct cyc_memop *mo)
+{
+	switch (in->id) {
+	case ARM_INS_LDR:
+	case ARM_INS_LDRH:
+	case ARM_INS_LDRSH:
+	case ARM_INS_STR:
+	case ARM_INS_STRH:
+	case ARM_INS_LDRT:
+	case ARM_INS_LDRHT:
+	case ARM_INS_LDRSHT:
+	case ARM_INS_STRT:
+	case ARM_INS_STRHT:
+		break;
+	default:
+		return 0; /* LDRD, LDM, LDREX, VLDR...: alignment-faulting (A3.2.1); bytes always aligned */
+	}
+	if (!mo || (mo->span != 2u && mo->span != 4u))
+		return 0;
+	if (mo->base == ARM_REG_SP && !mo->index && (uint32_t)mo->disp % mo->span == 0)
+		return 0;
+	if (mo->base == ARM_REG_PC && !mo->index &&
+	    cyc_unaligned_extra(mo->span, (((uint32_t)in->address + 4u) & ~3u) + (uint32_t)mo->disp) == 0)
+		return 0;
+	return mo->span;
 }
 
 /* A register operand usable as x << n (no shift, or LSL by an immediate). */
@@ -242,6 +274,66 @@ static bool same_block(const struct mblk_build *bd, const struct mblk_step *s)
 	       (f->rn == s->rn && f->rn != MBLK_NONE && f->rm == MBLK_NONE && s->rm == MBLK_NONE);
 }
 
+/* An access the entry cannot decide is left to a code hook. */
+static void hook_access(struct mblk_build *bd, unsigned i)
+{
+	struct mblk_prog *p = bd->prog;
+	for (unsigned k = 0; k < p->n_ua_hook; k++)
+		if (p->ua_hook[k] == i)
+			return;
+	p->ua_hook[p->n_ua_hook++] = (uint16_t)i;
+}
+
+/* The exit steps whose registers w overwrites can no longer be decided at the exit: hooked. */
+static void exit_written(struct mblk_build *bd, uint16_t w)
+{
+	struct mblk_prog *p = bd->prog;
+	unsigned out = 0;
+	for (unsigned k = 0; k < p->n_exit; k++) {
+		if (bd->exit_src[k] & w) {
+			hook_access(bd, p->exit_steps[k].idx);
+			continue;
+		}
+		bd->exit_src[out] = bd->exit_src[k];
+		p->exit_steps[out++] = p->exit_steps[k];
+	}
+	p->n_exit = (uint16_t)out;
+}
+
+/* The unaligned rule's side of an access (mblk_ua_size() bytes): s, its address from the entry
+ * when known, becomes a decided step; else one decided at the exit if the registers it reads stay
+ * as they are to the block's end (checked as the later instructions come: exit_written), else a
+ * hook. Returns whether s is to be pushed. w: what the instruction itself writes. */
+static bool ua_access(struct mblk_build *bd, struct mblk_step *s, bool addr_ok, bool cond, unsigned i, unsigned size,
+                      uint16_t w)
+{
+	struct mblk_prog *p = bd->prog;
+	/* Bits are never reused: an exit step hooked later keeps its bit, unset. */
+	unsigned used = p->n_ua;
+	if (!addr_ok || used >= MBLK_MAX_UA || (cond && bd->flags == MBLK_FLAGS_UNKNOWN)) {
+		hook_access(bd, i);
+		return false;
+	}
+	s->size = (uint8_t)size;
+	s->idx = (uint16_t)i;
+	if (known(bd, s)) {
+		s->ua = (int8_t)used;
+		p->ua_idx[p->n_ua++] = (uint16_t)i;
+		return true;
+	}
+	/* Conditional, or reading a register the instruction itself writes (a loaded or written-back
+	 * base): its registers at the exit are not those it used. */
+	if (cond || (sources(s) & w)) {
+		hook_access(bd, i);
+		return false;
+	}
+	s->ua = (int8_t)used;
+	p->ua_idx[p->n_ua++] = (uint16_t)i;
+	bd->exit_src[p->n_exit] = sources(s);
+	p->exit_steps[p->n_exit++] = *s;
+	return false;
+}
+
 void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, const struct cyc_memop *mo)
 {
 	if (bd->failed)
@@ -249,29 +341,48 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, con
 	if (!in) {
 		bd->unknown = 0x7FFFu;
 		bd->flags = MBLK_FLAGS_UNKNOWN;
+		exit_written(bd, 0x7FFFu);
 		return;
 	}
 	const struct cyc_block *cb = bd->cb;
 	const cs_arm *a = &in->detail->arm;
 	/* A conditional instruction may not run: what it loads or writes is not known at entry. */
 	bool cond = a->cc != ARM_CC_AL && a->cc != ARM_CC_INVALID;
-	bool pipelined = (cb->dyn[i] & CYC_DYN_PIPELINED) != 0;
-	bool first = i + 1u < cb->n_insn && (cb->dyn[i + 1u] & CYC_DYN_PIPELINED);
+	bool pipelined = bd->pairs && (cb->dyn[i] & CYC_DYN_PIPELINED) != 0;
+	bool first = bd->pairs && i + 1u < cb->n_insn && (cb->dyn[i + 1u] & CYC_DYN_PIPELINED);
+	unsigned ua_size = bd->ua && mo ? mblk_ua_size(in, mo) : 0u;
+	uint16_t w = regs_written(cs, in, mo);
+	if (in->id == ARM_INS_PUSH || in->id == ARM_INS_VPUSH)
+		w = reg_bit(ARM_REG_SP); /* capstone lists the pushed registers as written */
+	/* The exit steps before this instruction: still decidable if it leaves their registers. */
+	exit_written(bd, w);
 	struct mblk_step s;
-	if (!cond && (pipelined || first) && mo && load_address(in, mo, &s) && known(bd, &s)) {
+	bool addr_ok = mo && load_address(in, mo, &s);
+	bool push_it = false;
+	if (addr_ok) {
 		s.idx = (uint16_t)i;
 		s.pair = -1;
+		s.ua = -1;
+		s.cond = 0;
+	}
+	if (!cond && (pipelined || first) && addr_ok && known(bd, &s)) {
 		if (pipelined && bd->prog->n_pairs < 32u && !same_block(bd, &s)) {
 			s.pair = (int8_t)bd->prog->n_pairs;
 			bd->prog->pair_idx[bd->prog->n_pairs++] = (uint16_t)i;
 		}
+		push_it = true;
+	}
+	if (ua_size) {
+		if (cond && addr_ok)
+			s.cond = (uint8_t)a->cc;
+		if (ua_access(bd, &s, addr_ok, cond, i, ua_size, w))
+			push_it = true;
+	}
+	if (push_it) {
 		push(bd, &s);
-		if (s.pair >= 0)
+		if (s.pair >= 0 || s.ua >= 0)
 			bd->last_pair = bd->prog->n_steps;
 	}
-	uint16_t w = regs_written(cs, in, mo);
-	if (in->id == ARM_INS_PUSH || in->id == ARM_INS_VPUSH)
-		w = reg_bit(ARM_REG_SP); /* capstone lists the pushed registers as written */
 	if (!cond && compare(in, &s)) {
 		/* CMP/CMN: the flags an IT block's instructions test (Armv7-M ARM A7.3). */
 		if (known(bd, &s)) {
@@ -298,8 +409,9 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, con
 		bd->flags = MBLK_FLAGS_UNKNOWN;
 }
 
-/* Keeps the steps the pairs need, so the entry runs no more than it must: a pair's two loads, and
- * the register updates their addresses depend on (backwards, from the last step). */
+/* Keeps the steps the pairs and the decided accesses need, so the entry runs no more than it
+ * must: a pair's two loads, an access the unaligned rule decides, and the register updates and
+ * comparisons their addresses and conditions depend on (backwards, from the last step). */
 static void prune(struct mblk_prog *p)
 {
 	uint16_t live = 0;
@@ -310,8 +422,10 @@ static void prune(struct mblk_prog *p)
 		const struct mblk_step *s = &p->steps[k];
 		bool keep;
 		if (s->kind == MBLK_LOAD) {
-			keep = s->pair >= 0 || (int)s->idx == want_idx;
+			keep = s->pair >= 0 || s->ua >= 0 || (int)s->idx == want_idx;
 			want_idx = s->pair >= 0 ? (int)s->idx - 1 : -1;
+			if (keep && s->cond)
+				flags = true;
 			if (keep)
 				live |= sources(s);
 		} else if (s->kind == MBLK_FLAGS) {
@@ -344,12 +458,14 @@ int mblk_end(struct mblk_build *bd)
 		return -1;
 	if (bd->failed)
 		return 0;
-	p->n_steps = (uint16_t)bd->last_pair; /* nothing after the last pipelined load matters */
+	p->n_steps = (uint16_t)bd->last_pair; /* nothing after the last decided access matters */
 	prune(p);
-	if (!p->n_steps || !p->n_pairs) {
+	if (!p->n_pairs && !p->n_ua)
+		p->n_steps = 0; /* only the first loads of pairs that cannot cross were left */
+	for (unsigned k = 0; k < p->n_exit; k++)
+		p->exit_regs |= bd->exit_src[k];
+	if (!p->n_steps && !p->n_exit && !p->n_ua_hook)
 		mblk_free(p);
-		return 0;
-	}
 	return 0;
 }
 
@@ -357,6 +473,10 @@ void mblk_free(struct mblk_prog *prog)
 {
 	free(prog->steps);
 	free(prog->pair_idx);
+	free(prog->ua_idx);
+	free(prog->exit_steps);
+	free(prog->ua_hook);
 	free(prog->reads);
+	free(prog->exit_reads);
 	*prog = (struct mblk_prog){0};
 }

@@ -25,36 +25,55 @@
 
 struct mblk_reads; /* what the core reads at entry (core/blk_types.h) */
 
-/* One step: a load's address, a register update or a comparison, in the block's order.
+/* One step: an access's address, a register update or a comparison, in the block's order.
  * Registers are 0..12, 13 SP, 14 LR; MBLK_NONE reads as 0. */
 enum { MBLK_LOAD = 0, MBLK_SET = 1, MBLK_FLAGS = 2, MBLK_NONE = 15 };
 /* The operation of an MBLK_SET. ADD (ADD, SUB, MOV): rn + sign * (rm << lshift) + imm, the
  * immediate carrying its own sign; the others: rn op ((rm << lshift) + imm), RSB op2 - rn. */
 enum { MBLK_ADD = 0, MBLK_RSB, MBLK_AND, MBLK_ORR, MBLK_EOR, MBLK_BIC };
+/* At most this many accesses a block decides for the unaligned rule (a bit each); the others are
+ * hooked. */
+#define MBLK_MAX_UA 32u
 struct mblk_step {
-	uint8_t kind;   /* MBLK_LOAD: ea = rn + sign * (rm << lshift) + imm; MBLK_SET: rd = rn op op2;
-	                 * MBLK_FLAGS: NZCV of rn + sign * op2 (CMP: sign -1, CMN: +1) */
+	uint8_t kind;   /* MBLK_LOAD (any access, a store too): ea = rn + sign * (rm << lshift) + imm;
+	                 * MBLK_SET: rd = rn op op2; MBLK_FLAGS: NZCV of rn + sign * op2 (CMP: sign -1,
+	                 * CMN: +1) */
 	uint8_t rd;     /* MBLK_SET */
 	uint8_t rn, rm; /* MBLK_NONE: none */
 	uint8_t lshift;
 	int8_t sign;
 	int8_t pair;  /* MBLK_LOAD of a pipelined load: its pair's bit in the mask; -1 for any other load,
 	               * and for a pair that cannot cross (its first load is not the step before) */
+	int8_t ua;    /* MBLK_LOAD the unaligned rule decides: its bit (ua_idx); -1: none */
+	uint8_t size; /* with ua: the access's bytes, 2 or 4 */
 	uint8_t op;   /* MBLK_SET */
-	uint8_t cond; /* MBLK_SET in an IT block: its capstone condition (ARM_CC_EQ..LE); 0: always */
+	uint8_t cond; /* MBLK_SET, or an MBLK_LOAD with ua, in an IT block: its capstone condition
+	               * (ARM_CC_EQ..LE); 0: always */
 	uint16_t idx; /* MBLK_LOAD: instruction index */
 	int32_t imm;
 };
 
-/* What a block keeps: the program, and the instruction index of each pair's pipelined load. */
+/* What a block keeps: the program run at entry, the accesses decided at its exit, the
+ * instruction index of each pair's pipelined load and of each decided access, and the accesses
+ * neither can decide (the core hooks those). */
 struct mblk_prog {
 	struct mblk_step *steps;
 	uint16_t n_steps;
 	uint8_t n_pairs;     /* at most 32 */
+	uint8_t n_ua;        /* accesses decided at entry or exit, at most MBLK_MAX_UA */
 	uint16_t entry_regs; /* the registers it reads at entry (bit r) */
 	bool entry_flags;    /* a conditional step needs the flags of the entry (xPSR) */
 	uint16_t *pair_idx;
-	struct mblk_reads *reads; /* entry_regs and the flags as one uc_reg_read_batch */
+	uint16_t *ua_idx;
+	/* Accesses whose address needs a register the block writes before them, but never after:
+	 * from the registers at the block's exit (or at any point after them). */
+	struct mblk_step *exit_steps;
+	uint16_t n_exit;
+	uint16_t exit_regs;
+	uint16_t *ua_hook; /* instruction indices of the accesses left to a code hook */
+	uint16_t n_ua_hook;
+	struct mblk_reads *reads;      /* entry_regs and the flags as one uc_reg_read_batch */
+	struct mblk_reads *exit_reads; /* exit_regs */
 };
 
 /* Where the flags a conditional step reads come from while the program is built. */
@@ -67,18 +86,27 @@ struct mblk_build {
 	unsigned (*block_of)(const void *ctx, uint32_t addr); /* memory block of an address, 0: none */
 	const void *ctx;
 	unsigned cap;
-	uint16_t unknown;   /* registers whose value the program cannot know from here on */
-	unsigned last_pair; /* steps up to the last pipelined load are kept */
-	unsigned last_load; /* steps up to the last load pushed */
-	uint8_t flags;      /* MBLK_FLAGS_*: where the condition flags come from */
-	bool failed;        /* no program for this block */
+	uint16_t unknown;               /* registers whose value the program cannot know from here on */
+	unsigned last_pair;             /* steps up to the last pipelined load or decided access are kept */
+	unsigned last_load;             /* steps up to the last load pushed */
+	bool pairs;                     /* the memory-block rule's pairs */
+	bool ua;                        /* the unaligned rule's accesses */
+	uint16_t exit_src[MBLK_MAX_UA]; /* the registers each exit step reads */
+	uint8_t flags;                  /* MBLK_FLAGS_*: where the condition flags come from */
+	bool failed;                    /* no program for this block */
 	bool oom;
 };
 
-/* Nothing is built unless enabled (the core runs the rule this way: sim_core.mb_entry). block_of
- * names the memory block of a literal address (1.., 0 outside every block). */
-void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct cyc_block *cb, bool enabled,
+/* Nothing is built for a rule not enabled: pairs, the memory-block rule (the core runs it this
+ * way: sim_core.mb_entry); ua, the unaligned rule (sim_core.ua_entry). block_of names the memory
+ * block of a literal address (1.., 0 outside every block). */
+void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct cyc_block *cb, bool pairs, bool ua,
                 unsigned (*block_of)(const void *ctx, uint32_t addr), const void *ctx);
+/* Bytes of a single access the unaligned rule must decide (TRM 3.3.2; memops.h
+ * cyc_unaligned_extra): 2 or 4 for LDR, LDRH, LDRSH, STR, STRH and their T forms, 0 for any
+ * other, and for one aligned whatever the registers: SP plus a multiple of the size (SP is word
+ * aligned, Armv7-M ARM B1.4.7), a literal at an aligned address. */
+unsigned mblk_ua_size(const cs_insn *in, const struct cyc_memop *mo);
 /* Instruction i of the block, as capstone decoded it (NULL: not decoded, every register unknown),
  * and its memory operation (core_blocks.c; NULL when it has none). */
 void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, const struct cyc_memop *mo);

@@ -15,9 +15,11 @@ set_tests_properties(sim.cycles_why PROPERTIES LABELS "unit" TIMEOUT 30)
 if(TARGET bench-sim AND BENCH_FIRMWARE)
   # test name; snippet ELF; wait states; bench-sim options. rules.S at the default (the
   # memory-block rule decided at block entry) and again under --memory-blocks, exact and off: its
-  # loads all read SRAM1, so every figure must stay the same. blocks.S under exact and the default
+  # loads all read SRAM1, so every figure must stay the same. unaligned.S at the default (the
+  # unaligned rule decided at block entry or exit, hooks for the rest) and with --unaligned (exact). blocks.S under exact and the default
   # (blocks_entry.elf: its expectations for entry).
-  foreach(t "rules;rules;auto" "ws;ws;auto" "unaligned;unaligned;auto;--unaligned" "blocks;blocks;auto;--memory-blocks"
+  foreach(t "rules;rules;auto" "ws;ws;auto" "unaligned;unaligned;auto" "unaligned_exact;unaligned;auto;--unaligned"
+            "blocks;blocks;auto;--memory-blocks"
             "blocks_entry;blocks_entry;auto"
             "rules_memory_blocks;rules;auto;--memory-blocks"
             "rules_memory_blocks_off;rules;auto;--memory-blocks=off")

@@ -10,7 +10,7 @@
   standalone: the same figures with the built-in debugger (--standalone), which also shows a
               record owed at the end (the last halt nobody resumed from) is written.
   badusage:   --record without a path, or on the --elf, exits 2 and leaves the ELF alone.
-  unaligned:  --unaligned on tests/firmware/cycles/unaligned.S: each unaligned load or store's
+  unaligned:  bench-sim's default on tests/firmware/cycles/unaligned.S: each unaligned load or store's
               extra cycles (TRM 3.3.2) are on that instruction's own address, not on the first
               of its block (two of the snippets have one before it).
 
@@ -267,7 +267,7 @@ def case_unaligned():
     tmp = tempfile.mkdtemp(prefix="record_e2e")
     try:
         path = os.path.join(tmp, "rec")
-        p = subprocess.run([SIM, "--elf", elf, "--standalone", "--quiet", "--unaligned", "--record=" + path],
+        p = subprocess.run([SIM, "--elf", elf, "--standalone", "--quiet", "--record=" + path],
                            capture_output=True, text=True, timeout=60)
         expect(p.returncode == 0, f"bench-sim exit {p.returncode}: {p.stderr!r}")
         reasons, _, records = read_records(path)
