@@ -22,7 +22,7 @@
 struct mblk_reads {
 	unsigned n;
 	int ids[MBLK_MAX_READS];
-	uint8_t slot[MBLK_MAX_READS];
+	void *ptrs[MBLK_MAX_READS]; /* into the core's register file for the programs, sim_core.mb_v */
 };
 
 #define CORE_BLK_HASH 4096

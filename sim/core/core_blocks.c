@@ -135,7 +135,7 @@ static int analyse(struct sim_core *c, struct core_blk *b, const uint8_t *code)
 			b->n_memops++;
 		mblk_insn(&mbb, cs, ok ? in : NULL, i, b->n_memops > before ? &b->memops[before] : NULL);
 	}
-	if (mblk_end(&mbb) < 0 || ((b->mb.n_steps || b->mb.n_exit) && mblk_compile(&b->mb) < 0))
+	if (mblk_end(&mbb) < 0 || ((b->mb.n_steps || b->mb.n_exit) && mblk_compile(c, &b->mb) < 0))
 		rc = -1;
 	if (rc == 0)
 		rc = flash_lines(c, b);

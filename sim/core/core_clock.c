@@ -196,6 +196,12 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		block_stop(c, addr);
 		return;
 	}
+	/* Before the hooks: it may hook an access it found it cannot decide. A block run again right
+	 * after itself keeps its decision when the program says it would be the same (ua_loop). */
+	if (p == b && b->mb.ua_loop)
+		c->mb_for = b;
+	else if (b->mb.n_steps || b->mb.n_exit)
+		mblk_decide(c, b);
 	if ((b->n_div || b->n_fp || b->mb.n_ua_hook) && blk_hooks_missing(c, b)) {
 		/* This translation predates the block's code hooks: drop it and translate again. */
 		blk_install_hooks(c, b);
@@ -210,8 +216,6 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ud)
 		return;
 	}
 	c->cur = b;
-	if (b->mb.n_steps || b->mb.n_exit)
-		mblk_decide(c, b);
 	bool branch = c->entry_refill;
 	c->entry_refill = false;
 	/* Entered by a taken branch or an exception, the prefetch buffer starts empty; run into, it

@@ -187,6 +187,9 @@ struct sim_core {
 	/* The cycles both rules add to the block (mb_mask's pairs and the unaligned accesses), and
 	 * of them the unaligned ones, kept as the bits are set: the block's end adds them in one go. */
 	uint32_t mb_cycles, ua_cycles;
+	/* The programs' registers (0..14; MBLK_NONE, never written, reads 0; MBLK_FLAGS_SLOT xPSR):
+	 * unicorn reads into it where each program's compiled reads point (mblk_compile). */
+	uint32_t mb_v[MBLK_FLAGS_SLOT + 1u];
 };
 
 /* What bus region a unicorn MMIO callback serves (core_map.c); one per bus region, after the

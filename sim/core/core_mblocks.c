@@ -10,8 +10,9 @@ static const int mblk_ucreg[15] = {UC_ARM_REG_R0,  UC_ARM_REG_R1,  UC_ARM_REG_R2
                                    UC_ARM_REG_R5,  UC_ARM_REG_R6,  UC_ARM_REG_R7,  UC_ARM_REG_R8, UC_ARM_REG_R9,
                                    UC_ARM_REG_R10, UC_ARM_REG_R11, UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR};
 
-/* One uc_reg_read_batch's ids and slots for the registers in mask (and xPSR with flags). */
-static struct mblk_reads *compile_reads(uint16_t mask, bool flags)
+/* One uc_reg_read_batch's ids and destinations in c->mb_v for the registers in mask (and xPSR
+ * with flags). */
+static struct mblk_reads *compile_reads(struct sim_core *c, uint16_t mask, bool flags)
 {
 	struct mblk_reads *r = calloc(1, sizeof(*r));
 	if (!r)
@@ -19,31 +20,35 @@ static struct mblk_reads *compile_reads(uint16_t mask, bool flags)
 	for (unsigned m = mask; m; m &= m - 1u) {
 		unsigned reg = (unsigned)__builtin_ctz(m);
 		r->ids[r->n] = mblk_ucreg[reg];
-		r->slot[r->n++] = (uint8_t)reg;
+		r->ptrs[r->n++] = &c->mb_v[reg];
 	}
 	if (flags) {
 		r->ids[r->n] = UC_ARM_REG_XPSR;
-		r->slot[r->n++] = MBLK_FLAGS_SLOT;
+		r->ptrs[r->n++] = &c->mb_v[MBLK_FLAGS_SLOT];
 	}
 	return r;
 }
 
 /* Work done once rather than at every entry: the register reads, and which pairs can cross at all
  * (a pipelined load whose load before it is no step, its address unknown, never charges). */
-int mblk_compile(struct mblk_prog *p)
+int mblk_compile(struct sim_core *c, struct mblk_prog *p)
 {
-	p->reads = compile_reads(p->entry_regs, p->entry_flags);
-	p->exit_reads = compile_reads(p->exit_regs, false);
+	p->reads = compile_reads(c, p->entry_regs, p->entry_flags);
+	p->exit_reads = compile_reads(c, p->exit_regs, false);
 	if (!p->reads || !p->exit_reads)
 		return -1;
 	int last_idx = -2;
+	struct mblk_step *last = NULL;
 	for (unsigned k = 0; k < p->n_steps; k++) {
 		struct mblk_step *s = &p->steps[k];
 		if (s->kind != MBLK_LOAD)
 			continue;
 		if (last_idx != (int)s->idx - 1)
 			s->pair = -1;
+		if (s->pair >= 0) /* it and the load before need their memory blocks */
+			s->need_blk = last->need_blk = 1;
 		last_idx = s->idx;
+		last = s;
 	}
 	return 0;
 }
@@ -124,13 +129,10 @@ static bool holds(unsigned cc, uint32_t nzcv)
 	}
 }
 
-/* Reads the registers r names into v (MBLK_FLAGS_SLOT: xPSR); false when unicorn refuses. */
-static inline __attribute__((always_inline)) bool read_regs(struct sim_core *c, const struct mblk_reads *r, uint32_t *v)
+/* Reads the registers r names into c->mb_v; false when unicorn refuses. */
+static inline __attribute__((always_inline)) bool read_regs(struct sim_core *c, const struct mblk_reads *r)
 {
-	void *ptrs[MBLK_MAX_READS];
-	for (unsigned k = 0; k < r->n; k++)
-		ptrs[k] = &v[r->slot[k]];
-	return !r->n || uc_reg_read_batch(c->uc, (int *)r->ids, ptrs, (int)r->n) == UC_ERR_OK;
+	return !r->n || uc_reg_read_batch(c->uc, (int *)r->ids, (void **)r->ptrs, (int)r->n) == UC_ERR_OK;
 }
 
 static uint32_t address(const struct mblk_step *s, const uint32_t *v)
@@ -154,23 +156,37 @@ static void note_unaligned(struct sim_core *c, const struct mblk_step *s, uint32
 	c->ua_cycles += extra;
 }
 
+/* A lazy step (mblk_step) found unaligned: from now on b's code hook decides it, the entry no
+ * longer does (the caller translates b again before it runs: blk_hooks_missing). */
+static void make_hooked(struct core_blk *b, struct mblk_step *s)
+{
+	struct mblk_prog *p = &b->mb;
+	s->ua = -1;
+	s->lazy = 0;
+	for (unsigned k = 0; k < p->n_ua_hook; k++)
+		if (p->ua_hook[k] == s->idx)
+			return;
+	p->ua_hook[p->n_ua_hook++] = s->idx;
+	b->hooked_ua = false;
+}
+
 void mblk_decide(struct sim_core *c, struct core_blk *b)
 {
-	const struct mblk_prog *p = &b->mb;
+	struct mblk_prog *p = &b->mb;
 	/* The program's registers (MBLK_NONE reads 0) and, in MBLK_FLAGS_SLOT, APSR.NZCV in bits
 	 * 31..28 as xPSR holds them. */
-	uint32_t v[MBLK_FLAGS_SLOT + 1u] = {0};
+	uint32_t *v = c->mb_v;
 	c->mb_for = b;
 	c->mb_mask = 0;
 	c->ua1 = c->ua2 = 0;
 	c->mb_cycles = c->ua_cycles = 0;
-	if (!p->n_steps || !read_regs(c, p->reads, v))
+	if (!p->n_steps || !read_regs(c, p->reads))
 		return;
 	uint32_t nzcv = v[MBLK_FLAGS_SLOT];
 	unsigned last_blk = 0;
 	uint32_t mask = 0;
 	for (unsigned k = 0; k < p->n_steps; k++) {
-		const struct mblk_step *s = &p->steps[k];
+		struct mblk_step *s = &p->steps[k];
 		if (s->kind == MBLK_SET) {
 			if (!s->cond || holds(s->cond, nzcv))
 				v[s->rd] = operate(s, v);
@@ -181,9 +197,13 @@ void mblk_decide(struct sim_core *c, struct core_blk *b)
 			continue;
 		}
 		uint32_t x = address(s, v);
-		if (s->ua >= 0 && (!s->cond || holds(s->cond, nzcv)))
+		if (s->ua >= 0 && __builtin_expect(s->lazy, 0)) {
+			if (x & (s->size - 1u))
+				make_hooked(b, s);
+		} else if (s->ua >= 0 && (x & (s->size - 1u)) && (!s->cond || holds(s->cond, nzcv))) {
 			note_unaligned(c, s, x);
-		if (!c->mb_entry)
+		}
+		if (!s->need_blk)
 			continue;
 		unsigned blk = mblk_block_of(c, x);
 		/* compile() left pair set only where the load before is the previous step */
@@ -199,12 +219,15 @@ void mblk_decide(struct sim_core *c, struct core_blk *b)
 void mblk_exit(struct sim_core *c, const struct core_blk *b, unsigned upto)
 {
 	const struct mblk_prog *p = &b->mb;
-	uint32_t v[MBLK_FLAGS_SLOT + 1u] = {0};
-	if (c->mb_for != b || !read_regs(c, p->exit_reads, v))
+	const uint32_t *v = c->mb_v;
+	if (c->mb_for != b || !read_regs(c, p->exit_reads))
 		return;
-	for (unsigned k = 0; k < p->n_exit; k++)
-		if (p->exit_steps[k].idx < upto)
-			note_unaligned(c, &p->exit_steps[k], address(&p->exit_steps[k], v));
+	for (unsigned k = 0; k < p->n_exit; k++) {
+		const struct mblk_step *s = &p->exit_steps[k];
+		uint32_t x = address(s, v);
+		if (s->idx < upto && (x & (s->size - 1u)))
+			note_unaligned(c, s, x);
+	}
 }
 
 uint32_t mblk_ua_before(const struct sim_core *c, const struct core_blk *b, unsigned i)

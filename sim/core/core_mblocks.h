@@ -22,7 +22,7 @@ struct cyc_memop;
 
 /* Work done once per program rather than at every entry: the register reads (unicorn ids), and
  * which pairs can cross at all. 0, or -1 when memory ran out. */
-int mblk_compile(struct mblk_prog *p);
+int mblk_compile(struct sim_core *c, struct mblk_prog *p);
 /* Memory block of a data address (core_soc.mem_blocks): 1.., or 0 outside every block. */
 unsigned mblk_block_of(const struct sim_core *c, uint32_t addr);
 /* At the block's entry: which of its pairs read two different blocks (sim_core.mb_mask), and

@@ -284,16 +284,42 @@ static void hook_access(struct mblk_build *bd, unsigned i)
 	p->ua_hook[p->n_ua_hook++] = (uint16_t)i;
 }
 
-/* The exit steps whose registers w overwrites can no longer be decided at the exit: hooked. */
-static void exit_written(struct mblk_build *bd, uint16_t w)
+/* An instruction that adds a constant to one register (ADD/SUB rd, rd, #imm, a write-back base):
+ * which, and by how much; 0 when it is not one. */
+static uint16_t delta_of(const cs_insn *in, const struct cyc_memop *mo, bool cond, int32_t *delta)
+{
+	struct mblk_step u;
+	if (cond || !update(in, mo, &u) || u.op != MBLK_ADD || u.rd >= MBLK_NONE || u.rn != u.rd || u.rm != MBLK_NONE)
+		return 0;
+	*delta = u.imm;
+	return (uint16_t)(1u << u.rd);
+}
+
+/* s reads registers that an instruction after it moved by delta (dbit: which): from their values
+ * at the exit, its address is delta less per register, shifted as it reads it. */
+static void exit_adjust(struct mblk_step *s, uint16_t dbit, int32_t delta)
+{
+	if (s->rn < MBLK_NONE && (dbit >> s->rn & 1u))
+		s->imm = (int32_t)((uint32_t)s->imm - (uint32_t)delta);
+	if (s->rm < MBLK_NONE && (dbit >> s->rm & 1u)) {
+		uint32_t d = (uint32_t)delta << s->lshift;
+		s->imm = (int32_t)((uint32_t)s->imm - (s->sign < 0 ? 0u - d : d));
+	}
+}
+
+/* The exit steps whose registers w overwrites can no longer be decided at the exit: hooked; those
+ * only moved by a constant (dbit, delta: delta_of) are adjusted. */
+static void exit_written(struct mblk_build *bd, uint16_t w, uint16_t dbit, int32_t delta)
 {
 	struct mblk_prog *p = bd->prog;
 	unsigned out = 0;
 	for (unsigned k = 0; k < p->n_exit; k++) {
-		if (bd->exit_src[k] & w) {
+		if (bd->exit_src[k] & w & (uint16_t)~dbit) {
 			hook_access(bd, p->exit_steps[k].idx);
 			continue;
 		}
+		if (bd->exit_src[k] & dbit)
+			exit_adjust(&p->exit_steps[k], dbit, delta);
 		bd->exit_src[out] = bd->exit_src[k];
 		p->exit_steps[out++] = p->exit_steps[k];
 	}
@@ -301,32 +327,40 @@ static void exit_written(struct mblk_build *bd, uint16_t w)
 }
 
 /* The unaligned rule's side of an access (mblk_ua_size() bytes): s, its address from the entry
- * when known, becomes a decided step; else one decided at the exit if the registers it reads stay
- * as they are to the block's end (checked as the later instructions come: exit_written), else a
- * hook. Returns whether s is to be pushed. w: what the instruction itself writes. */
+ * when known, becomes a decided step (conditional on flags the program does not know: lazy, see
+ * mblk_step); else one decided at the exit if the registers it reads stay as they are to the
+ * block's end, or move by constants (checked as the later instructions come: exit_written), else
+ * a hook. Returns whether s is to be pushed. w: what the instruction itself writes, dbit and delta
+ * its own constant update (a write-back base). */
 static bool ua_access(struct mblk_build *bd, struct mblk_step *s, bool addr_ok, bool cond, unsigned i, unsigned size,
-                      uint16_t w)
+                      uint16_t w, uint16_t dbit, int32_t delta)
 {
 	struct mblk_prog *p = bd->prog;
 	/* Bits are never reused: an exit step hooked later keeps its bit, unset. */
 	unsigned used = p->n_ua;
-	if (!addr_ok || used >= MBLK_MAX_UA || (cond && bd->flags == MBLK_FLAGS_UNKNOWN)) {
+	if (!addr_ok || used >= MBLK_MAX_UA) {
 		hook_access(bd, i);
 		return false;
 	}
 	s->size = (uint8_t)size;
 	s->idx = (uint16_t)i;
 	if (known(bd, s)) {
+		if (cond && bd->flags == MBLK_FLAGS_UNKNOWN) {
+			s->lazy = 1;
+			s->cond = 0;
+		}
 		s->ua = (int8_t)used;
 		p->ua_idx[p->n_ua++] = (uint16_t)i;
 		return true;
 	}
-	/* Conditional, or reading a register the instruction itself writes (a loaded or written-back
-	 * base): its registers at the exit are not those it used. */
-	if (cond || (sources(s) & w)) {
+	/* Conditional, or reading a register the instruction itself writes otherwise than by a
+	 * constant (a loaded base): its registers at the exit are not those it used. */
+	if (cond || (sources(s) & w & (uint16_t)~dbit)) {
 		hook_access(bd, i);
 		return false;
 	}
+	if (sources(s) & dbit)
+		exit_adjust(s, dbit, delta);
 	s->ua = (int8_t)used;
 	p->ua_idx[p->n_ua++] = (uint16_t)i;
 	bd->exit_src[p->n_exit] = sources(s);
@@ -341,7 +375,8 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, con
 	if (!in) {
 		bd->unknown = 0x7FFFu;
 		bd->flags = MBLK_FLAGS_UNKNOWN;
-		exit_written(bd, 0x7FFFu);
+		exit_written(bd, 0x7FFFu, 0, 0);
+		bd->net_bad = 0x7FFFu;
 		return;
 	}
 	const struct cyc_block *cb = bd->cb;
@@ -354,8 +389,14 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, con
 	uint16_t w = regs_written(cs, in, mo);
 	if (in->id == ARM_INS_PUSH || in->id == ARM_INS_VPUSH)
 		w = reg_bit(ARM_REG_SP); /* capstone lists the pushed registers as written */
-	/* The exit steps before this instruction: still decidable if it leaves their registers. */
-	exit_written(bd, w);
+	/* The exit steps before this instruction: still decidable if it leaves their registers, or
+	 * adds a constant to one. */
+	int32_t delta = 0;
+	uint16_t dbit = delta_of(in, mo, cond, &delta);
+	exit_written(bd, w, dbit, delta);
+	bd->net_bad |= (uint16_t)(w & ~dbit);
+	if (dbit)
+		bd->net[__builtin_ctz(dbit)] += (uint32_t)delta;
 	struct mblk_step s;
 	bool addr_ok = mo && load_address(in, mo, &s);
 	bool push_it = false;
@@ -364,6 +405,8 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, con
 		s.pair = -1;
 		s.ua = -1;
 		s.cond = 0;
+		s.lazy = 0;
+		s.need_blk = 0;
 	}
 	if (!cond && (pipelined || first) && addr_ok && known(bd, &s)) {
 		if (pipelined && bd->prog->n_pairs < 32u && !same_block(bd, &s)) {
@@ -375,7 +418,7 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, con
 	if (ua_size) {
 		if (cond && addr_ok)
 			s.cond = (uint8_t)a->cc;
-		if (ua_access(bd, &s, addr_ok, cond, i, ua_size, w))
+		if (ua_access(bd, &s, addr_ok, cond, i, ua_size, w, dbit, delta))
 			push_it = true;
 	}
 	if (push_it) {
@@ -451,6 +494,49 @@ static void prune(struct mblk_prog *p)
 	p->entry_flags = flags;
 }
 
+/* Entered again right after itself (a loop of one block), would the program decide the same?
+ * Yes when it has no pairs (which read whole addresses) and no conditional step, its register
+ * updates each add a constant to a register or set one to a constant, and each decided access's
+ * address moves from one run to the next by a multiple of its size: its registers, but for
+ * those set to a constant first, are moved across the block only by constants (bd->net), whose
+ * sum as the access reads them keeps the address's low bits (cyc_unaligned_extra). */
+static bool loop_invariant(const struct mblk_build *bd)
+{
+	const struct mblk_prog *p = bd->prog;
+	if (p->n_pairs || p->n_exit || p->entry_flags)
+		return false;
+	uint16_t fixed = 0; /* registers set to a constant so far */
+	for (unsigned k = 0; k < p->n_steps; k++) {
+		const struct mblk_step *s = &p->steps[k];
+		if (s->cond)
+			return false;
+		if (s->kind == MBLK_SET) {
+			if (s->op == MBLK_ADD && s->rn == MBLK_NONE && s->rm == MBLK_NONE)
+				fixed |= (uint16_t)(1u << s->rd);
+			else if (s->op != MBLK_ADD || s->rn != s->rd || s->rm != MBLK_NONE)
+				return false;
+			continue;
+		}
+		if (s->kind != MBLK_LOAD || s->ua < 0)
+			continue;
+		uint32_t d = 0;
+		if (s->rn < MBLK_NONE && !(fixed >> s->rn & 1u)) {
+			if (bd->net_bad >> s->rn & 1u)
+				return false;
+			d += bd->net[s->rn];
+		}
+		if (s->rm < MBLK_NONE && !(fixed >> s->rm & 1u)) {
+			if (bd->net_bad >> s->rm & 1u)
+				return false;
+			uint32_t x = bd->net[s->rm] << s->lshift;
+			d += s->sign < 0 ? 0u - x : x;
+		}
+		if (d & (s->size - 1u))
+			return false;
+	}
+	return true;
+}
+
 int mblk_end(struct mblk_build *bd)
 {
 	struct mblk_prog *p = bd->prog;
@@ -464,6 +550,7 @@ int mblk_end(struct mblk_build *bd)
 		p->n_steps = 0; /* only the first loads of pairs that cannot cross were left */
 	for (unsigned k = 0; k < p->n_exit; k++)
 		p->exit_regs |= bd->exit_src[k];
+	p->ua_loop = p->n_steps && loop_invariant(bd);
 	if (!p->n_steps && !p->n_exit && !p->n_ua_hook)
 		mblk_free(p);
 	return 0;

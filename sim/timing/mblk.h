@@ -42,14 +42,17 @@ struct mblk_step {
 	uint8_t rn, rm; /* MBLK_NONE: none */
 	uint8_t lshift;
 	int8_t sign;
-	int8_t pair;  /* MBLK_LOAD of a pipelined load: its pair's bit in the mask; -1 for any other load,
-	               * and for a pair that cannot cross (its first load is not the step before) */
-	int8_t ua;    /* MBLK_LOAD the unaligned rule decides: its bit (ua_idx); -1: none */
-	uint8_t size; /* with ua: the access's bytes, 2 or 4 */
-	uint8_t op;   /* MBLK_SET */
-	uint8_t cond; /* MBLK_SET, or an MBLK_LOAD with ua, in an IT block: its capstone condition
-	               * (ARM_CC_EQ..LE); 0: always */
-	uint16_t idx; /* MBLK_LOAD: instruction index */
+	int8_t pair;      /* MBLK_LOAD of a pipelined load: its pair's bit in the mask; -1 for any other load,
+	                   * and for a pair that cannot cross (its first load is not the step before) */
+	int8_t ua;        /* MBLK_LOAD the unaligned rule decides: its bit (ua_idx); -1: none */
+	uint8_t size;     /* with ua: the access's bytes, 2 or 4 */
+	uint8_t op;       /* MBLK_SET */
+	uint8_t cond;     /* MBLK_SET, or an MBLK_LOAD with ua, in an IT block: its capstone condition
+	                   * (ARM_CC_EQ..LE); 0: always */
+	uint8_t need_blk; /* MBLK_LOAD of a pair, or the load before one: its memory block is needed */
+	uint8_t lazy;     /* MBLK_LOAD with ua, conditional on flags the program cannot know: aligned at
+	                   * entry it costs nothing run or not; unaligned, the core hooks it from then on */
+	uint16_t idx;     /* MBLK_LOAD: instruction index */
 	int32_t imm;
 };
 
@@ -72,6 +75,9 @@ struct mblk_prog {
 	uint16_t exit_regs;
 	uint16_t *ua_hook; /* instruction indices of the accesses left to a code hook */
 	uint16_t n_ua_hook;
+	/* Run right after itself, the block's accesses are unaligned as in that run (mblk.c
+	 * loop_invariant): the core keeps the decision rather than reading the registers again. */
+	bool ua_loop;
 	struct mblk_reads *reads;      /* entry_regs and the flags as one uc_reg_read_batch */
 	struct mblk_reads *exit_reads; /* exit_regs */
 };
@@ -92,6 +98,8 @@ struct mblk_build {
 	bool pairs;                     /* the memory-block rule's pairs */
 	bool ua;                        /* the unaligned rule's accesses */
 	uint16_t exit_src[MBLK_MAX_UA]; /* the registers each exit step reads */
+	uint32_t net[15];               /* what the block adds to each register from entry to exit ... */
+	uint16_t net_bad;               /* ... unless it writes it otherwise */
 	uint8_t flags;                  /* MBLK_FLAGS_*: where the condition flags come from */
 	bool failed;                    /* no program for this block */
 	bool oom;
