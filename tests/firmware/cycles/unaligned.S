@@ -47,4 +47,48 @@ SNIPPETS_ENTRY
 	movs r1, #3
 	ldr r0, [r9, r1]
 	END
+/* How bench-sim decides each access by default (docs/cycle-model.md "Unaligned accesses"), the
+ * same cycles as the exact hook: from the registers at the block's entry (above, and a
+ * conditional one whose flags a CMP of known registers gives), lazily (flags it cannot know: a
+ * hook once the address is found unaligned), from the registers at the block's exit (a base the
+ * block loads: untouched after, moved by a write-back or an ADD), and by a hook (a loaded base
+ * loaded again after). [r9, #64] holds 0, [r9, #68] the address r9 + 1. */
+	movs r3, #0
+	str r3, [r9, #64]
+	add r3, r9, #1
+	str r3, [r9, #68]
+	BEGIN(4)                  /* entry, conditional, passes: + 1 (2 mod 4) */
+	cmp r9, r9
+	it eq
+	ldreq.w r0, [r9, #2]
+	END
+	BEGIN(3)                  /* entry, conditional, fails: not run, no extra */
+	cmp r9, r9
+	it ne
+	ldrne.w r0, [r9, #2]
+	END
+	BEGIN(6)                  /* lazy: the flags come from a load: + 1 (odd) */
+	ldr.w r3, [r9, #64]
+	cmp r3, #0
+	it eq
+	ldrheq.w r0, [r9, #1]
+	END
+	BEGIN(6)                  /* exit: a loaded base: + 2 (1 mod 4) */
+	ldr.w r2, [r9, #68]
+	ldr.w r0, [r2, #0]
+	END
+	BEGIN(5)                  /* exit: a loaded base written back: + 1 (odd) */
+	ldr.w r2, [r9, #68]
+	ldrh.w r0, [r2], #2
+	END
+	BEGIN(6)                  /* exit: the base moved by an ADD after: + 1 (2 mod 4) */
+	ldr.w r2, [r9, #68]
+	ldr.w r0, [r2, #1]
+	adds r2, #4
+	END
+	BEGIN(7)                  /* hook: a loaded base loaded again after: + 2 (3 mod 4) */
+	ldr.w r2, [r9, #68]
+	ldr.w r0, [r2, #2]
+	ldr.w r2, [r9, #0]
+	END
 	bx lr
