@@ -12,7 +12,14 @@
  * keeps its pipelined cost, as without the rule. At each entry the core runs the program on the
  * registers it needs (mblk_decide), which costs a few register reads only in blocks that have
  * pipelined loads, where a read hook would send every load of the whole run through unicorn's slow
- * path. `bench-sim --memory-blocks exact` uses that hook instead. */
+ * path. `bench-sim --memory-blocks exact` uses that hook instead.
+ *
+ * The same program decides the unaligned-access rule (Cortex-M4 TRM 3.3.2, memops.h
+ * cyc_unaligned_extra) for every LDR, LDRH, LDRSH, STR, STRH that may be unaligned: at entry when
+ * it can follow its registers (lazily for a conditional one whose flags it cannot know), else at
+ * the block's exit when nothing after the access changes its registers but by constants
+ * (exit_steps), else the core hooks the instruction (ua_hook). docs/cycle-model.md "Unaligned
+ * accesses". */
 #ifndef SIM_TIMING_MBLK_H
 #define SIM_TIMING_MBLK_H
 
