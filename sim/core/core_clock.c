@@ -85,13 +85,11 @@ __attribute__((noinline)) static void ledger_insns(struct sim_core *c, const str
 			if ((c->mb_mask >> k & 1u) && b->mb.pair_idx[k] < n)
 				core_charge(c, b->addr + cb->insn_offset[b->mb.pair_idx[k]], CORE_CHARGE_MEMORY_BLOCK,
 				            1);
-	if (c->mb_for == b)
-		for (uint32_t m = c->ua1; m; m &= m - 1u) {
-			unsigned k = (unsigned)__builtin_ctz(m);
-			if (b->mb.ua_idx[k] < n)
+	if (c->mb_for == b && c->ua_cycles)
+		for (unsigned k = 0; k < b->mb.n_ua; k++)
+			if (b->mb.ua_extra[k] && b->mb.ua_idx[k] < n)
 				core_charge(c, b->addr + cb->insn_offset[b->mb.ua_idx[k]], CORE_CHARGE_UNALIGNED,
-				            1u + (c->ua2 >> k & 1u));
-		}
+				            b->mb.ua_extra[k]);
 	if (taken && n && cb->branch_taken_extra) /* taken_why is issue's value when there is no branch */
 		core_charge(c, b->addr + cb->insn_offset[n - 1u], (enum core_charge_why)cb->taken_why,
 		            cb->branch_taken_extra);
@@ -131,7 +129,7 @@ __attribute__((noinline)) static void ledger_sums(struct sim_core *c, const stru
  * unless last_ran: the stop came from that instruction itself (SVC, an exception return, WFI,
  * WFE), so it passed its condition and its full cost stands. With a ledger, instruction by
  * instruction (ledger_insns); without, in one add. */
-static inline void charge_block_end(struct sim_core *c, const struct core_blk *b, uint32_t next_pc, bool last_ran)
+static inline void charge_block_end(struct sim_core *c, struct core_blk *b, uint32_t next_pc, bool last_ran)
 {
 	const struct cyc_block *cb = b->cb;
 	uint64_t t = cb->total;

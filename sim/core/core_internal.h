@@ -178,12 +178,9 @@ struct sim_core {
 	bool mb_entry;
 	const struct core_blk *mb_for;
 	uint32_t mb_mask;
-	/* sim_config.unaligned entry: the accesses of the current block (core_blk.mb.ua_idx, a bit
-	 * each) decided unaligned at its entry or exit: ua1 those that cost 1 or 2 cycles more, ua2
-	 * those that cost 2 (TRM 3.3.2); valid while cur == mb_for. The others: code hooks
-	 * (core_blk_hooks.c). */
+	/* sim_config.unaligned entry (core_mblocks.c; the accesses' cycles are in core_blk.mb.ua_extra,
+	 * valid while cur == mb_for; the undecided ones: code hooks, core_blk_hooks.c). */
 	bool ua_entry;
-	uint32_t ua1, ua2;
 	/* The cycles both rules add to the block (mb_mask's pairs and the unaligned accesses), and
 	 * of them the unaligned ones, kept as the bits are set: the block's end adds them in one go. */
 	uint32_t mb_cycles, ua_cycles;

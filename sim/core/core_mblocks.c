@@ -37,6 +37,12 @@ int mblk_compile(struct sim_core *c, struct mblk_prog *p)
 	p->exit_reads = compile_reads(c, p->exit_regs, false);
 	if (!p->reads || !p->exit_reads)
 		return -1;
+	p->ua_only = true;
+	for (unsigned k = 0; k < p->n_steps; k++) {
+		const struct mblk_step *s = &p->steps[k];
+		if (s->kind != MBLK_LOAD || s->ua < 0 || s->cond || s->lazy || s->pair >= 0)
+			p->ua_only = false;
+	}
 	int last_idx = -2;
 	struct mblk_step *last = NULL;
 	for (unsigned k = 0; k < p->n_steps; k++) {
@@ -141,17 +147,14 @@ static uint32_t address(const struct mblk_step *s, const uint32_t *v)
 	return v[s->rn] + (s->sign < 0 ? (uint32_t)-x : x) + (uint32_t)s->imm;
 }
 
-/* An access the unaligned rule decides (TRM 3.3.2): its extra cycles as bits of ua1 (1 or 2) and
- * ua2 (2). */
-static void note_unaligned(struct sim_core *c, const struct mblk_step *s, uint32_t ea)
+/* An access the unaligned rule decides (TRM 3.3.2): its extra cycles into p->ua_extra. */
+static void note_unaligned(struct sim_core *c, struct mblk_prog *p, const struct mblk_step *s, uint32_t ea)
 {
 	unsigned extra = cyc_unaligned_extra(s->size, ea);
-	uint32_t bit = 1u << s->ua;
-	if (!extra || (c->ua1 & bit))
+	if (!extra || p->ua_extra[s->ua])
 		return; /* aligned, or counted already (mblk_exit may run twice) */
-	c->ua1 |= bit;
-	if (extra > 1u)
-		c->ua2 |= bit;
+	p->ua_extra[s->ua] = (uint8_t)extra;
+	p->ua_dirty = true;
 	c->mb_cycles += extra;
 	c->ua_cycles += extra;
 }
@@ -178,10 +181,22 @@ void mblk_decide(struct sim_core *c, struct core_blk *b)
 	uint32_t *v = c->mb_v;
 	c->mb_for = b;
 	c->mb_mask = 0;
-	c->ua1 = c->ua2 = 0;
 	c->mb_cycles = c->ua_cycles = 0;
+	if (__builtin_expect(p->ua_dirty, 0)) { /* the last run's unaligned accesses */
+		memset(p->ua_extra, 0, p->n_ua);
+		p->ua_dirty = false;
+	}
 	if (!p->n_steps || !read_regs(c, p->reads))
 		return;
+	if (p->ua_only) { /* accesses only, unconditional: most blocks */
+		for (unsigned k = 0; k < p->n_steps; k++) {
+			const struct mblk_step *s = &p->steps[k];
+			uint32_t x = address(s, v);
+			if (__builtin_expect(x & (s->size - 1u), 0))
+				note_unaligned(c, p, s, x);
+		}
+		return;
+	}
 	uint32_t nzcv = v[MBLK_FLAGS_SLOT];
 	unsigned last_blk = 0;
 	uint32_t mask = 0;
@@ -201,7 +216,7 @@ void mblk_decide(struct sim_core *c, struct core_blk *b)
 			if (x & (s->size - 1u))
 				make_hooked(b, s);
 		} else if (s->ua >= 0 && (x & (s->size - 1u)) && (!s->cond || holds(s->cond, nzcv))) {
-			note_unaligned(c, s, x);
+			note_unaligned(c, p, s, x);
 		}
 		if (!s->need_blk)
 			continue;
@@ -216,9 +231,9 @@ void mblk_decide(struct sim_core *c, struct core_blk *b)
 	c->mb_mask = mask;
 }
 
-void mblk_exit(struct sim_core *c, const struct core_blk *b, unsigned upto)
+void mblk_exit(struct sim_core *c, struct core_blk *b, unsigned upto)
 {
-	const struct mblk_prog *p = &b->mb;
+	struct mblk_prog *p = &b->mb;
 	const uint32_t *v = c->mb_v;
 	if (c->mb_for != b || !read_regs(c, p->exit_reads))
 		return;
@@ -226,18 +241,16 @@ void mblk_exit(struct sim_core *c, const struct core_blk *b, unsigned upto)
 		const struct mblk_step *s = &p->exit_steps[k];
 		uint32_t x = address(s, v);
 		if (s->idx < upto && (x & (s->size - 1u)))
-			note_unaligned(c, s, x);
+			note_unaligned(c, p, s, x);
 	}
 }
 
 uint32_t mblk_ua_before(const struct sim_core *c, const struct core_blk *b, unsigned i)
 {
 	uint32_t n = 0;
-	for (uint32_t m = c->ua1; m; m &= m - 1u) {
-		unsigned k = (unsigned)__builtin_ctz(m);
+	for (unsigned k = 0; c->ua_cycles && k < b->mb.n_ua; k++)
 		if (b->mb.ua_idx[k] < i)
-			n += 1u + (c->ua2 >> k & 1u);
-	}
+			n += b->mb.ua_extra[k];
 	return n;
 }
 

@@ -26,12 +26,12 @@ int mblk_compile(struct sim_core *c, struct mblk_prog *p);
 /* Memory block of a data address (core_soc.mem_blocks): 1.., or 0 outside every block. */
 unsigned mblk_block_of(const struct sim_core *c, uint32_t addr);
 /* At the block's entry: which of its pairs read two different blocks (sim_core.mb_mask), and
- * which of the accesses it decides at entry are unaligned (sim_core.ua1, ua2). */
+ * which of the accesses it decides at entry are unaligned (core_blk.mb.ua_extra). */
 void mblk_decide(struct sim_core *c, struct core_blk *b);
 /* After instruction upto - 1 of b ran (at its exit, or where it stopped): which of its accesses
  * before upto decided at the exit are unaligned, from the registers now (they are those the
- * accesses used: nothing after them writes them). Adds to sim_core.ua1, ua2. */
-void mblk_exit(struct sim_core *c, const struct core_blk *b, unsigned upto);
+ * accesses used: nothing after them writes them). Adds to core_blk.mb.ua_extra. */
+void mblk_exit(struct sim_core *c, struct core_blk *b, unsigned upto);
 /* The unaligned cycles of the decided accesses before instruction i of the current block. */
 uint32_t mblk_ua_before(const struct sim_core *c, const struct core_blk *b, unsigned i);
 /* The cycles the pairs and the decided unaligned accesses add before instruction i of the

@@ -69,10 +69,15 @@ void mblk_begin(struct mblk_build *bd, struct mblk_prog *prog, const struct cyc_
 	bd->cap = 2u * n;
 	prog->steps = calloc(bd->cap, sizeof(*prog->steps));
 	prog->pair_idx = calloc(32u, sizeof(*prog->pair_idx));
-	prog->ua_idx = calloc(MBLK_MAX_UA, sizeof(*prog->ua_idx));
-	prog->exit_steps = calloc(MBLK_MAX_UA, sizeof(*prog->exit_steps));
+	prog->ua_idx = calloc(n, sizeof(*prog->ua_idx));
+	prog->ua_extra = calloc(n, sizeof(*prog->ua_extra));
+	prog->exit_steps = calloc(n, sizeof(*prog->exit_steps));
 	prog->ua_hook = calloc(n, sizeof(*prog->ua_hook));
-	if (!prog->steps || !prog->pair_idx || !prog->ua_idx || !prog->exit_steps || !prog->ua_hook) {
+	bd->exit_src = calloc(n, sizeof(*bd->exit_src));
+	if (!prog->steps || !prog->pair_idx || !prog->ua_idx || !prog->ua_extra || !prog->exit_steps ||
+	    !prog->ua_hook || !bd->exit_src) {
+		free(bd->exit_src);
+		bd->exit_src = NULL;
 		mblk_free(prog);
 		bd->failed = true;
 		bd->oom = true;
@@ -336,9 +341,9 @@ static bool ua_access(struct mblk_build *bd, struct mblk_step *s, bool addr_ok, 
                       uint16_t w, uint16_t dbit, int32_t delta)
 {
 	struct mblk_prog *p = bd->prog;
-	/* Bits are never reused: an exit step hooked later keeps its bit, unset. */
+	/* Numbers are never reused: an exit step hooked later keeps its number, unused. */
 	unsigned used = p->n_ua;
-	if (!addr_ok || used >= MBLK_MAX_UA) {
+	if (!addr_ok) {
 		hook_access(bd, i);
 		return false;
 	}
@@ -349,7 +354,7 @@ static bool ua_access(struct mblk_build *bd, struct mblk_step *s, bool addr_ok, 
 			s->lazy = 1;
 			s->cond = 0;
 		}
-		s->ua = (int8_t)used;
+		s->ua = (int16_t)used;
 		p->ua_idx[p->n_ua++] = (uint16_t)i;
 		return true;
 	}
@@ -361,7 +366,7 @@ static bool ua_access(struct mblk_build *bd, struct mblk_step *s, bool addr_ok, 
 	}
 	if (sources(s) & dbit)
 		exit_adjust(s, dbit, delta);
-	s->ua = (int8_t)used;
+	s->ua = (int16_t)used;
 	p->ua_idx[p->n_ua++] = (uint16_t)i;
 	bd->exit_src[p->n_exit] = sources(s);
 	p->exit_steps[p->n_exit++] = *s;
@@ -540,10 +545,11 @@ static bool loop_invariant(const struct mblk_build *bd)
 int mblk_end(struct mblk_build *bd)
 {
 	struct mblk_prog *p = bd->prog;
-	if (bd->oom)
-		return -1;
-	if (bd->failed)
-		return 0;
+	if (bd->oom || bd->failed) {
+		free(bd->exit_src);
+		bd->exit_src = NULL;
+		return bd->oom ? -1 : 0;
+	}
 	p->n_steps = (uint16_t)bd->last_pair; /* nothing after the last decided access matters */
 	prune(p);
 	if (!p->n_pairs && !p->n_ua)
@@ -551,6 +557,8 @@ int mblk_end(struct mblk_build *bd)
 	for (unsigned k = 0; k < p->n_exit; k++)
 		p->exit_regs |= bd->exit_src[k];
 	p->ua_loop = p->n_steps && loop_invariant(bd);
+	free(bd->exit_src); /* the build's alone */
+	bd->exit_src = NULL;
 	if (!p->n_steps && !p->n_exit && !p->n_ua_hook)
 		mblk_free(p);
 	return 0;
@@ -561,6 +569,7 @@ void mblk_free(struct mblk_prog *prog)
 	free(prog->steps);
 	free(prog->pair_idx);
 	free(prog->ua_idx);
+	free(prog->ua_extra);
 	free(prog->exit_steps);
 	free(prog->ua_hook);
 	free(prog->reads);

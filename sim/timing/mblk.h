@@ -38,9 +38,6 @@ enum { MBLK_LOAD = 0, MBLK_SET = 1, MBLK_FLAGS = 2, MBLK_NONE = 15 };
 /* The operation of an MBLK_SET. ADD (ADD, SUB, MOV): rn + sign * (rm << lshift) + imm, the
  * immediate carrying its own sign; the others: rn op ((rm << lshift) + imm), RSB op2 - rn. */
 enum { MBLK_ADD = 0, MBLK_RSB, MBLK_AND, MBLK_ORR, MBLK_EOR, MBLK_BIC };
-/* At most this many accesses a block decides for the unaligned rule (a bit each); the others are
- * hooked. */
-#define MBLK_MAX_UA 32u
 struct mblk_step {
 	uint8_t kind;   /* MBLK_LOAD (any access, a store too): ea = rn + sign * (rm << lshift) + imm;
 	                 * MBLK_SET: rd = rn op op2; MBLK_FLAGS: NZCV of rn + sign * op2 (CMP: sign -1,
@@ -51,7 +48,7 @@ struct mblk_step {
 	int8_t sign;
 	int8_t pair;      /* MBLK_LOAD of a pipelined load: its pair's bit in the mask; -1 for any other load,
 	                   * and for a pair that cannot cross (its first load is not the step before) */
-	int8_t ua;        /* MBLK_LOAD the unaligned rule decides: its bit (ua_idx); -1: none */
+	int16_t ua;       /* MBLK_LOAD the unaligned rule decides: its number (ua_idx); -1: none */
 	uint8_t size;     /* with ua: the access's bytes, 2 or 4 */
 	uint8_t op;       /* MBLK_SET */
 	uint8_t cond;     /* MBLK_SET, or an MBLK_LOAD with ua, in an IT block: its capstone condition
@@ -70,11 +67,15 @@ struct mblk_prog {
 	struct mblk_step *steps;
 	uint16_t n_steps;
 	uint8_t n_pairs;     /* at most 32 */
-	uint8_t n_ua;        /* accesses decided at entry or exit, at most MBLK_MAX_UA */
+	uint16_t n_ua;       /* accesses decided at entry or exit */
 	uint16_t entry_regs; /* the registers it reads at entry (bit r) */
 	bool entry_flags;    /* a conditional step needs the flags of the entry (xPSR) */
 	uint16_t *pair_idx;
 	uint16_t *ua_idx;
+	/* The core's decision for the last run (core_mblocks.c): each access's extra cycles (0, 1, 2),
+	 * and whether any is not 0. */
+	uint8_t *ua_extra;
+	bool ua_dirty;
 	/* Accesses whose address needs a register the block writes before them, but never after:
 	 * from the registers at the block's exit (or at any point after them). */
 	struct mblk_step *exit_steps;
@@ -85,6 +86,9 @@ struct mblk_prog {
 	/* Run right after itself, the block's accesses are unaligned as in that run (mblk.c
 	 * loop_invariant): the core keeps the decision rather than reading the registers again. */
 	bool ua_loop;
+	/* Only unaligned-rule accesses, none conditional or lazy, no pairs (the core's fast path;
+	 * set by core/core_mblocks.c mblk_compile). */
+	bool ua_only;
 	struct mblk_reads *reads;      /* entry_regs and the flags as one uc_reg_read_batch */
 	struct mblk_reads *exit_reads; /* exit_regs */
 };
@@ -99,16 +103,16 @@ struct mblk_build {
 	unsigned (*block_of)(const void *ctx, uint32_t addr); /* memory block of an address, 0: none */
 	const void *ctx;
 	unsigned cap;
-	uint16_t unknown;               /* registers whose value the program cannot know from here on */
-	unsigned last_pair;             /* steps up to the last pipelined load or decided access are kept */
-	unsigned last_load;             /* steps up to the last load pushed */
-	bool pairs;                     /* the memory-block rule's pairs */
-	bool ua;                        /* the unaligned rule's accesses */
-	uint16_t exit_src[MBLK_MAX_UA]; /* the registers each exit step reads */
-	uint32_t net[15];               /* what the block adds to each register from entry to exit ... */
-	uint16_t net_bad;               /* ... unless it writes it otherwise */
-	uint8_t flags;                  /* MBLK_FLAGS_*: where the condition flags come from */
-	bool failed;                    /* no program for this block */
+	uint16_t unknown;   /* registers whose value the program cannot know from here on */
+	unsigned last_pair; /* steps up to the last pipelined load or decided access are kept */
+	unsigned last_load; /* steps up to the last load pushed */
+	bool pairs;         /* the memory-block rule's pairs */
+	bool ua;            /* the unaligned rule's accesses */
+	uint16_t *exit_src; /* the registers each exit step reads */
+	uint32_t net[15];   /* what the block adds to each register from entry to exit ... */
+	uint16_t net_bad;   /* ... unless it writes it otherwise */
+	uint8_t flags;      /* MBLK_FLAGS_*: where the condition flags come from */
+	bool failed;        /* no program for this block */
 	bool oom;
 };
 
