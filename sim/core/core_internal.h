@@ -182,7 +182,7 @@ struct sim_core {
 	 * valid while cur == mb_for; the undecided ones: code hooks, core_blk_hooks.c). */
 	bool ua_entry;
 	/* The cycles both rules add to the block (mb_mask's pairs and the unaligned accesses), and
-	 * of them the unaligned ones, kept as the bits are set: the block's end adds them in one go. */
+	 * of them the unaligned ones, summed as they are decided: the block's end adds them at once. */
 	uint32_t mb_cycles, ua_cycles;
 	/* The programs' registers (0..14; MBLK_NONE, never written, reads 0; MBLK_FLAGS_SLOT xPSR):
 	 * unicorn reads into it where each program's compiled reads point (mblk_compile). */

@@ -240,6 +240,8 @@ void mblk_exit(struct sim_core *c, struct core_blk *b, unsigned upto)
 	for (unsigned k = 0; k < p->n_exit; k++) {
 		const struct mblk_step *s = &p->exit_steps[k];
 		uint32_t x = address(s, v);
+		if (s->adj_at != MBLK_NO_ADJ && upto <= s->adj_at) /* stopped before that ADD ran */
+			x += (uint32_t)s->imm_pre - (uint32_t)s->imm;
 		if (s->idx < upto && (x & (s->size - 1u)))
 			note_unaligned(c, p, s, x);
 	}

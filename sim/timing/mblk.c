@@ -312,19 +312,24 @@ static void exit_adjust(struct mblk_step *s, uint16_t dbit, int32_t delta)
 	}
 }
 
-/* The exit steps whose registers w overwrites can no longer be decided at the exit: hooked; those
- * only moved by a constant (dbit, delta: delta_of) are adjusted. */
-static void exit_written(struct mblk_build *bd, uint16_t w, uint16_t dbit, int32_t delta)
+/* The exit steps whose registers instruction i's writes w overwrite can no longer be decided at
+ * the exit: hooked; those only moved by a constant (dbit, delta: delta_of) are adjusted, once
+ * (adj_at, imm_pre: a block that stops between the access and i is decided without it). */
+static void exit_written(struct mblk_build *bd, unsigned i, uint16_t w, uint16_t dbit, int32_t delta)
 {
 	struct mblk_prog *p = bd->prog;
 	unsigned out = 0;
 	for (unsigned k = 0; k < p->n_exit; k++) {
-		if (bd->exit_src[k] & w & (uint16_t)~dbit) {
-			hook_access(bd, p->exit_steps[k].idx);
+		struct mblk_step *s = &p->exit_steps[k];
+		if ((bd->exit_src[k] & w & (uint16_t)~dbit) || ((bd->exit_src[k] & dbit) && s->adj_at != MBLK_NO_ADJ)) {
+			hook_access(bd, s->idx);
 			continue;
 		}
-		if (bd->exit_src[k] & dbit)
-			exit_adjust(&p->exit_steps[k], dbit, delta);
+		if (bd->exit_src[k] & dbit) {
+			s->imm_pre = s->imm;
+			s->adj_at = (uint16_t)i;
+			exit_adjust(s, dbit, delta);
+		}
 		bd->exit_src[out] = bd->exit_src[k];
 		p->exit_steps[out++] = p->exit_steps[k];
 	}
@@ -365,7 +370,8 @@ static bool ua_access(struct mblk_build *bd, struct mblk_step *s, bool addr_ok, 
 		return false;
 	}
 	if (sources(s) & dbit)
-		exit_adjust(s, dbit, delta);
+		exit_adjust(s, dbit, delta); /* its own write-back: always run before it is decided */
+	s->adj_at = MBLK_NO_ADJ;
 	s->ua = (int16_t)used;
 	p->ua_idx[p->n_ua++] = (uint16_t)i;
 	bd->exit_src[p->n_exit] = sources(s);
@@ -380,7 +386,7 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, con
 	if (!in) {
 		bd->unknown = 0x7FFFu;
 		bd->flags = MBLK_FLAGS_UNKNOWN;
-		exit_written(bd, 0x7FFFu, 0, 0);
+		exit_written(bd, i, 0x7FFFu, 0, 0);
 		bd->net_bad = 0x7FFFu;
 		return;
 	}
@@ -398,7 +404,7 @@ void mblk_insn(struct mblk_build *bd, csh cs, const cs_insn *in, unsigned i, con
 	 * adds a constant to one. */
 	int32_t delta = 0;
 	uint16_t dbit = delta_of(in, mo, cond, &delta);
-	exit_written(bd, w, dbit, delta);
+	exit_written(bd, i, w, dbit, delta);
 	bd->net_bad |= (uint16_t)(w & ~dbit);
 	if (dbit)
 		bd->net[__builtin_ctz(dbit)] += (uint32_t)delta;

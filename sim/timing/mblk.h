@@ -57,8 +57,12 @@ struct mblk_step {
 	uint8_t lazy;     /* MBLK_LOAD with ua, conditional on flags the program cannot know: aligned at
 	                   * entry it costs nothing run or not; unaligned, the core hooks it from then on */
 	uint16_t idx;     /* MBLK_LOAD: instruction index */
+	uint16_t adj_at;  /* an exit step: the later instruction whose constant imm takes back, or
+	                   * MBLK_NO_ADJ; before it has run, the address is imm_pre's */
 	int32_t imm;
+	int32_t imm_pre;
 };
+#define MBLK_NO_ADJ 0xFFFFu
 
 /* What a block keeps: the program run at entry, the accesses decided at its exit, the
  * instruction index of each pair's pipelined load and of each decided access, and the accesses
@@ -76,8 +80,8 @@ struct mblk_prog {
 	 * and whether any is not 0. */
 	uint8_t *ua_extra;
 	bool ua_dirty;
-	/* Accesses whose address needs a register the block writes before them, but never after:
-	 * from the registers at the block's exit (or at any point after them). */
+	/* Accesses whose address needs a register the block writes before them, and after them only
+	 * by adding a constant: from the registers at the block's exit (or at any point after them). */
 	struct mblk_step *exit_steps;
 	uint16_t n_exit;
 	uint16_t exit_regs;
