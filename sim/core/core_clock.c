@@ -143,16 +143,15 @@ static inline void charge_block_end(struct sim_core *c, struct core_blk *b, uint
 		t -= cb->fallthrough_saving;
 		failed = true;
 	}
-	uint32_t mb = 0, ua = 0;
+	uint32_t mb = 0;
 	if (c->mb_for == b) {
 		if (b->mb.n_exit)
 			mblk_exit(c, b, cb->n_insn);
 		mb = c->mb_cycles; /* the pairs' and the unaligned accesses', both LSU cycles */
-		ua = c->ua_cycles;
 	}
 	if (__builtin_expect(c->ledger != NULL, 0)) {
 		if (c->ledger_totals)
-			ledger_sums(c, b, taken, failed, mb, ua);
+			ledger_sums(c, b, taken, failed, mb, mb ? c->ua_cycles : 0u);
 		else
 			ledger_insns(c, b, cb->n_insn, taken, failed);
 	} else

@@ -212,11 +212,11 @@ void mblk_decide(struct sim_core *c, struct core_blk *b)
 			continue;
 		}
 		uint32_t x = address(s, v);
-		if (s->ua >= 0 && __builtin_expect(s->lazy, 0)) {
-			if (x & (s->size - 1u))
+		if (__builtin_expect(s->ua >= 0 && (x & (s->size - 1u)), 0)) {
+			if (s->lazy)
 				make_hooked(b, s);
-		} else if (s->ua >= 0 && (x & (s->size - 1u)) && (!s->cond || holds(s->cond, nzcv))) {
-			note_unaligned(c, p, s, x);
+			else if (!s->cond || holds(s->cond, nzcv))
+				note_unaligned(c, p, s, x);
 		}
 		if (!s->need_blk)
 			continue;
