@@ -11,8 +11,6 @@
 #include "run/loop_state.h"
 #include "transport/backend.h"
 
-/* Records when a phase ended (the first time it is called for it). */
-void run_phase_done(struct run_phases *p, enum run_phase ph);
 /* Programs (unless preloaded or --no-load), resets and measures until done. Samples go to rep.
  * 0 or a negated bench_err (err filled); l keeps what was measured either way. */
 int loop_run(struct loop *l, const struct loop_config *cfg, const struct loop_hooks *hooks, struct backend *bk,

@@ -27,24 +27,6 @@ enum loop_mode {
 	LOOP_MODE_SYMBOLS,    /* hardware breakpoints at --start and --stop */
 };
 
-/* Where the wall time of a run goes (BENCH_STATS=1, perf/bench_run.sh). */
-enum run_phase {
-	RUN_PHASE_SIM,    /* bench-sim listening (virtual board) */
-	RUN_PHASE_OCD,    /* OpenOCD's TCL port accepts */
-	RUN_PHASE_ANSWER, /* OpenOCD answered (its init: JTAG scan, examine, done) */
-	RUN_PHASE_LOAD,   /* firmware verified or programmed */
-	RUN_PHASE_RESET,  /* first reset halt and fault catches */
-	RUN_PHASE_CAL,    /* first calibration pair taken */
-	RUN_PHASE_LOOP,   /* the marker loop ended */
-	RUN_PHASE_STOP,   /* OpenOCD and bench-sim stopped */
-	RUN_PHASE_COUNT
-};
-
-struct run_phases {
-	uint64_t t0_ms;               /* clock_now_ms() when the run began */
-	uint64_t ms[RUN_PHASE_COUNT]; /* ms since t0 when each phase ended; 0: not reached */
-};
-
 /* The options of `bench run` the loop reads; run.c copies them from its struct run_opts
  * (run_measure), so the loop does not depend on the command's whole option set. */
 struct loop_opts {
