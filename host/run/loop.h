@@ -15,10 +15,6 @@
  * 0 or a negated bench_err (err filled); l keeps what was measured either way. */
 int loop_run(struct loop *l, const struct loop_config *cfg, const struct loop_hooks *hooks, struct backend *bk,
              struct bench_report *rep, struct run_phases *phases, struct bench_error *err);
-/* --icount (loop_icount.c): QEMU's exact instruction count now, and the BEGIN..END figure as its own
- * result "<pair> [icount]" in unit "instructions". */
-int loop_icount_read(struct loop *l, uint64_t *count);
-int loop_icount_sample(struct loop *l, const char *name, uint64_t begin, uint64_t end);
 /* The documented message of an interrupted run, with the count of samples kept. */
 int loop_interrupted(struct loop *l);
 

@@ -13,13 +13,14 @@
  * --start/--stop there is no marker instruction: the instruction at the start label is code under
  * test and counted on both cores. These are instructions, never cycles: the result is
  * "<pair> [icount]" in unit "instructions". */
+#include "run/loop_icount.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/str.h"
-#include "run/loop.h"
 
 int loop_icount_read(struct loop *c, uint64_t *count)
 {

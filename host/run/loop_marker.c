@@ -12,8 +12,8 @@
 #include "base/str.h"
 #include "bench_abi.h"
 #include "firmware/regions.h"
-#include "run/loop.h"
 #include "run/loop_check.h"
+#include "run/loop_icount.h"
 #include "run/loop_stack.h"
 
 const char *loop_marker_text(const struct marker *m, char *buf, size_t len)

@@ -1,12 +1,10 @@
 /* A one-line progress bar on a TTY (\r redraws, ANSI "erase line" at the end). Nothing at all when
  * the stream is not a terminal, so pipes and CI logs stay clean. */
 #include "run/progress.h"
-#include "base/clock.h"
 
 #include <unistd.h>
 
-#include "run/loop.h"
-#include "session/proc.h"
+#include "base/clock.h"
 
 #define PROGRESS_DELAY_MS 1000u
 #define PROGRESS_EVERY_MS 100u
@@ -53,8 +51,8 @@ void progress_end(struct progress *p)
 	p->shown = false;
 }
 
-/* The phases of a run (BENCH_STATS=1) are the progress of its wall time: here, so that loop.c and
- * loop_marker.c both record them without calling each other. */
+/* The phases of a run (BENCH_STATS=1) are the progress of its wall time: here, so that loop.c,
+ * loop_marker.c and run.c all record them without calling each other. */
 void run_phase_done(struct run_phases *p, enum run_phase ph)
 {
 	if (p && !p->ms[ph])
