@@ -12,7 +12,7 @@
 #include "firmware/elf.h"
 #include "results/results.h"
 #include "run/loop_state.h"
-#include "run/run.h"
+#include "run/run_opts.h"
 
 struct sim_record_reader;
 

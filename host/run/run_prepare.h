@@ -13,7 +13,7 @@
 #include "profile/profile_sample.h"
 #include "results/results.h"
 #include "run/loop.h"
-#include "run/run.h"
+#include "run/run_opts.h"
 #include "run/run_measures.h"
 #include "run/run_profile.h"
 #include "session/session.h"
