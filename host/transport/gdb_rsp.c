@@ -263,7 +263,7 @@ int rsp_read_pc(struct rsp_priv *s, uint32_t *pc, struct bench_error *err)
 	return rc;
 }
 
-static int op_read_reg(struct backend *bk, enum backend_reg reg, uint32_t *value, struct bench_error *err)
+int rsp_op_read_reg(struct backend *bk, enum backend_reg reg, uint32_t *value, struct bench_error *err)
 {
 	struct rsp_priv *s = priv(bk);
 	int n = reg_regnum(s, reg, err);
@@ -279,7 +279,7 @@ static int op_read_reg(struct backend *bk, enum backend_reg reg, uint32_t *value
 	return reg == BK_REG_PC ? rsp_read_pc(s, value, err) : read_regnum(s, n, value, err);
 }
 
-static int op_write_reg(struct backend *bk, enum backend_reg reg, uint32_t value, struct bench_error *err)
+int rsp_op_write_reg(struct backend *bk, enum backend_reg reg, uint32_t value, struct bench_error *err)
 {
 	struct rsp_priv *s = priv(bk);
 	int n = reg_regnum(s, reg, err), rc;
@@ -406,7 +406,7 @@ static int prepare_resume(struct backend *bk, struct bench_error *err)
 			return rc;
 	}
 	if (bkpt && !s->flavour->continue_skips_bkpt) {
-		rc = op_write_reg(bk, BK_REG_PC, pc + 2, err); /* BKPT is 16 bits (A7.7.17) */
+		rc = rsp_op_write_reg(bk, BK_REG_PC, pc + 2, err); /* BKPT is 16 bits (A7.7.17) */
 	} else if (planted) {
 		rc = step_one(s, err);
 	}
@@ -587,8 +587,8 @@ const struct backend_ops rsp_backend_ops = {
     .wait_halt = op_wait_halt,
     .read_mem = rsp_op_read_mem,
     .write_mem = rsp_op_write_mem,
-    .read_reg = op_read_reg,
-    .write_reg = op_write_reg,
+    .read_reg = rsp_op_read_reg,
+    .write_reg = rsp_op_write_reg,
     .reset = rsp_op_reset,
     .load = rsp_op_load,
     .set_break = op_set_break,

@@ -132,6 +132,8 @@ int rsp_classify_trap(struct rsp_priv *s, bool hw_sw, struct backend_halt_info *
 int rsp_op_halt(struct backend *bk, struct bench_error *err);
 int rsp_op_resume(struct backend *bk, struct bench_error *err);
 int rsp_op_reset(struct backend *bk, enum backend_reset mode, struct bench_error *err);
+int rsp_op_read_reg(struct backend *bk, enum backend_reg reg, uint32_t *value, struct bench_error *err);
+int rsp_op_write_reg(struct backend *bk, enum backend_reg reg, uint32_t value, struct bench_error *err);
 
 /* gdb_rsp_monitor.c: qRcmd, and run control through monitor commands. It calls nothing of
  * gdb_rsp.c: the waits return 0 once the target halted, and the caller asks rsp_classify_trap why. */
