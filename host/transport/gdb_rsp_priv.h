@@ -1,5 +1,6 @@
-/* Internals shared by the GDB RSP backend's files: gdb_rsp.c (session, ops), gdb_rsp_tdesc.c
- * (target description -> register numbers), gdb_rsp_load.c (ELF download, flash packets). */
+/* Internals shared by the GDB RSP backend's files: gdb_rsp.c (session, ops), gdb_rsp_regs.c
+ * (registers), gdb_rsp_tdesc.c (target description -> register numbers), gdb_rsp_load.c (ELF
+ * download, flash packets). */
 #ifndef HOST_TRANSPORT_GDB_RSP_PRIV_H
 #define HOST_TRANSPORT_GDB_RSP_PRIV_H
 
@@ -132,6 +133,10 @@ int rsp_classify_trap(struct rsp_priv *s, bool hw_sw, struct backend_halt_info *
 int rsp_op_halt(struct backend *bk, struct bench_error *err);
 int rsp_op_resume(struct backend *bk, struct bench_error *err);
 int rsp_op_reset(struct backend *bk, enum backend_reset mode, struct bench_error *err);
+
+/* gdb_rsp_regs.c: registers through p/P or g/G; the PC as read or written is kept in s->pc. */
+int rsp_read_pc(struct rsp_priv *s, uint32_t *pc, struct bench_error *err);
+int rsp_write_pc(struct rsp_priv *s, uint32_t pc, struct bench_error *err);
 int rsp_op_read_reg(struct backend *bk, enum backend_reg reg, uint32_t *value, struct bench_error *err);
 int rsp_op_write_reg(struct backend *bk, enum backend_reg reg, uint32_t value, struct bench_error *err);
 
@@ -145,8 +150,6 @@ int rsp_mon_halt(struct rsp_priv *s, struct bench_error *err);
 int rsp_mon_resume_wait(struct rsp_priv *s, unsigned timeout_ms, struct bench_error *err);
 /* Parses the stop reply in s->link.parser.data (T/S/W/X, E.3) into *info. */
 int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct bench_error *err);
-int rsp_read_pc(struct rsp_priv *s, uint32_t *pc, struct bench_error *err);
-int rsp_write_pc(struct rsp_priv *s, uint32_t pc, struct bench_error *err);
 
 /* backend ops implemented in gdb_rsp_load.c */
 int rsp_op_load(struct backend *bk, const char *elf_path, struct bench_error *err);
