@@ -11,7 +11,8 @@ worth knowing; --file-cycles lists them with each .c and .h a node of its own (#
 cycles between units, also those hidden behind an aggregate header, and, given the build's object
 folder, call cycles between files from `nm` (A uses a symbol B defines and B one A defines).
 --host-cycles [BUILD/host] does the same for host/ (ctest layers.check; layers.host_cycles plants one
-of each kind), where the include cycles KNOWN_CYCLES lists are let through until they are broken.
+of each kind). Neither has exceptions: host/run's last include cycles were broken by headers of
+types alone (run_opts.h, progress.h's phases, loop_icount.h).
 Run: python3 scripts/check_layers.py [--cycles | --file-cycles] [--sim-cycles [OBJDIR]]
 [--host-cycles [OBJDIR]]; exit 1 on a violation."""
 import os
@@ -54,14 +55,6 @@ LAYERS = {
 # The prefix of each tree's layer libraries in its build folder: lib<prefix>_<folder>.a
 # (host/CMakeLists.txt bench_layer, sim/CMakeLists.txt); <prefix>_*.dir are their object folders.
 LIBS = {'host': 'bench', 'sim': 'sim'}
-
-# Include cycles between units a tree has today, let through by --host-cycles/--sim-cycles until
-# they are broken (a cycle that shrinks still passes; one that grows or a new one fails; an entry
-# no cycle overlaps any more fails too, so the list only gets shorter). None is left: host/run's
-# were broken by headers of types alone (run_opts.h, progress.h's phases, loop_icount.h).
-KNOWN_CYCLES = {
-    'host': [],
-}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -229,11 +222,7 @@ def call_graph(top, objdir):
 def strict_cycles(top, objdir):
     """Every include cycle between units (aggregate headers seen through) and every call cycle
     between files of TOP, as messages naming the files and, for calls, a symbol of each edge."""
-    known = KNOWN_CYCLES.get(top, [])
-    found = unit_cycles(top)
-    bad = [f'{top}: include cycle: {" <-> ".join(c)}' for c in found if not any(set(c) <= k for k in known)]
-    bad += [f'{top}: include cycle {" <-> ".join(sorted(k))} is broken: take it out of '
-            'scripts/check_layers.py KNOWN_CYCLES' for k in known if not any(set(c) & k for c in found)]
+    bad = [f'{top}: include cycle: {" <-> ".join(c)}' for c in unit_cycles(top)]
     if objdir:
         graph, why = call_graph(top, objdir)
         if not graph:
@@ -275,9 +264,7 @@ def main():
                   'into a file both use, or pass a callback', file=sys.stderr)
             failed = True
             continue
-        known = len(KNOWN_CYCLES.get(top, []))
-        print(f'check_layers: {top}/ files: no include or call cycle' + ('' if objdir else ' (includes only)') +
-              (f' ({known} known include cycles let through: KNOWN_CYCLES)' if known else ''))
+        print(f'check_layers: {top}/ files: no include or call cycle' + ('' if objdir else ' (includes only)'))
     if failed:
         return 1
     print('check_layers: ' + ', '.join(f'{top}/ {len(l)} layers' for top, l in LAYERS.items()) + ': no back-edge')
