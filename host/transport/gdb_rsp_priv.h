@@ -91,13 +91,20 @@ struct rsp_priv {
 	size_t n_insn_cache;
 };
 
-/* One request, one reply (not a stop reply): the reply is in s->link.parser.data. */
+/* gdb_rsp_xchg.c: one request, one reply (not a stop reply): the reply is in
+ * s->link.parser.data. */
 int rsp_exchange(struct rsp_priv *s, const void *payload, size_t len, struct bench_error *err);
 /* rsp_exchange with a printf-formatted text packet. */
 int rsp_command(struct rsp_priv *s, struct bench_error *err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Reads a whole qXfer object (object "features", annex "target.xml") into a malloc'd string. */
 int rsp_qxfer_read(struct rsp_priv *s, const char *object, const char *annex, char **out, struct bench_error *err);
+/* rsp_exchange that keeps console O packets (monitor output) and waits timeout_ms. */
+int rsp_exchange_console(struct rsp_priv *s, const void *payload, size_t len, unsigned timeout_ms,
+                         struct bench_error *err);
+bool rsp_is_console(const struct rsp_priv *s);
+/* The last reply's payload (NUL-terminated by the parser). */
+const char *rsp_reply(struct rsp_priv *s);
 
 /* Fills s->tdesc from qXfer:features:read (following xi:include), or from the classic GDB ARM
  * numbering when the server offers no description. BENCH_E_ARCH for another architecture. */
@@ -122,12 +129,8 @@ int rsp_is_bkpt(struct rsp_priv *s, uint32_t addr, bool *is_bkpt, struct bench_e
 
 /* gdb_rsp.c */
 extern const struct backend_ops rsp_backend_ops;
-/* rsp_exchange that keeps console O packets (monitor output) and waits timeout_ms. */
-int rsp_exchange_console(struct rsp_priv *s, const void *payload, size_t len, unsigned timeout_ms,
-                         struct bench_error *err);
-bool rsp_is_console(const struct rsp_priv *s);
-/* The last reply's payload (NUL-terminated by the parser). */
-const char *rsp_reply(struct rsp_priv *s);
+/* Parses the stop reply in s->link.parser.data (T/S/W/X, E.3) into *info. */
+int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct bench_error *err);
 /* Why the target stopped on a SIGTRAP (or a monitor-run halt): planted breakpoint, BKPT, other. */
 int rsp_classify_trap(struct rsp_priv *s, bool hw_sw, struct backend_halt_info *info, struct bench_error *err);
 int rsp_op_halt(struct backend *bk, struct bench_error *err);
@@ -148,8 +151,6 @@ int rsp_mon_resume(struct rsp_priv *s, struct bench_error *err);
 int rsp_mon_wait(struct rsp_priv *s, unsigned timeout_ms, struct bench_error *err);
 int rsp_mon_halt(struct rsp_priv *s, struct bench_error *err);
 int rsp_mon_resume_wait(struct rsp_priv *s, unsigned timeout_ms, struct bench_error *err);
-/* Parses the stop reply in s->link.parser.data (T/S/W/X, E.3) into *info. */
-int rsp_parse_stop(struct rsp_priv *s, struct backend_halt_info *info, struct bench_error *err);
 
 /* backend ops implemented in gdb_rsp_load.c */
 int rsp_op_load(struct backend *bk, const char *elf_path, struct bench_error *err);
