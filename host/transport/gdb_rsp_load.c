@@ -326,8 +326,12 @@ static int verify(struct rsp_priv *s, const struct seg *segs, size_t n, const ch
 			while (k + 1 < segs[i].len && back[k] == segs[i].data[k])
 				k++;
 			rc = bench_fail(err, BENCH_E_TARGET,
-			                "verify failed at 0x%08x after loading %s: read 0x%02x, wrote 0x%02x",
-			                (unsigned)(segs[i].addr + k), elf_path, back[k], segs[i].data[k]);
+			                "loading %s failed: 0x%08x reads back 0x%02x, not 0x%02x (%s): program it with "
+			                "the server's own tool and give --no-load",
+			                elf_path, (unsigned)(segs[i].addr + k), back[k], segs[i].data[k],
+			                segs[i].flash ? "flash the server maps"
+			                : s->n_flash  ? "outside the flash the server maps"
+			                              : "the server maps no flash, so it was written as RAM");
 		}
 		free(back);
 	}
@@ -363,8 +367,8 @@ int rsp_op_load(struct backend *bk, const char *elf_path, struct bench_error *er
 	for (size_t i = 0; i < n; i++)
 		any_flash |= segs[i].flash;
 	/* Like OpenOCD's `program FILE preverify`: a target that holds the image already is not
-	 * erased and rewritten (flash wear, time). */
-	if (any_flash && verify(s, segs, n, elf_path, err) == 0) {
+	 * erased and rewritten (flash wear, time; a server that cannot write flash, --no-load's case). */
+	if (verify(s, segs, n, elf_path, err) == 0) {
 		for (size_t i = 0; i < n; i++)
 			free(segs[i].data);
 		free(segs);

@@ -111,11 +111,19 @@ static int identify(struct rsp_priv *s, struct bench_error *err)
 		(void)snprintf(s->version, sizeof(s->version), "QEMU %.100s", rc == 0 ? out : "(version unknown)");
 		return 0;
 	}
-	rc = rsp_monitor(s, "version", out, sizeof(out), err);
-	if (rc < 0 && err->kind != BENCH_E_UNSUPPORTED && err->kind != BENCH_E_TARGET)
-		return rc;
-	/* OpenOCD may put log lines ("[stm32f4x.cpu] clearing lockup ...") before the answer. */
-	name = rc == 0 ? strstr(out, flavours[FLAVOUR_OPENOCD].version_match) : NULL;
+	/* OpenOCD may put log lines ("[stm32f4x.cpu] clearing lockup ...") before the answer, and on a
+	 * core that locks up again and again (an empty flash) it loses the answer itself: OpenOCD 0.12
+	 * prints a monitor command's Tcl result after the command (command_run_line), and the target
+	 * poll re-examining the core in between runs event scripts that replace that result. `echo`
+	 * logs its argument at once (LOG_USER), so `echo [version]` carries the name through. */
+	name = NULL;
+	for (int i = 0; i < 2 && !name; i++) {
+		rc = rsp_monitor(s, i == 0 ? "version" : "echo [version]", out, sizeof(out), err);
+		if (rc < 0 && err->kind != BENCH_E_UNSUPPORTED && err->kind != BENCH_E_TARGET)
+			return rc;
+		name = rc == 0 ? strstr(out, flavours[FLAVOUR_OPENOCD].version_match) : NULL;
+		bench_error_clear(err);
+	}
 	if (name) {
 		name[strcspn(name, "\r\n")] = '\0';
 		s->flavour = &flavours[FLAVOUR_OPENOCD];
@@ -139,6 +147,13 @@ static int probe_caps(struct rsp_priv *s, uint32_t *caps, struct bench_error *er
 		return rc;
 	s->attach_pc = pc;
 	*caps = s->flavour->caps;
+	/* Loading needs no server quirk, so it does not hang on recognising the server (OpenOCD's
+	 * `monitor version` answer is lost while it re-examines a core locked up on an empty flash):
+	 * flash goes through the regions of the server's memory map (vFlashErase/vFlashWrite/vFlashDone,
+	 * E.4), everything else through X or M, and rsp_op_load reads it all back. QEMU loaded the image
+	 * itself (-kernel); bench does not load TriCore images. */
+	if (s->flavour != &flavours[FLAVOUR_QEMU] && !s->tricore)
+		*caps |= BK_CAP_FLASH;
 	/* A TriCore marker is a DEBUG instruction, which halts only where the debugger has set the core's
 	 * debug event up for it (TC1.6P manual, "Debug events", CREVT) and is a no-op elsewhere (QEMU):
 	 * markers are caught with breakpoints at their sites on every TriCore server. */

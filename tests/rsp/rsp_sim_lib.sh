@@ -53,15 +53,19 @@ rsp_sim_start() {
   # Own sessions (setsid): a child that signals its process group must not hit this script.
   # A Unix socket for the JTAG wire: each of the ~265 bitbang round trips per marker halt costs
   # less than over TCP (docs/sim.md).
-  jtag=$RSP_WORK/jtag.sock
-  setsid "$build/bench-sim" --jtag-socket "$jtag" --quiet "${preload[@]}" >"$RSP_WORK/sim.out" 2>"$RSP_WORK/sim.err" &
+  # RSP_SIM_WIRE=stlink: the ST-LINK path instead (dapdirect_swd, docs/gdb.md's command lines).
+  local wire=(--jtag-socket "$RSP_WORK/jtag.sock") ready=jtag-socket
+  [[ "${RSP_SIM_WIRE:-}" == stlink ]] && wire=(--stlink-port 0) ready=stlink-port
+  setsid "$build/bench-sim" "${wire[@]}" --quiet "${preload[@]}" >"$RSP_WORK/sim.out" 2>"$RSP_WORK/sim.err" &
   SIM_PID=$!
   for _ in $(seq 50); do
-    grep -q "^jtag-socket " "$RSP_WORK/sim.out" && break
+    grep -q "^$ready " "$RSP_WORK/sim.out" && break
     sleep 0.1
   done
-  grep -q "^jtag-socket " "$RSP_WORK/sim.out" || { echo "bench-sim did not start: $(cat "$RSP_WORK/sim.err")" >&2; return 1; }
-  setsid openocd -c "set SIM_JTAG_SOCKET $jtag" -f "$src/boards/sim-stm32f4/openocd.cfg" -c "bindto 127.0.0.1" \
+  grep -q "^$ready " "$RSP_WORK/sim.out" || { echo "bench-sim did not start: $(cat "$RSP_WORK/sim.err")" >&2; return 1; }
+  jtag="set SIM_JTAG_SOCKET $RSP_WORK/jtag.sock"
+  [[ $ready == stlink-port ]] && jtag="set SIM_STLINK_PORT $(awk '/^stlink-port /{print $2; exit}' "$RSP_WORK/sim.out")"
+  setsid openocd -c "$jtag" -f "$src/boards/sim-stm32f4/openocd.cfg" -c "bindto 127.0.0.1" \
     -c "gdb_port 0" -c "tcl_port 0" -c "telnet_port disabled" "${extra[@]}" >"$RSP_WORK/openocd.log" 2>&1 &
   OCD_PID=$!
   TCL_PORT=$(rsp_ocd_port "$RSP_WORK/openocd.log" tcl 300) && GDB_PORT=$(rsp_ocd_port "$RSP_WORK/openocd.log" gdb 300) &&
