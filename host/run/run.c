@@ -130,9 +130,9 @@ static int open_session(struct run_ctx *c)
 	int rc = session_open(&c->sess, &so, c->err);
 
 	c->sess_open = true;
-	/* The path OpenOCD took to the board (board.json or --transport; docs/boards.md). */
-	if (c->sess.ocd_started && c->have_board)
-		(void)snprintf(c->rep->context.transport, sizeof(c->rep->context.transport), "%s", c->board.transport);
+	/* The path OpenOCD took to the board, as OpenOCD itself names it (session.c ask_transport). */
+	if (c->sess.ocd_started)
+		(void)snprintf(c->rep->context.transport, sizeof(c->rep->context.transport), "%s", c->sess.transport);
 	if (c->sess.ocd.sim_ready_ms)
 		c->phases.ms[RUN_PHASE_SIM] = c->sess.ocd.sim_ready_ms - c->phases.t0_ms;
 	if (c->sess.ocd.tcl_ready_ms)

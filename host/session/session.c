@@ -149,6 +149,43 @@ static int first_answer(struct session *s, struct bench_error *err)
 	return 0;
 }
 
+/* The report's name for an OpenOCD 0.12 session transport (src/transport/transport.c; the
+ * adapters' .transports lists): the ST-LINK's own Cortex-M commands are "hla", a JTAG wire is
+ * "jtag" whatever drives it (remote_bitbang, an FTDI, the ST-LINK's JTAG), and an ADIv5 DAP over SWD
+ * ("dapdirect_swd", a CMSIS-DAP's "swd") is "dap". NULL for a name OpenOCD 0.12 does not have. */
+const char *session_transport_name(const char *ocd)
+{
+	if (!strncmp(ocd, "hla_", 4))
+		return "hla";
+	if (!strcmp(ocd, "jtag") || !strcmp(ocd, "dapdirect_jtag"))
+		return "jtag";
+	if (!strcmp(ocd, "dapdirect_swd") || !strcmp(ocd, "swd"))
+		return "dap";
+	return NULL;
+}
+
+/* Which wire OpenOCD took, asked of OpenOCD itself: a board's own openocd.cfg may select another
+ * transport than board.json says (OpenOCD 0.12 `transport select` without an argument prints the
+ * session's transport, src/transport/transport.c handle_transport_select). A server that cannot
+ * say keeps board.json's name. */
+static int ask_transport(struct session *s, struct bench_error *err)
+{
+	char out[64];
+	const char *name = NULL;
+
+	if (backend_monitor(&s->bk, "transport select", out, sizeof(out), err)) {
+		if (err->kind == BENCH_E_INTERRUPTED || bench_err_class(err->kind) == BENCH_CLASS_LINK)
+			return -(int)err->kind;
+		bench_error_clear(err);
+		return 0;
+	}
+	out[strcspn(out, "\r\n ")] = '\0';
+	name = session_transport_name(out);
+	if (name)
+		(void)snprintf(s->transport, sizeof(s->transport), "%s", name);
+	return 0;
+}
+
 int session_open(struct session *s, const struct session_opts *o, struct bench_error *err)
 {
 	char hp[96];
@@ -186,7 +223,12 @@ int session_open(struct session *s, const struct session_opts *o, struct bench_e
 		return rc;
 	s->bk_open = true;
 	backend_set_cancel(&s->bk, o->cancel);
-	return first_answer(s, err);
+	if (s->ocd_started && o->board) /* until OpenOCD says which */
+		(void)snprintf(s->transport, sizeof(s->transport), "%s", o->board->transport);
+	rc = first_answer(s, err);
+	if (rc == 0 && s->ocd_started)
+		rc = ask_transport(s, err);
+	return rc;
 }
 
 int session_children_alive(struct session *s, struct bench_error *err)

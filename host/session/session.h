@@ -55,7 +55,12 @@ struct session {
 	bool preloaded;             /* bench-sim started holding elf_abs: nothing to program or verify */
 	char record_path[PATH_MAX]; /* want_record: WORK_DIR/sim-record; "" otherwise */
 	char server_version[128];
+	char transport[8]; /* the started OpenOCD's wire: "dap", "hla", "jtag" (session_transport_name); "" else */
 };
+
+/* The report's transport name ("dap", "hla", "jtag") for an OpenOCD session transport name
+ * ("dapdirect_swd", "hla_swd", "jtag", ...), or NULL for one it does not know. */
+const char *session_transport_name(const char *ocd);
 
 /* Starts or attaches and checks that the server answers. 0 or a negated bench_err; what was
  * started stays recorded in s for session_close() either way. */

@@ -131,6 +131,10 @@ def case_remote_bitbang():
         expect(rc == 0, f"exit code {rc}: {err}")
         r = result(rep, "nop100")
         expect(r and r["samples"] == [100, 100], f"nop100 through remote_bitbang: {r}")
+        # The wire OpenOCD took, not board.json's default ("dap"): its openocd.cfg picked the JTAG one.
+        t = rep["context"].get("transport")
+        expect(t == "jtag", f"context.transport {t!r} through remote_bitbang, expected 'jtag'")
+        expect("(transport jtag)" in out.splitlines()[0], f"console header: {out.splitlines()[:1]}")
     finally:
         sim.terminate()
         sim.wait(timeout=10)
