@@ -26,6 +26,8 @@ if case == "load":
     assert rc == 0 and rep["status"] == "ok", (rc, rep["status"], err)
     got = {r["args"]["input"]: r["samples"] for r in rep["results"] if r["name"] == "fut"}
     assert got == {0: [15] * 3, 50: [15] * 3, 100: [15] * 3}, got
+    # Recognised as OpenOCD on the locked-up core (its BKPT step-over and resume/wait_halt quirks).
+    assert rep["context"]["server_version"].startswith("Open On-Chip Debugger"), rep["context"]["server_version"]
     print("fut-hardfp loaded through the GDB port: 15 cycles for inputs 0, 50, 100")
 else:
     lines = [l for l in err.splitlines() if l.startswith("bench: ")]
