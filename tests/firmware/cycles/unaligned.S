@@ -91,4 +91,15 @@ SNIPPETS_ENTRY
 	ldr.w r0, [r2, #2]
 	ldr.w r2, [r9, #0]
 	END
+/* An exit-decided access whose base a later ADD moves, in a block asked the time between the two:
+ * the MMIO read of DWT_CYCCNT (r12) decides it there (core_now), before the ADD has run, from the
+ * address before it: r9 + 1 + 3, aligned. Taking the ADD back from the registers then would give
+ * r9 + 3 (3 mod 4): + 2 cycles that are not there. */
+	ldr r12, =0xE0001004      /* DWT_CYCCNT */
+	BEGIN(6)                  /* exit, asked the time before the ADD: aligned, 2 + 2 + 1 + 1 */
+	ldr.w r2, [r9, #68]
+	ldr.w r0, [r2, #3]
+	ldr.w r1, [r12]
+	adds r2, #1
+	END
 	bx lr
