@@ -61,42 +61,23 @@ const char sim_usage_text[] =
     "Control interface: one command per line, one reply line: `stats`, `wait-states N|auto`,\n"
     "`trace on|off`, `dap-wait N`, `where ADDR`, `quit`.\n"
     "Exit: 0 on SIGINT/SIGTERM/quit, 2 on bad usage, 1 on errors; --standalone: above (docs/exit-codes.md).\n";
-/* `--memory-blocks` (exact) or `--memory-blocks=entry|exact|off`, from the argument as given
- * (argv, not optarg: the value is optional, and testing optarg for NULL here makes clang's
- * analyser assume it may be NULL for every other option). */
-static int parse_memory_blocks(const char *arg, enum sim_memory_blocks *out)
+/* A rule's mode, `--OPT` (exact) or `--OPT=exact|entry|off` (--memory-blocks, --unaligned): the
+ * index of the mode in that order. From the argument as given (argv, not optarg: the value is
+ * optional, and testing optarg for NULL here makes clang's analyser assume it may be NULL for every
+ * other option). */
+static int parse_rule_mode(const char *arg, const char *opt, unsigned *idx)
 {
+	static const char *const modes[] = {"exact", "entry", "off"};
 	const char *eq = strchr(arg, '=');
-	const char *m = eq ? eq + 1 : "exact";
-	if (strcmp(m, "exact") == 0)
-		*out = SIM_MB_EXACT;
-	else if (strcmp(m, "entry") == 0)
-		*out = SIM_MB_ENTRY;
-	else if (strcmp(m, "off") == 0)
-		*out = SIM_MB_OFF;
-	else {
-		sim_msg("bad --memory-blocks `%s`: give entry, exact or off", m);
-		return -1;
+	const char *m = eq ? eq + 1 : modes[0];
+	for (unsigned k = 0; k < sizeof(modes) / sizeof(modes[0]); k++) {
+		if (strcmp(m, modes[k]) == 0) {
+			*idx = k;
+			return 0;
+		}
 	}
-	return 0;
-}
-
-/* `--unaligned` (exact) or `--unaligned=entry|exact|off`, as --memory-blocks. */
-static int parse_unaligned(const char *arg, enum sim_unaligned *out)
-{
-	const char *eq = strchr(arg, '=');
-	const char *m = eq ? eq + 1 : "exact";
-	if (strcmp(m, "exact") == 0)
-		*out = SIM_UA_EXACT;
-	else if (strcmp(m, "entry") == 0)
-		*out = SIM_UA_ENTRY;
-	else if (strcmp(m, "off") == 0)
-		*out = SIM_UA_OFF;
-	else {
-		sim_msg("bad --unaligned `%s`: give entry, exact or off", m);
-		return -1;
-	}
-	return 0;
+	sim_msg("bad %s `%s`: give entry, exact or off", opt, m);
+	return -1;
 }
 
 /* `--ledger` or `--ledger=FILE`. FILE must not be the --elf (checked once both are known). */
@@ -238,10 +219,14 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 		case O_NO_SPIN:
 			o->no_spin = true;
 			break;
-		case O_MEMORY_BLOCKS:
-			if (parse_memory_blocks(argv[optind - 1], &o->memory_blocks) < 0)
+		case O_MEMORY_BLOCKS: {
+			static const enum sim_memory_blocks mb[] = {SIM_MB_EXACT, SIM_MB_ENTRY, SIM_MB_OFF};
+			unsigned k;
+			if (parse_rule_mode(argv[optind - 1], "--memory-blocks", &k) < 0)
 				return -1;
+			o->memory_blocks = mb[k];
 			break;
+		}
 		case O_LEDGER: /* argv, not optarg: as --memory-blocks */
 			if (parse_ledger(argv[optind - 1], o) < 0)
 				return -1;
@@ -253,10 +238,14 @@ int sim_parse_args(int argc, char **argv, struct sim_options *o)
 			}
 			o->record = optarg;
 			break;
-		case O_UNALIGNED: /* argv, not optarg: as --memory-blocks */
-			if (parse_unaligned(argv[optind - 1], &o->unaligned) < 0)
+		case O_UNALIGNED: {
+			static const enum sim_unaligned ua[] = {SIM_UA_EXACT, SIM_UA_ENTRY, SIM_UA_OFF};
+			unsigned k;
+			if (parse_rule_mode(argv[optind - 1], "--unaligned", &k) < 0)
 				return -1;
+			o->unaligned = ua[k];
 			break;
+		}
 		case O_UNTIL_UART:
 			if (!optarg[0]) {
 				sim_msg("--until-uart needs a string: the bytes that end the run (pqm4: '#')");
