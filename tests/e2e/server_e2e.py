@@ -10,10 +10,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from benchtest import expect, free_port, openocd_port, procs_in, run_case  # noqa: E402
+import attach  # noqa: E402
+from benchtest import expect, free_port, procs_in, run_case  # noqa: E402
 from e2e_common import BENCH, BUILD, CASE, EX, SRC, one_error_line, result, run  # noqa: E402
 
 
@@ -75,28 +75,9 @@ def case_attach():
     # --openocd HOST:PORT: bench starts nothing, measures through the running OpenOCD, and leaves
     # it running.
     tmp = tempfile.mkdtemp(prefix="bench-e2e-")
-    sim = subprocess.Popen([os.path.join(BUILD, "bench-sim"), "--jtag-port", "0", "--quiet", "--elf",
-                            os.path.join(EX, "nops.elf")], stdout=subprocess.PIPE, text=True)
-    ocd = None
+    sim, ocd, port, _ = attach.start_attach_target(BUILD, SRC, os.path.join(EX, "nops.elf"), tmp)
     try:
-        jtag = int(sim.stdout.readline().split()[1])
-        ocd = subprocess.Popen(["openocd", "-c", f"set SIM_JTAG_PORT {jtag}", "-f",
-                                os.path.join(SRC, "boards", "sim-stm32f4", "openocd.cfg"), "-c", "bindto 127.0.0.1",
-                                "-c", "gdb_port disabled", "-c", "telnet_port disabled", "-c", "tcl_port 0"],
-                               stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "ocd.log"), "w"))
-        tcl = openocd_port(os.path.join(tmp, "ocd.log"), "tcl", ocd)
-        if tcl is None:
-            expect(False, "OpenOCD did not open its TCL port")
-            return
-        import socket
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", tcl), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--openocd", f"127.0.0.1:{tcl}", "--board",
+        rc, out, err, rep = run([os.path.join(EX, "nops.elf"), "--openocd", f"127.0.0.1:{port}", "--board",
                                  "sim-stm32f4", "--repeat", "2"], status="ok")
         expect(rc == 0, f"exit code {rc}")
         r = result(rep, "nop100")
@@ -104,9 +85,8 @@ def case_attach():
         expect(ocd.poll() is None and sim.poll() is None, "bench stopped an OpenOCD it did not start")
     finally:
         for p in (ocd, sim):
-            if p:
-                p.terminate()
-                p.wait(timeout=10)
+            p.terminate()
+            p.wait(timeout=10)
 
 
 def case_remote_bitbang():
@@ -140,48 +120,14 @@ def case_remote_bitbang():
         sim.wait(timeout=10)
 
 
-def tcl_command(sock, cmd):
-    """One command on OpenOCD's TCL port (terminated by 0x1a both ways); returns the reply text."""
-    sock.sendall(cmd.encode() + b"\x1a")
-    buf = b""
-    while not buf.endswith(b"\x1a"):
-        chunk = sock.recv(4096)
-        if not chunk:
-            break
-        buf += chunk
-    return buf.rstrip(b"\x1a").decode()
-
-
 def case_bitband_debugger():
     """The bit-band aliases through stock OpenOCD (AHB-AP), every access size: SRAM bits set with 32-, 16- and
     8-bit writes to the alias read back in the word and as 0/1 from the alias; RCC_CR.PLLON through 0x42470060
     sets PLLRDY (Cortex-M4 TRM 3.7)."""
-    import socket
     tmp = tempfile.mkdtemp(prefix="bench-e2e-")
-    sim = subprocess.Popen([os.path.join(BUILD, "bench-sim"), "--jtag-port", "0", "--quiet", "--elf",
-                            os.path.join(EX, "nops.elf")], stdout=subprocess.PIPE, text=True)
-    ocd = None
+    sim, ocd, _, tcl = attach.start_attach_target(BUILD, SRC, os.path.join(EX, "nops.elf"), tmp)
     try:
-        jtag = int(sim.stdout.readline().split()[1])
-        ocd = subprocess.Popen(["openocd", "-c", f"set SIM_JTAG_PORT {jtag}", "-f",
-                                os.path.join(SRC, "boards", "sim-stm32f4", "openocd.cfg"), "-c", "bindto 127.0.0.1",
-                                "-c", "gdb_port disabled", "-c", "telnet_port disabled", "-c", "tcl_port 0"],
-                               stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "ocd.log"), "w"))
-        tcl = openocd_port(os.path.join(tmp, "ocd.log"), "tcl", ocd)
-        if tcl is None:
-            expect(False, "OpenOCD did not open its TCL port")
-            return
-        sock = None
-        deadline = time.time() + 20
-        while time.time() < deadline and sock is None:
-            try:
-                sock = socket.create_connection(("127.0.0.1", tcl), timeout=10)
-            except OSError:
-                time.sleep(0.05)
-        expect(sock is not None, "OpenOCD's TCL port did not open")
-        if sock is None:
-            return
-        tcl_command(sock, "halt")
+        tcl("halt")
         steps = [("write_memory 0x20000100 32 {0}", ""),
                  ("write_memory 0x22002014 32 {0xff}", ""),   # word: 0x20000100 bit 5
                  ("write_memory 0x22002044 16 {3}", ""),      # halfword: 0x20000102 bit 1 = word bit 17
@@ -196,14 +142,12 @@ def case_bitband_debugger():
                  ("write_memory 0x42470060 32 {1}", ""),      # RCC_CR.PLLON, as HAL writes it
                  ("read_memory 0x42470064 32 1", "0x1")]      # RCC_CR.PLLRDY
         for cmd, want in steps:
-            got = tcl_command(sock, cmd).strip()
+            got = tcl(cmd).strip()
             expect(got == want, f"{cmd}: {got!r}, expected {want!r}")
-        sock.close()
     finally:
         for p in (ocd, sim):
-            if p:
-                p.terminate()
-                p.wait(timeout=10)
+            p.terminate()
+            p.wait(timeout=10)
 
 
 def case_attach_nothing():
